@@ -1,0 +1,30 @@
+// The compiler front door: NVRTC behind an in-memory and a content-addressed on-disk cache.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "tegula/jit/nvrtc.hpp"
+
+namespace tegula::jit {
+
+enum class cache_outcome { memory_hit, disk_hit, compiled };
+
+struct compiled {
+  std::string key;  // 64 hex characters: the content address
+  compile_result result;
+  cache_outcome outcome = cache_outcome::compiled;
+  double seconds = 0;  // time spent in this call (lookup, or lookup + NVRTC + write)
+};
+
+// Key = sha256 over NVRTC version, source, options, headers (names and contents), name
+// expressions, arch, arch_specific and target. The same request always gives the same key.
+std::string cache_key(const compile_request& request);
+
+// Looks up the memory cache, then the disk cache (if enabled and safe), else compiles and stores
+// in both. Thread-safe. The shared result is immutable.
+std::shared_ptr<const compiled> compile(const compile_request& request);
+
+// Drops the in-memory cache (tests use this to exercise the disk cache).
+void clear_memory_cache();
+
+}  // namespace tegula::jit

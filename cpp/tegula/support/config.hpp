@@ -1,0 +1,24 @@
+// Configuration: the one place environment variables are read (DESIGN.md rule 6).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace tegula {
+
+struct config {
+  std::string cache_dir;           // TEGULA_CACHE_DIR, else $XDG_CACHE_HOME/tegula, else ~/.cache/tegula
+  bool disk_cache = true;          // TEGULA_DISABLE_CACHE=1 turns the on-disk cache off
+  bool interpret = false;          // TEGULA_INTERPRET=1 runs tile kernels on the CPU interpreter
+  int log_level = 0;               // TEGULA_LOG=0..3 (0 quiet, 1 warnings, 2 info, 3 debug)
+  std::vector<std::string> cuda_homes;  // CUDA_HOME, CUDA_PATH, then /usr/local/cuda
+};
+
+// Read once, on first use. The returned reference is stable for the process.
+const config& get_config();
+
+// Directories (e.g. from NVIDIA's pip wheels, found by the Python layer) searched for CUDA
+// libraries before the system paths. Thread-compatible: call before the first library load.
+void add_library_dir(const std::string& dir);
+std::vector<std::string> library_dirs();
+
+}  // namespace tegula
