@@ -11,12 +11,12 @@ enum class cache_outcome { memory_hit, disk_hit, compiled };
 
 struct compiled {
   std::string key;  // 64 hex characters: the content address
-  compile_result result;
+  std::shared_ptr<const compile_result> result;  // shared: a memory hit copies no code
   cache_outcome outcome = cache_outcome::compiled;
   double seconds = 0;  // time spent in this call (lookup, or lookup + NVRTC + write)
 };
 
-// Key = sha256 over NVRTC version, source, options, headers (names and contents), name
+// Key = sha256 over NVRTC version, source, program name (it appears in the log and line info), options, headers (names and contents), name
 // expressions, arch, arch_specific and target. The same request always gives the same key.
 std::string cache_key(const compile_request& request);
 
