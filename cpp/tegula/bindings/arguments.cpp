@@ -23,10 +23,10 @@ std::unordered_map<PyTypeObject*, protocol>& protocols() {
   return m;
 }
 
-std::string type_name(nb::handle h) { return nb::type_name(h.type()).c_str(); }
+std::string python_type_name(nb::handle h) { return nb::type_name(h.type()).c_str(); }
 
 [[noreturn]] void bad_argument(rt::kernel& k, std::size_t i, nb::handle obj, const std::string& why) {
-  fail(error_kind::type_error, "kernel '", k.name(), "' argument ", i, " (", type_name(obj), "): ", why);
+  fail(error_kind::type_error, "kernel '", k.name(), "' argument ", i, " (", python_type_name(obj), "): ", why);
 }
 
 protocol classify(nb::handle obj) {

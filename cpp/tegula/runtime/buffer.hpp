@@ -27,6 +27,8 @@ class buffer {
   device& dev() const { return *dev_; }
   bool owned() const { return owned_; }
   bool closed() const { return closed_; }
+  // The stream work on an owned buffer is ordered on by default (null for borrowed buffers).
+  const std::shared_ptr<stream>& alloc_stream() const { return stream_; }
   // Frees now, ordered on `s` (or the allocation stream when null); later use is an error.
   void close(const stream* s = nullptr);
 

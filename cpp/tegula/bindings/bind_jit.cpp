@@ -1,0 +1,99 @@
+// Bindings for jit/: compile (NVRTC behind the caches) and inspection of the on-disk cache.
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <mutex>
+#include <unordered_map>
+
+#include "tegula/bindings/bind_support.hpp"
+#include "tegula/jit/compiler.hpp"
+#include "tegula/jit/disk_cache.hpp"
+#include "tegula/runtime/object_code.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::bind {
+namespace {
+
+// One ObjectCode per cache key, so a repeated compile reuses the loaded module and its kernels.
+std::shared_ptr<rt::object_code> object_code_for(const jit::compiled& c) {
+  static std::mutex mutex;
+  static auto* codes = new std::unordered_map<std::string, std::shared_ptr<rt::object_code>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = (*codes)[c.key];
+  if (!slot)
+    slot = std::make_shared<rt::object_code>(
+        c.result->code, c.result->kind == jit::target::cubin ? rt::object_code::kind::cubin : rt::object_code::kind::ptx,
+        c.result->lowered_names);
+  return slot;
+}
+
+const char* outcome_name(jit::cache_outcome o) {
+  switch (o) {
+    case jit::cache_outcome::memory_hit: return "memory";
+    case jit::cache_outcome::disk_hit: return "disk";
+    case jit::cache_outcome::compiled: return "compiled";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void bind_jit(nb::module_& m) {
+  m.def("compile", [](const std::string& source, const std::string& name, std::vector<std::string> options,
+                      std::vector<std::pair<std::string, std::string>> headers, std::vector<std::string> name_expressions,
+                      int arch, bool arch_specific, const std::string& target) {
+    jit::compile_request r;
+    r.source = source;
+    r.name = name;
+    r.options = std::move(options);
+    r.headers = std::move(headers);
+    r.name_expressions = std::move(name_expressions);
+    r.arch = arch;
+    r.arch_specific = arch_specific;
+    if (target == "cubin") r.kind = jit::target::cubin;
+    else if (target == "ptx") r.kind = jit::target::ptx;
+    else fail(error_kind::invalid_argument, "target_type must be 'cubin' or 'ptx', got '", target, "'");
+    std::shared_ptr<const jit::compiled> c;
+    {
+      nb::gil_scoped_release g;
+      c = jit::compile(r);
+    }
+    nb::dict info;
+    info["key"] = c->key;
+    info["cache"] = outcome_name(c->outcome);
+    info["seconds"] = c->seconds;
+    info["log"] = c->result->log;
+    return std::make_pair(object_code_for(*c), info);
+  }, nb::arg("source"), nb::arg("name"), nb::arg("options"), nb::arg("headers"), nb::arg("name_expressions"),
+  nb::arg("arch"), nb::arg("arch_specific"), nb::arg("target"));
+
+  m.def("nvrtc_version", [] {
+    int v = jit::nvrtc_version();
+    return std::make_pair(v / 1000, (v % 1000) / 10);
+  });
+  m.def("nvrtc_path", &jit::nvrtc_path);
+  m.def("clear_memory_cache", &jit::clear_memory_cache);
+
+  m.def("cache_info", [] {
+    jit::disk_cache& c = jit::default_disk_cache();
+    nb::dict d;
+    d["directory"] = c.directory();
+    d["enabled"] = c.enabled();
+    d["disabled_reason"] = c.disabled_reason();
+    return d;
+  });
+  m.def("cache_entries", [] {
+    nb::list out;
+    for (const auto& e : jit::default_disk_cache().list()) out.append(nb::make_tuple(e.key, e.size, e.mtime));
+    return out;
+  }, "(key, bytes, mtime) of each on-disk cache entry.");
+  m.def("cache_size", [] { return jit::default_disk_cache().total_size(); });
+  m.def("cache_clear", [] {
+    jit::clear_memory_cache();
+    return jit::default_disk_cache().clear();
+  }, "Removes every on-disk entry (and the in-memory cache); returns how many entries were removed.");
+}
+
+}  // namespace tegula::bind

@@ -1,0 +1,13 @@
+// Binding entry points, one per component (each in its own bind_<folder>.cpp).
+#pragma once
+#include <nanobind/nanobind.h>
+
+namespace tegula::bind {
+namespace nb = nanobind;
+void bind_support(nb::module_& m);  // exception types, translator, configuration
+void bind_runtime(nb::module_& m);  // Device, Stream, Event, Buffer, ObjectCode, Kernel, launch
+void bind_jit(nb::module_& m);      // compile, cache inspection
+// Sets the Python error for the exception in flight (for raw CPython entry points that bypass
+// nanobind's dispatch): tegula::error by kind, nb::python_error restored, others RuntimeError.
+void set_python_error_from_current_exception();
+}  // namespace tegula::bind

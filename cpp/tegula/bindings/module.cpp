@@ -1,0 +1,9 @@
+// The extension module tegula._tegula: calls each component's binder, nothing else.
+#include "tegula/bindings/bind_support.hpp"
+
+NB_MODULE(_tegula, m) {
+  m.doc() = "tegula's C++ core (runtime, JIT). Use the tegula.core package, not this module.";
+  tegula::bind::bind_support(m);
+  tegula::bind::bind_runtime(m);
+  tegula::bind::bind_jit(m);
+}

@@ -1,0 +1,27 @@
+"""tegula: native Python for NVIDIA GPUs, on a C++ core.
+
+`import tegula` is lazy: it loads no CUDA library and imports no numpy. Submodules load on first
+use: tegula.core (CUDA runtime and JIT compiler).
+"""
+
+__version__ = "0.1.0"
+__all__ = ["core", "TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError"]
+
+_SUBMODULES = ("core", "cli")
+_ERRORS = ("TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError")
+
+
+def __getattr__(name):
+    import importlib
+
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _ERRORS:
+        from . import _tegula
+
+        return getattr(_tegula, name)
+    raise AttributeError(f"module 'tegula' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

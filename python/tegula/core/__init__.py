@@ -1,0 +1,32 @@
+"""tegula.core: the CUDA runtime (devices, streams, events, memory, modules, launch) and JIT.
+
+Names follow cuda.core where it has them: Device, Stream, Event, Buffer, Program,
+ProgramOptions, ObjectCode, Kernel, LaunchConfig, launch(stream, config, kernel, *args).
+"""
+from .. import _libs, _tegula
+from .._tegula import (
+    Buffer,
+    CacheError,
+    CompileError,
+    CUDAError,
+    Device,
+    DriverNotFoundError,
+    Event,
+    Kernel,
+    LaunchConfig,
+    ObjectCode,
+    Stream,
+    TegulaError,
+    device_count,
+    driver_info,
+    launch,
+)
+from ._program import Program, ProgramOptions
+
+_libs.register(_tegula)
+
+__all__ = [
+    "Buffer", "CacheError", "CompileError", "CUDAError", "Device", "DriverNotFoundError", "Event",
+    "Kernel", "LaunchConfig", "ObjectCode", "Program", "ProgramOptions", "Stream", "TegulaError",
+    "device_count", "driver_info", "launch",
+]
