@@ -1,11 +1,7 @@
 """Shared fixtures for the CPU test suite: a fresh compile-cache directory per test."""
-import os
-import subprocess
-import sys
-
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 
 
 @pytest.fixture
@@ -13,14 +9,3 @@ def cache_dir(tmp_path):
     d = tmp_path / "cache"
     d.mkdir(mode=0o700)
     return str(d)
-
-
-def run_python(code, env_extra=None, check=True):
-    """Runs `code` in a fresh interpreter with the same sys.path; returns the CompletedProcess."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    env.update(env_extra or {})
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"subprocess failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
-    return proc

@@ -3,7 +3,7 @@ import glob
 import os
 import uuid
 
-from conftest import run_python
+from helpers import run_python
 
 COMPILE = (
     "import tegula.core as tc\n"

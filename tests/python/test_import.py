@@ -1,5 +1,5 @@
 """`import tegula` is lazy: no CUDA library, no numpy, no extension until first use."""
-from conftest import run_python
+from helpers import run_python
 
 
 def test_import_loads_nothing_heavy():

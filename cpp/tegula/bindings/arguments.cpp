@@ -36,16 +36,24 @@ protocol classify(nb::handle obj) {
   if (it != m.end()) return it->second;
   protocol p = protocol::none;
   std::string module = nb::borrow<nb::str>(nb::handle(reinterpret_cast<PyObject*>(t)).attr("__module__")).c_str();
+  // Buffer-protocol objects (numpy arrays and scalars, bytes, ctypes) are host memory: they are
+  // checked before DLPack, which numpy also speaks.
   if (module.rfind("torch", 0) == 0 && nb::hasattr(obj, "data_ptr")) p = protocol::torch;
   else if (nb::hasattr(obj, "__cuda_array_interface__")) p = protocol::cuda_array_interface;
-  else if (nb::hasattr(obj, "__dlpack__")) p = protocol::dlpack;
   else if (PyObject_CheckBuffer(obj.ptr())) p = protocol::bytes_like;
+  else if (nb::hasattr(obj, "__dlpack__")) p = protocol::dlpack;
   m.emplace(t, p);
   return p;
 }
 
 std::uintptr_t dlpack_pointer(nb::handle obj, CUstream consumer) {
   // DLPack's CUDA stream convention: 1 = legacy default stream; never 0.
+  if (nb::hasattr(obj, "__dlpack_device__")) {
+    int type = nb::cast<int>(obj.attr("__dlpack_device__")()[0]);
+    if (type != dlpack::kDLCUDA && type != dlpack::kDLCUDAManaged)
+      fail(error_kind::type_error, "the array is not in GPU memory (DLPack device type ", type,
+           "); copy it to the GPU first");
+  }
   std::uintptr_t raw = reinterpret_cast<std::uintptr_t>(consumer);
   nb::object capsule = obj.attr("__dlpack__")(nb::arg("stream") = raw == 0 ? 1 : raw);
   PyObject* c = capsule.ptr();
@@ -62,6 +70,15 @@ std::uintptr_t dlpack_pointer(nb::handle obj, CUstream consumer) {
   // The capsule is not consumed: its destructor frees the producer's view, not the memory,
   // which the caller's object still owns.
   return reinterpret_cast<std::uintptr_t>(t->data) + t->byte_offset;
+}
+
+// foreign_device_pointer, with its errors prefixed by the kernel and argument they concern.
+std::optional<std::uintptr_t> foreign_pointer_of_argument(rt::kernel& k, std::size_t i, nb::handle o, CUstream s) {
+  try {
+    return foreign_device_pointer(o, s);
+  } catch (const error& e) {
+    bad_argument(k, i, o, e.what());
+  }
 }
 
 }  // namespace
@@ -120,8 +137,7 @@ void pack_arguments(rt::kernel& k, PyObject* const* args, std::size_t nargs, rt:
       if (p.size < 8) {
         long long lo = -(1ll << (8 * p.size - 1)), hi = (1ll << (8 * p.size)) - 1;
         if (overflow || v < lo || v > hi)
-          bad_argument(k, i, o, str(PyLong_AsLongLong(o) /*approximate*/, " does not fit the ", p.size,
-                                    "-byte integer parameter"));
+          bad_argument(k, i, o, str(nb::repr(o).c_str(), " does not fit the ", p.size, "-byte integer parameter"));
       } else if (p.size != 8) {
         bad_argument(k, i, o, str("an int cannot fill a ", p.size, "-byte parameter (a struct?); pass bytes"));
       }
@@ -140,7 +156,7 @@ void pack_arguments(rt::kernel& k, PyObject* const* args, std::size_t nargs, rt:
       if (p.size != 1) bad_argument(k, i, o, str("a bool fills a 1-byte parameter, not ", p.size, " bytes"));
       unsigned char b = o == Py_True;
       out.put(p.offset, &b, 1);
-    } else if (auto ptr = foreign_device_pointer(o, stream)) {
+    } else if (auto ptr = foreign_pointer_of_argument(k, i, o, stream)) {
       if (p.size != 8)
         bad_argument(k, i, o, str("a GPU array is a pointer (8 bytes) but the parameter has ", p.size, " bytes"));
       out.put(p.offset, &*ptr, 8);

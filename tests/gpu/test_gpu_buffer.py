@@ -1,0 +1,110 @@
+"""Buffers: pool allocation, host and device copies, fill, close, borrowing, DLPack and CAI export."""
+import numpy as np
+import pytest
+
+import tegula.core as tc
+from gpu_util import from_gpu
+
+
+def test_round_trip_of_random_bytes(stream, rng):
+    data = rng.integers(0, 256, size=(64 << 20) + 13, dtype=np.uint8)
+    buf = tc.Buffer.from_host(data, stream=stream)
+    assert buf.size == data.nbytes and buf.owned and not buf.closed
+    assert np.array_equal(from_gpu(buf, np.uint8, data.size, stream), data)
+    assert buf.copy_to_host(stream=stream) == data.tobytes()
+
+
+def test_device_copies_fill_and_offsets(stream, rng):
+    x = rng.standard_normal(1 << 20).astype(np.float32)
+    a = tc.Buffer.from_host(x, stream=stream)
+    b = tc.Buffer.allocate(a.size, stream=stream)
+    b.fill(0xAB, stream=stream)
+    assert (from_gpu(b, np.uint8, b.size, stream) == 0xAB).all()
+    b.copy_from(a, stream=stream)
+    assert np.array_equal(from_gpu(b, np.float32, x.size, stream), x)
+    c = tc.Buffer.allocate(a.size, stream=stream)
+    a.copy_to(c, stream=stream)
+    assert np.array_equal(from_gpu(c, np.float32, x.size, stream), x)
+    b.copy_from_host(np.full(4, 9, dtype=np.uint8), stream=stream, offset=8)
+    got = from_gpu(b, np.uint8, 16, stream)
+    assert list(got[8:12]) == [9, 9, 9, 9]
+
+
+def test_bad_buffer_use(stream):
+    a = tc.Buffer.allocate(64, stream=stream)
+    with pytest.raises(ValueError, match="sizes differ"):
+        a.copy_from(tc.Buffer.allocate(32, stream=stream), stream=stream)
+    with pytest.raises(ValueError, match="do not fit"):
+        a.copy_from_host(np.zeros(65, np.uint8), stream=stream)
+    with pytest.raises(ValueError, match="do not fit"):
+        a.copy_from_host(np.zeros(8, np.uint8), stream=stream, offset=60)
+    with pytest.raises(ValueError, match="byte"):
+        a.fill(256, stream=stream)
+    with pytest.raises(TypeError, match="host buffer"):
+        a.copy_from_host([1, 2, 3], stream=stream)
+    with pytest.raises(TypeError, match="writable"):
+        a.copy_to_host(b"immutable", stream=stream)
+    a.close()
+    assert a.closed and a.handle == 0 and "closed" in repr(a)
+    with pytest.raises(ValueError, match="closed"):
+        a.copy_to_host(stream=stream)
+    a.close()  # closing twice is harmless
+
+
+def test_zero_size_and_borrowed(stream, dev):
+    z = tc.Buffer.allocate(0, stream=stream)
+    assert z.size == 0 and z.copy_to_host(stream=stream) == b""
+    owner = tc.Buffer.allocate(256, stream=stream)
+    view = tc.Buffer.from_pointer(owner.handle + 128, 128, owner=owner)
+    assert not view.owned and view.size == 128 and view.device == dev
+    view.fill(3, stream=stream)
+    got = from_gpu(owner, np.uint8, 256, stream)
+    assert (got[128:] == 3).all()
+
+
+def test_pool_reuses_memory(dev, stream):
+    used0, _ = dev.pool_info()
+    bufs = [tc.Buffer.allocate(1 << 24, stream=stream) for _ in range(4)]
+    used1, reserved1 = dev.pool_info()
+    assert used1 - used0 >= 4 << 24 and reserved1 >= used1
+    del bufs
+    stream.sync()
+    assert dev.pool_info()[0] <= used0 + (1 << 20)
+
+
+def test_out_of_memory_raises_memory_error_and_recovers(dev, stream):
+    held = []
+    with pytest.raises(MemoryError, match="out of GPU memory"):
+        for _ in range(64):  # 64 x 16 GiB is far beyond any GPU
+            held.append(tc.Buffer.allocate(16 << 30, stream=stream))
+    assert len(held) >= 1
+    held.clear()
+    stream.sync()
+    dev.trim_pool(0)
+    b = tc.Buffer.allocate(1 << 20, stream=stream)  # the next allocation works
+    b.fill(1, stream=stream)
+    assert (from_gpu(b, np.uint8, 16, stream) == 1).all()
+
+
+def test_cuda_array_interface(stream):
+    b = tc.Buffer.allocate(100, stream=stream)
+    cai = b.__cuda_array_interface__
+    assert cai["shape"] == (100,) and cai["typestr"] == "|u1" and cai["data"] == (b.handle, False)
+    assert cai["version"] == 3 and cai["stream"] == stream.handle
+
+
+def test_dlpack_export_to_torch_and_cupy(stream, rng):
+    data = rng.integers(0, 256, size=4096, dtype=np.uint8)
+    b = tc.Buffer.from_host(data, stream=stream)
+    assert b.__dlpack_device__() == (2, 0)
+    torch = pytest.importorskip("torch")
+    t = torch.from_dlpack(b)
+    assert t.dtype == torch.uint8 and t.shape == (4096,) and t.data_ptr() == b.handle
+    assert np.array_equal(t.cpu().numpy(), data)
+    cupy = pytest.importorskip("cupy")
+    c = cupy.from_dlpack(b)
+    assert int(c.data.ptr) == b.handle and np.array_equal(cupy.asnumpy(c), data)
+    del t, c  # the consumers' deleters run; the buffer stays valid
+    assert b.copy_to_host(stream=stream) == data.tobytes()
+    with pytest.raises(ValueError, match="stream=0"):
+        b.__dlpack__(stream=0)
