@@ -38,7 +38,8 @@ class Context:
             return
         info = tc.driver_info()
         if not info.get("available"):
-            self.gpu_reason = "no CUDA device: " + (info.get("error") or "driver not available").splitlines()[0]
+            first = (info.get("error") or "driver not available").splitlines()[0]
+            self.gpu_reason = "no CUDA device: " + first.split("; tried")[0]
         elif not info.get("device_count"):
             self.gpu_reason = "no CUDA device: the driver reports 0 devices"
         else:
@@ -152,7 +153,7 @@ def format_table(result):
     for r in result.get("rows", []):
         if r.get("value") is None:
             why = f"SKIPPED: {r['skipped']}" if "skipped" in r else f"ERROR: {r.get('error')}"
-            table.append((r["workload"], r["impl"], "", why[:110], ""))
+            table.append((r["workload"], r["impl"], "-", "-", why[:160]))
             continue
         extra = []
         if r.get("ratios"):

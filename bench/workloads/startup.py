@@ -78,6 +78,18 @@ def _bench_dir():
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def _require_module(name):
+    """Skip (rather than fail) an anchor that is not installed."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise Skip(f"{name} is not installed")
+
+
 def _imports(ctx):
     rows = []
     n_tegula, n_anchor = ctx.pick(5, 3), ctx.pick(3, 1)
@@ -88,9 +100,13 @@ def _imports(ctx):
              ("cuda.core", CUDA_CORE_IMPORT, n_anchor, {}),
              ("cupy", "import cupy", n_anchor, {}),
              ("torch", "import torch", n_anchor, {})]
-    for impl, code, n, extra in cases:
-        rows += guarded(W, impl, lambda: row(W, impl, "import_s", median(process_wall_s(code, repeat=n)[0]), "s",
-                                             **extra))
+
+    def one(impl, code, n, extra):
+        _require_module(impl)
+        return row(W, impl, "import_s", median(process_wall_s(code, repeat=n)[0]), "s", **extra)
+
+    for case in cases:
+        rows += guarded(W, case[0], lambda: one(*case))
     return rows
 
 
@@ -138,8 +154,8 @@ def _new_process(ctx):
                        for a in ("tegula", "cupy", "cuda.core")]
     rows += guarded(W, "tegula", lambda: _cold_warm("tegula", TEGULA_CHILD, ["gpu"], "TEGULA_CACHE_DIR", n,
                                                     _tegula_check, bars=(0.5, 0.25), ratio_vs=["cupy", "cuda.core"]))
-    rows += guarded(W, "cupy", lambda: _cold_warm("cupy", CUPY_CHILD, [], "CUPY_CACHE_DIR", n))
-    rows += guarded(W, "cuda.core", lambda: _cold_warm("cuda.core", CUDA_CORE_CHILD % (_bench_dir(), KERNEL), [],
+    rows += guarded(W, "cupy", lambda: _require_module("cupy") or _cold_warm("cupy", CUPY_CHILD, [], "CUPY_CACHE_DIR", n))
+    rows += guarded(W, "cuda.core", lambda: _require_module("cuda.core") or _cold_warm("cuda.core", CUDA_CORE_CHILD % (_bench_dir(), KERNEL), [],
                                                        None, n, lambda c, w: "no disk cache: warm = cold"))
     return rows
 

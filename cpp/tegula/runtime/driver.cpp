@@ -12,8 +12,14 @@ namespace {
 using get_proc_t = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
 
 driver_api load() {
-  dynlib lib = dynlib::open("the NVIDIA CUDA driver (libcuda)", {"libcuda.so.1", "libcuda.so"},
-                            {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64"});
+  dynlib lib;
+  try {
+    lib = dynlib::open("libcuda", {"libcuda.so.1", "libcuda.so"},
+                       {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64"});
+  } catch (const error& e) {
+    fail(error_kind::driver_missing, "no CUDA driver: the NVIDIA driver library (libcuda.so.1) is not installed, "
+         "so GPU calls cannot run on this machine. Details: ", e.what());
+  }
   auto get_proc = reinterpret_cast<get_proc_t>(lib.symbol("cuGetProcAddress_v2"));
   if (!get_proc)
     fail(error_kind::driver_missing, "the CUDA driver at ", lib.path(),
