@@ -39,7 +39,7 @@ class Context:
         info = tc.driver_info()
         if not info.get("available"):
             first = (info.get("error") or "driver not available").splitlines()[0]
-            self.gpu_reason = "no CUDA device: " + first.split("; tried")[0]
+            self.gpu_reason = first.split("; tried")[0]
         elif not info.get("device_count"):
             self.gpu_reason = "no CUDA device: the driver reports 0 devices"
         else:
@@ -194,17 +194,18 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     ctx = Context(args.quick, args.out)
     result = {"meta": _meta(ctx), "rows": [], "workloads": {}}
+    path = os.path.join(args.out, "bench.json")
     for name in names:
         print(f"== {name}", flush=True)
         rows, status = run_workload(name, ctx)
         result["rows"].extend(rows)
         result["workloads"][name] = status
         for r in rows:
-            print("  ", {k: v for k, v in r.items() if k != "traceback"}, flush=True)
-    add_ratios(result["rows"])
-    path = os.path.join(args.out, "bench.json")
-    with open(path, "w") as f:
-        json.dump(result, f, indent=1)
+            print("  ", {k: v for k, v in r.items() if k not in ("traceback", "rounds_us")}, flush=True)
+        add_ratios(result["rows"])
+        with open(path + ".tmp", "w") as f:  # after every workload, so a timeout still leaves results
+            json.dump(result, f, indent=1)
+        os.replace(path + ".tmp", path)
     print(f"\nwrote {path}\n")
     print(format_table(result))
     return 0

@@ -51,7 +51,7 @@ def _d2d_torch(nbytes, reps, chunk):
     ms = torch_event_ms(lambda: dst.copy_(src), repeat=reps)
     if not torch.equal(dst[: 1 << 20].cpu(), torch.from_numpy(chunk[: 1 << 20])):
         raise RuntimeError("torch copy_ produced wrong bytes")
-    del src, dst
+    src = dst = None  # free before emptying the cache
     torch.cuda.empty_cache()
     return row(W, "torch", "d2d_GBps", _gbs(2 * nbytes, ms), "GB/s", better="higher", note="dst.copy_(src)")
 
@@ -79,7 +79,7 @@ def _d2d_cupy(nbytes, reps, chunk):
     ms = cupy_event_ms(lambda: cupy.copyto(dst, src), repeat=reps)
     if not np.array_equal(cupy.asnumpy(dst[: 1 << 20]), chunk[: 1 << 20]):
         raise RuntimeError("cupy.copyto produced wrong bytes")
-    del src, dst, piece
+    src = dst = piece = None  # free before emptying the pool
     cupy.get_default_memory_pool().free_all_blocks()
     return row(W, "cupy", "d2d_GBps", _gbs(2 * nbytes, ms), "GB/s", better="higher", note="cupy.copyto")
 
@@ -110,7 +110,7 @@ def _host_torch(nbytes, reps):
     dev = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
     h2d = wall_s(lambda: dev.copy_(host), torch.cuda.synchronize, repeat=reps)
     d2h = wall_s(lambda: back.copy_(dev), torch.cuda.synchronize, repeat=reps)
-    del dev
+    dev = None  # free before emptying the pool
     torch.cuda.empty_cache()
     return [row(W, "torch", "h2d_pageable_GBps", nbytes / h2d / 1e9, "GB/s", better="higher"),
             row(W, "torch", "d2h_pageable_GBps", nbytes / d2h / 1e9, "GB/s", better="higher")]
@@ -125,7 +125,7 @@ def _host_cupy(nbytes, reps):
     sync = cupy.cuda.Device().synchronize
     h2d = wall_s(lambda: dev.set(host), sync, repeat=reps)
     d2h = wall_s(lambda: dev.get(out=back), sync, repeat=reps)
-    del dev
+    dev = None  # free before emptying the pool
     cupy.get_default_memory_pool().free_all_blocks()
     return [row(W, "cupy", "h2d_pageable_GBps", nbytes / h2d / 1e9, "GB/s", better="higher"),
             row(W, "cupy", "d2h_pageable_GBps", nbytes / d2h / 1e9, "GB/s", better="higher")]

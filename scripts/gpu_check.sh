@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The one script the GPU machine runs: build + install tegula, gtests (if GTest), pytest, bench; summary last.
+#   bash scripts/gpu_check.sh OUTDIR [--quick]
+# OUTDIR gets at most 8 files: build.log gtest.log pytest.log pytest.xml bench.log bench.json summary.txt
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+
+OUT=${1:?usage: gpu_check.sh OUTDIR [--quick]}
+EXTRA=()
+[ -n "${2:-}" ] && EXTRA=("$2")   # --quick
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+PY=${PYTHON:-python3}
+BUDGET=${TEGULA_GPU_CHECK_BUDGET:-500}   # seconds for the whole script (the device allows 600 a call)
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+
+left() { echo $((BUDGET - SECONDS)); }
+# limit CAP RESERVE: a step's timeout: at most CAP, leaving RESERVE seconds for the steps after it.
+limit() { local t=$(( $(left) - $2 )); (( t > $1 )) && t=$1; (( t < 10 )) && t=10; echo "$t"; }
+
+echo "== environment"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -4
+"$PY" -c 'import sys; print("python", sys.version.split()[0], sys.executable)'
+echo "cores $(nproc), repo $REPO, out $OUT"
+
+echo "== build: pip install (log: build.log)"
+if ! timeout "$(limit 300 200)" "$PY" -m pip install --no-build-isolation --no-deps -v "$REPO" > "$OUT/build.log" 2>&1; then
+  echo "BUILD FAILED; tail of build.log:"
+  tail -n 60 "$OUT/build.log"
+  exit 1
+fi
+echo "built and installed in ${SECONDS}s"
+
+echo "== gtests: cmake + ninja developer build (log: gtest.log)"
+GT=build/gpu
+if (cd "$REPO" && cmake -S . -B "$GT" -G Ninja -DTEGULA_BUILD_TESTS=ON -DTEGULA_BUILD_PYTHON=OFF \
+      -DCMAKE_BUILD_TYPE=Release) > "$OUT/gtest.log" 2>&1; then
+  if (( $(left) < 200 )); then
+    echo "gtests skipped: only $(left)s left for pytest and bench" | tee -a "$OUT/gtest.log"
+  elif (cd "$REPO" && timeout "$(limit 150 180)" cmake --build "$GT") >> "$OUT/gtest.log" 2>&1; then
+    (cd "$REPO" && timeout "$(limit 60 160)" "$GT/tegula_tests" --gtest_brief=1) >> "$OUT/gtest.log" 2>&1
+    echo "gtest exit code $?" | tee -a "$OUT/gtest.log"
+    tail -n 5 "$OUT/gtest.log"
+  else
+    echo "gtest build failed or timed out; tail:"; tail -n 20 "$OUT/gtest.log"
+  fi
+else
+  echo "gtests skipped: cmake configure failed (GTest not found?):"; grep -m3 -i "error\|not found" "$OUT/gtest.log"
+fi
+
+echo "== pytest (log: pytest.log) -- from /tmp so the installed package is imported"
+cd /tmp || exit 1
+TESTS=()
+for d in "$REPO/tests/python" "$REPO/tests/gpu"; do [ -d "$d" ] && TESTS+=("$d"); done
+if (( ${#TESTS[@]} )); then
+  timeout "$(limit 200 120)" "$PY" -m pytest -q -rs "${TESTS[@]}" --junitxml "$OUT/pytest.xml" 2>&1 | tee "$OUT/pytest.log"
+  echo "pytest exit code ${PIPESTATUS[0]}"
+else
+  echo "pytest skipped: no tests/python or tests/gpu" | tee "$OUT/pytest.log"
+fi
+
+echo "== bench (log: bench.log)"
+timeout "$(limit 240 5)" "$PY" "$REPO/bench/run.py" --out "$OUT" "${EXTRA[@]}" > "$OUT/bench.log" 2>&1
+echo "bench exit code $?; tail of bench.log:"
+tail -n 5 "$OUT/bench.log"
+
+{
+  echo "== summary (${SECONDS}s)"
+  "$PY" - "$OUT/pytest.xml" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except Exception as e:
+    sys.exit(f"pytest: no junit xml ({e})")
+suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
+n = {k: sum(int(s.get(k, 0)) for s in suites) for k in ("tests", "failures", "errors", "skipped")}
+passed = n["tests"] - n["failures"] - n["errors"] - n["skipped"]
+print(f"pytest: {passed} passed, {n['failures']} failed, {n['errors']} errors, {n['skipped']} skipped")
+for case in root.iter("testcase"):
+    for tag in ("failure", "error"):
+        bad = case.find(tag)
+        if bad is not None:
+            msg = (bad.get("message") or "").splitlines()[0][:160] if bad.get("message") else ""
+            print(f"  {tag.upper()}: {case.get('classname')}.{case.get('name')}: {msg}")
+EOF
+  grep -E "^\[  (PASSED|FAILED)  \] [0-9]+ tests?|gtest exit code|gtests skipped|gtest build failed" "$OUT/gtest.log" \
+    2>/dev/null | sed 's/^/gtest: /'
+  if [ -f "$OUT/bench.json" ]; then
+    "$PY" "$REPO/bench/run.py" --print-only "$OUT/bench.json"
+  else
+    echo "bench: no bench.json"
+  fi
+} 2>&1 | tee "$OUT/summary.txt"
