@@ -159,7 +159,7 @@ void bind_runtime_devices(nb::module_& m) {
       })
       .def("__hash__", [](const rt::stream& s) { return reinterpret_cast<std::uintptr_t>(s.handle()); })
       .def("__repr__", [](const rt::stream& s) {
-        return str("<Stream 0x", std::hex, reinterpret_cast<std::uintptr_t>(s.handle()), std::dec, " on device ",
+        return str("<Stream ", hex(reinterpret_cast<std::uintptr_t>(s.handle())), " on device ",
                    s.dev().ordinal(), s.owned() ? "" : " (borrowed)", ">");
       });
 

@@ -217,7 +217,7 @@ void bind_runtime_memory(nb::module_& m) {
         return d;
       })
       .def("__repr__", [](const rt::buffer& b) {
-        return str("<Buffer ", b.size(), " bytes at 0x", std::hex, std::uintptr_t(b.ptr()), std::dec, " on device ",
+        return str("<Buffer ", b.size(), " bytes at ", hex(b.ptr()), " on device ",
                    b.dev().ordinal(), b.closed() ? ", closed" : "", b.owned() ? "" : ", borrowed", ">");
       });
 }

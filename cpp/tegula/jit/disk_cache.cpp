@@ -69,9 +69,11 @@ bool is_safe_dir(const std::string& path, std::string& why) {
   if (!S_ISDIR(st.st_mode)) why = str(path, " is not a directory");
   else if (st.st_uid != ::getuid())
     why = str(path, " is owned by uid ", st.st_uid, ", not by the current user (uid ", ::getuid(), ")");
-  else if (st.st_mode & (S_IWGRP | S_IWOTH))
-    why = str(path, " is group- or world-writable (mode ", std::oct, (st.st_mode & 07777), ")");
-  else if (::access(path.c_str(), R_OK | W_OK | X_OK) != 0)
+  else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%o", unsigned(st.st_mode & 07777));
+    why = str(path, " is group- or world-writable (mode ", mode, ")");
+  } else if (::access(path.c_str(), R_OK | W_OK | X_OK) != 0)
     why = str(path, " is not readable and writable: ", errno_text());
   return why.empty();
 }

@@ -26,17 +26,19 @@ driver_api load() {
          " is too old: it has no cuGetProcAddress_v2 (tegula needs a CUDA 12 or newer driver)");
   driver_api api;
   api.path = lib.path();
-  auto resolve = [&](const char* name, void** slot) {
+  auto resolve = [&](const char* name, void** slot, int version) {
     CUdriverProcAddressQueryResult status{};
-    CUresult r = get_proc(name, slot, CUDA_VERSION, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status);
+    CUresult r = get_proc(name, slot, version, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status);
     if (r != CUDA_SUCCESS || !*slot)
       fail(error_kind::driver_missing, "the CUDA driver at ", lib.path(), " lacks ", name,
            " for CUDA ", CUDA_VERSION / 1000, ".", (CUDA_VERSION % 1000) / 10,
            ": update the NVIDIA driver");
   };
-#define TEGULA_CU(name) resolve(#name, reinterpret_cast<void**>(&api.name));
+#define TEGULA_CU(name) resolve(#name, reinterpret_cast<void**>(&api.name), CUDA_VERSION);
+#define TEGULA_CU_AT(name, version) resolve(#name, reinterpret_cast<void**>(&api.name), version);
 #include "tegula/runtime/driver_functions.def"
 #undef TEGULA_CU
+#undef TEGULA_CU_AT
   CUresult r = api.cuInit(0);
   if (r == CUDA_ERROR_NO_DEVICE)
     fail(error_kind::driver_missing, "the CUDA driver found no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE)");

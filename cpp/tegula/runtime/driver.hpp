@@ -12,8 +12,10 @@ namespace tegula::rt {
 // with CUDA_VERSION, which returns that same version.
 struct driver_api {
 #define TEGULA_CU(name) decltype(&::name) name = nullptr;
+#define TEGULA_CU_AT(name, version) decltype(&::name) name = nullptr;
 #include "tegula/runtime/driver_functions.def"
 #undef TEGULA_CU
+#undef TEGULA_CU_AT
   int version = 0;   // cuDriverGetVersion, e.g. 13000
   std::string path;  // the libcuda that was loaded
 };

@@ -1,8 +1,10 @@
 // Errors: one exception type whose kind the bindings map to a Python exception class.
 #pragma once
-#include <sstream>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace tegula {
@@ -32,17 +34,46 @@ class error : public std::runtime_error {
   int code_;
 };
 
-// str(a, b, c): concatenates anything an ostream can print (g++ 12 has no <format>).
+// str(a, b, c): concatenates strings, characters and numbers. Not iostream-based: no locale, no
+// stream construction on error paths, and no manipulators (use hex() for addresses).
+namespace detail {
+inline void append(std::string& s, const std::string& v) { s += v; }
+inline void append(std::string& s, std::string_view v) { s.append(v.data(), v.size()); }
+inline void append(std::string& s, const char* v) { s += v ? v : "(null)"; }
+inline void append(std::string& s, char* v) { append(s, static_cast<const char*>(v)); }
+inline void append(std::string& s, char c) { s += c; }
+inline void append(std::string& s, bool b) { s += b ? '1' : '0'; }
+template <class T>
+  requires std::is_integral_v<T>
+void append(std::string& s, T v) {
+  s += std::to_string(v);
+}
+template <class T>
+  requires std::is_floating_point_v<T>
+void append(std::string& s, T v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", double(v));
+  s += buf;
+}
+}  // namespace detail
+
 template <class... Parts>
-std::string str(Parts&&... parts) {
-  std::ostringstream out;
-  (out << ... << std::forward<Parts>(parts));
-  return out.str();
+std::string str(const Parts&... parts) {
+  std::string s;
+  (detail::append(s, parts), ...);
+  return s;
+}
+
+// "0x1f00" for addresses and handles in messages and reprs.
+inline std::string hex(unsigned long long v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", v);
+  return buf;
 }
 
 template <class... Parts>
-[[noreturn]] void fail(error_kind kind, Parts&&... parts) {
-  throw error(kind, str(std::forward<Parts>(parts)...));
+[[noreturn]] void fail(error_kind kind, const Parts&... parts) {
+  throw error(kind, str(parts...));
 }
 
 }  // namespace tegula
