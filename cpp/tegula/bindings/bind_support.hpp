@@ -7,6 +7,10 @@ namespace nb = nanobind;
 void bind_support(nb::module_& m);  // exception types, translator, configuration
 void bind_runtime(nb::module_& m);  // Device, Stream, Event, Buffer, ObjectCode, Kernel, launch
 void bind_jit(nb::module_& m);      // compile, cache inspection
+void bind_ir(nb::module_& m);       // tile IR: Function, Builder, print/parse/verify
+void bind_passes(nb::module_& m);   // the pass pipeline
+void bind_interp(nb::module_& m);   // the CPU interpreter
+void bind_codegen(nb::module_& m);  // CUDA C++ generation
 // Sets the Python error for the exception in flight (for raw CPython entry points that bypass
 // nanobind's dispatch): tegula::error by kind, nb::python_error restored, others RuntimeError.
 void set_python_error_from_current_exception();

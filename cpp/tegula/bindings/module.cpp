@@ -6,4 +6,8 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_support(m);
   tegula::bind::bind_runtime(m);
   tegula::bind::bind_jit(m);
+  tegula::bind::bind_ir(m);
+  tegula::bind::bind_passes(m);
+  tegula::bind::bind_interp(m);
+  tegula::bind::bind_codegen(m);
 }

@@ -23,10 +23,12 @@ using argument = std::variant<array_arg, scalar_arg>;
 
 // Runs `f` once per block of `grid` (x fastest), in order, on this thread. Arguments match
 // f.params one to one (arrays for array params, scalars for scalar-tile params) or it throws
-// invalid_argument/type_error naming the parameter. A failing `assert` op, an out-of-bounds
-// gather/scatter/atomic offset, or a division by zero in integer arithmetic throws
+// invalid_argument/type_error naming the parameter. A failing `assert` op, an unmasked
+// out-of-bounds scatter/atomic offset, or a division by zero in integer arithmetic throws
 // tegula::error(invalid_argument) whose message starts with the op's source location and names
-// the block index. load/store outside the array are not errors: loads pad, stores skip.
+// the block index. load/store/gather outside the array are not errors: loads and gathers pad
+// (attr padding), stores skip. Blocks run one after another, so atomics and racing scatters are
+// applied in block order, and within a block in row-major element order.
 void run(const ir::function& f, const std::vector<argument>& args, std::array<std::int64_t, 3> grid);
 
 }  // namespace tegula::interp

@@ -1,6 +1,8 @@
 // Shape and type inference: the result types of an op from its operands and attributes.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "tegula/ir/ir.hpp"
@@ -20,6 +22,14 @@ std::vector<std::int64_t> broadcast_shapes(const std::vector<std::int64_t>& a, c
 
 // The dtype a reduction or scan accumulates and returns for an input dtype (NumPy's rule for sum,
 // prod, cumsum, cumprod: bool and signed ints -> int64, unsigned -> uint64, floats keep theirs).
+// argmax/argmin -> int32; every other kind keeps the input dtype.
 dtype accumulation_dtype(op_kind k, dtype input);
+
+// An axis attribute in [-rank, rank) as an index in [0, rank); nullopt when out of range.
+std::optional<int> normalize_axis(std::int64_t axis, int rank);
+// `shape` without axis `axis` (already normalized), or with it set to 1 when keepdims.
+std::vector<std::int64_t> reduced_shape(const std::vector<std::int64_t>& shape, int axis, bool keepdims);
+// "(2, 3)", "(4,)", "()": shapes as NumPy prints them, for messages.
+std::string shape_string(const std::vector<std::int64_t>& shape);
 
 }  // namespace tegula::ir

@@ -1,0 +1,72 @@
+// Thread mapping of tile values: threads per block, vector width and per-thread register arrays.
+#include "tegula/codegen/layout.hpp"
+
+#include <algorithm>
+
+#include "tegula/support/error.hpp"
+
+namespace tegula::codegen {
+namespace {
+
+// The vector width a load or store of elements of `bytes` bytes wants: one 16-byte access.
+int wanted_vec(int bytes) { return std::max(1, 16 / std::max(1, bytes)); }
+
+void collect(const ir::function& f, const ir::region& r, std::map<std::vector<std::int64_t>, int>& want) {
+  for (const ir::op& o : r.ops) {
+    auto note = [&](ir::value_id tile, ir::value_id array) {
+      const ir::type& t = f.type_of(tile);
+      if (!t.is_tile() || t.numel() <= 1) return;
+      int v = wanted_vec(ir::size_bytes(f.type_of(array).elem));
+      int& w = want[t.shape];
+      w = std::max(w, v);
+    };
+    if (o.kind == ir::op_kind::load && !o.results.empty()) note(o.results[0], o.operands[0]);
+    if (o.kind == ir::op_kind::store && o.operands.size() >= 2) note(o.operands.back(), o.operands[0]);
+    for (const ir::region& inner : o.regions) collect(f, inner, want);
+  }
+}
+
+}  // namespace
+
+tile_layout kernel_layout::of(const ir::type& t) const {
+  if (!t.is_tile()) fail(error_kind::internal, "codegen: layout of a non-tile type ", to_string(t));
+  tile_layout l;
+  l.numel = t.numel();
+  if (l.numel <= 1) return l;
+  l.replicated = false;
+  auto it = vec_of.find(t.shape);
+  l.vec = it == vec_of.end() ? 1 : it->second;
+  l.groups = int(l.numel / l.vec);
+  l.per_thread = (l.groups + threads - 1) / threads;
+  l.full = l.groups % threads == 0;
+  return l;
+}
+
+kernel_layout plan_layout(const ir::function& f) {
+  std::map<std::vector<std::int64_t>, int> want;
+  collect(f, f.body, want);
+  kernel_layout k;
+  // Every distributed shape gets a width: the memory ops' wish, else 4; then halved to divide the
+  // last extent (so a group stays within one row and numel / V is exact).
+  for (const ir::value_info& v : f.values) {
+    if (!v.t.is_tile() || v.t.numel() <= 1) continue;
+    if (k.vec_of.count(v.t.shape)) continue;
+    auto it = want.find(v.t.shape);
+    int vec = std::min(16, it == want.end() ? 4 : it->second);
+    while (vec > 1 && v.t.shape.back() % vec != 0) vec /= 2;
+    k.vec_of[v.t.shape] = vec;
+  }
+  std::int64_t threads = 32;
+  for (const auto& [shape, vec] : k.vec_of) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    std::int64_t groups = n / vec;
+    std::int64_t t = (groups + 3) / 4;
+    t = (t + 31) / 32 * 32;
+    threads = std::max(threads, std::min<std::int64_t>(t, 1024));
+  }
+  k.threads = int(threads);
+  return k;
+}
+
+}  // namespace tegula::codegen

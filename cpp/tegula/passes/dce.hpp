@@ -1,0 +1,11 @@
+// dce: dead code elimination: removes ops whose results are unused and that have no side effects
+// (pure ops, loads, and region ops with nothing but such ops inside), recursively inside regions.
+// Stores, scatters, atomics, print and assert are kept, and so is every op they depend on.
+#pragma once
+#include "tegula/ir/ir.hpp"
+
+namespace tegula::passes {
+
+ir::function dce(const ir::function& f);
+
+}  // namespace tegula::passes

@@ -1,0 +1,72 @@
+"""The tile language's operations. They only have meaning inside a @tt.kernel function, where the
+front end translates calls to them into tile IR; called from plain Python they raise."""
+from __future__ import annotations
+
+
+class _TileOp:
+    __slots__ = ("name", "__doc__")
+
+    def __init__(self, name, doc):
+        self.name = name
+        self.__doc__ = doc
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"tt.{self.name} can only be used inside a @tt.kernel function "
+                           "(or run the kernel with tt.launch(..., interpret=True) on the CPU)")
+
+    def __repr__(self):
+        return f"<tile op tt.{self.name}>"
+
+
+def _op(name, doc):
+    return _TileOp(name, doc)
+
+
+bid = _op("bid", "bid(axis=0): this block's index along a grid axis (int32).")
+num_blocks = _op("num_blocks", "num_blocks(axis=0): the grid's extent along an axis (int32).")
+num_tiles = _op("num_tiles", "num_tiles(array, axis, shape): tiles of `shape` needed to cover the array along `axis`.")
+load = _op("load", "load(array, index, shape, padding='zero'): the tile at tile index `index` (counts tiles); "
+                   "out-of-bounds elements get padding ('zero', 'neg_inf', 'pos_inf', 'nan').")
+store = _op("store", "store(array, index, tile): writes a tile at tile index `index`; out-of-bounds elements are skipped.")
+gather = _op("gather", "gather(array, offsets, mask=None, padding='zero'): elements at per-axis element offsets.")
+scatter = _op("scatter", "scatter(array, offsets, value, mask=None): writes elements at per-axis element offsets.")
+atomic_add = _op("atomic_add", "atomic_add(array, offsets, value, mask=None): atomically adds; returns old values.")
+atomic_max = _op("atomic_max", "atomic_max(array, offsets, value, mask=None)")
+atomic_min = _op("atomic_min", "atomic_min(array, offsets, value, mask=None)")
+atomic_cas = _op("atomic_cas", "atomic_cas(array, offsets, compare, value, mask=None)")
+arange = _op("arange", "arange(n): int32 tile 0..n-1.")
+full = _op("full", "full(shape, value, dtype)")
+zeros = _op("zeros", "zeros(shape, dtype=tt.float32)")
+ones = _op("ones", "ones(shape, dtype=tt.float32)")
+astype = _op("astype", "astype(tile, dtype): converts values (float to int truncates).")
+bitcast = _op("bitcast", "bitcast(tile, dtype): reinterprets bits (same size).")
+reshape = _op("reshape", "reshape(tile, shape)")
+permute = _op("permute", "permute(tile, axes)")
+transpose = _op("transpose", "transpose(tile, axes=None): reverses the axes by default.")
+expand_dims = _op("expand_dims", "expand_dims(tile, axis)")
+broadcast_to = _op("broadcast_to", "broadcast_to(tile, shape)")
+where = _op("where", "where(cond, a, b)")
+minimum = _op("minimum", "minimum(a, b): elementwise, NaN-propagating.")
+maximum = _op("maximum", "maximum(a, b): elementwise, NaN-propagating.")
+pow = _op("pow", "pow(a, b)")
+sum = _op("sum", "sum(tile, axis=None, keepdims=False)")
+prod = _op("prod", "prod(tile, axis=None, keepdims=False)")
+max = _op("max", "max(tile, axis=None, keepdims=False)")
+min = _op("min", "min(tile, axis=None, keepdims=False)")
+argmax = _op("argmax", "argmax(tile, axis, keepdims=False): int32 index of the first maximum.")
+argmin = _op("argmin", "argmin(tile, axis, keepdims=False)")
+cumsum = _op("cumsum", "cumsum(tile, axis=0, reverse=False)")
+cumprod = _op("cumprod", "cumprod(tile, axis=0, reverse=False)")
+reduce = _op("reduce", "reduce(tile, axis, combine, identity, keepdims=False): combine is a function (a, b) -> c.")
+scan = _op("scan", "scan(tile, axis, combine, identity, reverse=False)")
+printf = _op("printf", "printf(format, *tiles): prints from the device ('{}' per tile).")
+device_assert = _op("device_assert", "device_assert(cond, message): fails the launch where cond is false.")
+
+UNARY = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "sqrt": "sqrt", "rsqrt": "rsqrt",
+         "sin": "sin", "cos": "cos", "tanh": "tanh", "abs": "abs", "floor": "floor", "ceil": "ceil",
+         "negative": "neg"}
+FLOAT_ONLY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "floor", "ceil"}
+for _name in UNARY:
+    globals()[_name] = _op(_name, f"{_name}(tile): elementwise.")
+
+REDUCTIONS = {"sum": "sum", "prod": "prod", "max": "max", "min": "min", "argmax": "argmax", "argmin": "argmin"}
