@@ -1,0 +1,74 @@
+"""Tile kernels on the GPU, compared with the CPU interpreter on the same fresh random inputs."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import tegula.tile as tt
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "common"))
+import tile_kernels as K  # noqa: E402
+
+torch = pytest.importorskip("torch")
+
+
+def on_gpu(a):
+    return torch.from_numpy(np.ascontiguousarray(a)).cuda()
+
+
+def both(kernel, grid, arrays, extra, outputs):
+    """Runs on the GPU (torch tensors, outputs poisoned with NaN) and on the interpreter (numpy)."""
+    host = [np.ascontiguousarray(a).copy() for a in arrays]
+    dev = [on_gpu(a) for a in arrays]
+    for i in outputs:
+        host[i][...] = np.nan
+        dev[i].fill_(float("nan"))
+    tt.launch(kernel, grid=grid, args=(*dev, *extra))
+    torch.cuda.synchronize()
+    tt.launch(kernel, grid=grid, args=(*host, *extra), interpret=True)
+    return [dev[i].cpu().numpy() for i in outputs], [host[i] for i in outputs]
+
+
+@pytest.mark.parametrize("n, T", [(1000, 256), (1 << 20, 4096), (10_007, 1000)])
+def test_chain(n, T):
+    rng = np.random.default_rng()
+    x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    (gpu,), (ref,) = both(K.chain, -(-n // T), [x, y, np.empty_like(x)], (T,), [2])
+    np.testing.assert_allclose(gpu, ref, rtol=2e-6, atol=2e-6)
+    np.testing.assert_allclose(gpu, K.chain_ref(x, y), rtol=2e-6, atol=2e-6)
+
+
+@pytest.mark.parametrize("rows, cols, C", [(64, 4096, 4096), (37, 1000, 1000), (5, 700, 1024)])
+def test_softmax(rows, cols, C):
+    x = (np.random.default_rng().standard_normal((rows, cols)) * 3).astype(np.float32)
+    (gpu,), (ref,) = both(K.softmax, rows, [x, np.empty_like(x)], (C,), [1])
+    np.testing.assert_allclose(gpu, ref, rtol=1e-5, atol=1e-7)
+
+
+def test_layernorm():
+    rng = np.random.default_rng()
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((33, 768), (1, 768), (1, 768)))
+    (gpu,), (ref,) = both(K.layernorm, 33, [x, w, b, np.empty_like(x)], (768, 1e-5), [3])
+    np.testing.assert_allclose(gpu, ref, rtol=1e-4, atol=1e-5)
+
+
+def test_persistent_sum():
+    x = np.random.default_rng().random(3_000_001).astype(np.float32)
+    out = torch.zeros(1, device="cuda")
+    tt.launch(K.total, grid=132, args=(on_gpu(x), out, 2048))
+    assert out.item() == pytest.approx(x.astype(np.float64).sum(), rel=1e-5)
+
+
+def test_cumsum_and_control_flow():
+    x = np.random.default_rng().standard_normal((8, 333)).astype(np.float32)
+    (gpu,), (ref,) = both(K.row_cumsum, 8, [x, np.empty_like(x)], (333,), [1])
+    np.testing.assert_allclose(gpu, ref, rtol=1e-4, atol=1e-4)
+    (gpu,), (ref,) = both(K.clamp_rows, 8, [x, np.empty_like(x)], (1.5, 333), [1])
+    np.testing.assert_allclose(gpu, ref, rtol=1e-6)
+
+
+def test_generated_source_is_inspectable():
+    x = torch.randn(4096, device="cuda")
+    c = K.chain.compile((x, x, x, 4096))
+    assert "__global__" in c.source and c.block_threads > 0 and "exp" in c.ir.print()
