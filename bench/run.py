@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from common import Skip, failed, skipped  # noqa: E402
 
-ORDER = ("startup", "launch", "copy")  # others found in workloads/ run after these, by name
+ORDER = ("startup", "launch", "copy", "tile")  # others found in workloads/ run after these, by name
 
 
 class Context:

@@ -12,7 +12,7 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 PY=${PYTHON:-python3}
-BUDGET=${TEGULA_GPU_CHECK_BUDGET:-500}   # seconds for the whole script (the device allows 600 a call)
+BUDGET=${TEGULA_GPU_CHECK_BUDGET:-560}   # seconds for the whole script (the device allows 600 a call)
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 
 left() { echo $((BUDGET - SECONDS)); }
@@ -61,7 +61,7 @@ else
 fi
 
 echo "== bench (log: bench.log)"
-timeout "$(limit 240 5)" "$PY" "$REPO/bench/run.py" --out "$OUT" "${EXTRA[@]}" > "$OUT/bench.log" 2>&1
+timeout "$(limit 330 5)" "$PY" "$REPO/bench/run.py" --out "$OUT" "${EXTRA[@]}" > "$OUT/bench.log" 2>&1
 echo "bench exit code $?; tail of bench.log:"
 tail -n 5 "$OUT/bench.log"
 

@@ -1,20 +1,11 @@
 // Tests of codegen for loads, stores and elementwise ops: vector fast paths, dtypes, NVRTC compile.
 #include <gtest/gtest.h>
 
-#include "codegen_test_util.hpp"
+#include "codegen_test_kernels.hpp"
 #include "tegula/codegen/cuda.hpp"
 
 namespace tegula::codegen::test {
 namespace {
-
-ir::function vector_add(int n) {
-  kernel k("vector_add");
-  value_id x = k.array("x", dtype::f32, 1), y = k.array("y", dtype::f32, 1), out = k.array("out", dtype::f32, 1);
-  value_id i = k.bid();
-  value_id a = k.load(x, {i}, {n}), b = k.load(y, {i}, {n});
-  k.store(out, {i}, k.ew(op_kind::add, {a, b}));
-  return k.finish();
-}
 
 TEST(CodegenElementwise, VectorAddUsesVectorAccessAndReadOnlyPointers) {
   TEGULA_REQUIRE_NVRTC();
@@ -35,16 +26,7 @@ TEST(CodegenElementwise, VectorAddUsesVectorAccessAndReadOnlyPointers) {
 
 TEST(CodegenElementwise, ChainOn4096TileHasSixteenByteLoads) {
   TEGULA_REQUIRE_NVRTC();
-  // exp(-x*x)*y + 0.5*x
-  kernel k("chain");
-  value_id x = k.array("x", dtype::f32, 1), y = k.array("y", dtype::f32, 1), out = k.array("out", dtype::f32, 1);
-  value_id i = k.bid();
-  value_id a = k.named(k.load(x, {i}, {4096}), "xv"), b = k.named(k.load(y, {i}, {4096}), "yv");
-  value_id e = k.ew(op_kind::exp, {k.ew(op_kind::neg, {k.ew(op_kind::mul, {a, a})})});
-  value_id half = k.constant(0.5, tile(dtype::f32, {4096}));
-  value_id r = k.ew(op_kind::add, {k.ew(op_kind::mul, {e, b}), k.ew(op_kind::mul, {half, a})});
-  k.store(out, {i}, r);
-  const ir::function& f = k.finish();
+  ir::function f = chain(4096);
   kernel_source ks = generate(f, dense(f));
   EXPECT_EQ(ks.block_threads, 256);
   EXPECT_TRUE(contains(ks.source, "16 contiguous aligned bytes: 1 x 16-byte vector load"));

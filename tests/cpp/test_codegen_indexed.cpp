@@ -1,7 +1,7 @@
 // Tests of codegen for gather, scatter and atomics (masks, bounds, compare-and-swap loops).
 #include <gtest/gtest.h>
 
-#include "codegen_test_util.hpp"
+#include "codegen_test_kernels.hpp"
 #include "tegula/codegen/cuda.hpp"
 
 namespace tegula::codegen::test {
@@ -9,18 +9,7 @@ namespace {
 
 TEST(CodegenIndexed, GatherScatterWithMask) {
   TEGULA_REQUIRE_NVRTC();
-  kernel k("gather_scatter");
-  value_id x = k.array("x", dtype::f32, 1), y = k.array("y", dtype::f32, 1), n = k.scalar("n", dtype::i32);
-  const shape s{256};
-  value_id base = k.broadcast(k.ew(op_kind::mul, {k.bid(), k.i32(512)}), s);
-  value_id idx = k.ew(op_kind::add, {k.ew(op_kind::mul, {k.op1(op_kind::arange, {}, tile(dtype::i32, s), {{"n", std::int64_t(256)}}),
-                                                         k.iconst(2, tile(dtype::i32, s))}),
-                                     base});
-  value_id mask = k.ew(op_kind::lt, {idx, k.broadcast(n, s)});
-  value_id g = k.op1(op_kind::gather, {x, idx, mask}, tile(dtype::f32, s), {{"padding", std::string("nan")}, {"has_mask", std::int64_t(1)}});
-  value_id two = k.constant(2.0, tile(dtype::f32, s));
-  k.op(op_kind::scatter, {y, idx, k.ew(op_kind::mul, {g, two}), mask}, {}, {{"has_mask", std::int64_t(1)}});
-  const ir::function& f = k.finish();
+  ir::function f = gather_scatter();
   kernel_source ks = generate(f, dense(f));
   EXPECT_TRUE(contains(ks.source, "(unsigned long long)q0_ < (unsigned long long)a0_x_shape0"));
   EXPECT_TRUE(contains(ks.source, "__uint_as_float(0x7fc00000u)"));

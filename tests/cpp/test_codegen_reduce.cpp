@@ -1,7 +1,7 @@
 // Tests of codegen for reductions: block reductions, axis reductions, argmax, custom reduce.
 #include <gtest/gtest.h>
 
-#include "codegen_test_util.hpp"
+#include "codegen_test_kernels.hpp"
 #include "tegula/codegen/cuda.hpp"
 
 namespace tegula::codegen::test {
@@ -9,17 +9,7 @@ namespace {
 
 TEST(CodegenReduce, PersistentSumWithScalarAtomicAdd) {
   TEGULA_REQUIRE_NVRTC();
-  // for t in range(bid, num_tiles, num_blocks): acc += x[t]; atomic_add(out, 0, sum(acc))
-  kernel k("persistent_sum");
-  value_id x = k.array("x", dtype::f32, 1), out = k.array("out", dtype::f32, 1);
-  value_id n = k.op1(op_kind::num_tiles, {x}, tile(dtype::i32), {{"axis", std::int64_t(0)}, {"tile", std::int64_t(2048)}});
-  value_id acc0 = k.constant(0.0, tile(dtype::f32, {2048}));
-  auto res = k.for_(k.bid(), n, k.nblocks(), {acc0}, [&](value_id t, std::vector<value_id> acc) {
-    return std::vector<value_id>{k.ew(op_kind::add, {acc[0], k.load(x, {t}, {2048})})};
-  });
-  value_id total = k.op1(op_kind::reduce_sum, {res[0]}, tile(dtype::f32), {{"axis", std::int64_t(0)}, {"keepdims", std::int64_t(0)}});
-  k.op(op_kind::atomic_add, {out, k.i32(0), total}, {tile(dtype::f32)}, {{"has_mask", std::int64_t(0)}});
-  const ir::function& f = k.finish();
+  ir::function f = persistent_sum(2048);
   kernel_source ks = generate(f, dense(f));
   EXPECT_EQ(ks.block_threads, 128);
   EXPECT_TRUE(contains(ks.source, "__shfl_xor_sync"));
@@ -29,45 +19,47 @@ TEST(CodegenReduce, PersistentSumWithScalarAtomicAdd) {
   expect_compiles(ks);
 }
 
-TEST(CodegenReduce, EveryReductionKindAndDtype) {
-  TEGULA_REQUIRE_NVRTC();
-  const dtype types[] = {dtype::b1, dtype::i8, dtype::i32, dtype::u16, dtype::i64, dtype::u64, dtype::f16, dtype::bf16,
-                         dtype::f32, dtype::f64};
-  kernel k("reductions");
-  std::vector<value_id> arrays;
-  for (dtype d : types) arrays.push_back(k.array(std::string(ir::name(d)), d, 2));
-  value_id out64 = k.array("out64", dtype::i64, 2), outf = k.array("outf", dtype::f64, 2);
+// sum, prod, max, min, argmax, argmin of a (6, 40) tile of dtype d along both axes, with and
+// without keepdims, combined and stored.
+ir::function all_reductions(dtype d) {
+  kernel k(std::string("reductions_") + std::string(ir::name(d)));
+  value_id x = k.array("x", d, 2), out64 = k.array("out64", dtype::i64, 2), outf = k.array("outf", dtype::f64, 2);
   value_id i = k.bid(), z = k.i32(0);
-  for (std::size_t n = 0; n < arrays.size(); ++n) {
-    dtype d = types[n];
-    value_id v = k.load(arrays[n], {i, z}, {6, 40});
-    dtype sum_t = ir::is_float(d) ? d : ir::is_unsigned_int(d) ? dtype::u64 : dtype::i64;
-    for (int axis : {0, 1}) {
-      for (bool keep : {false, true}) {
-        value_id s = k.reduce(op_kind::reduce_sum, v, axis, keep, sum_t);
-        value_id p = k.reduce(op_kind::reduce_prod, v, axis, keep, sum_t);
-        value_id mx = k.reduce(op_kind::reduce_max, v, axis, keep, d);
-        value_id mn = k.reduce(op_kind::reduce_min, v, axis, keep, d);
-        value_id am = k.reduce(op_kind::argmax, v, axis, keep, dtype::i32);
-        value_id an = k.reduce(op_kind::argmin, v, axis, keep, dtype::i32);
-        value_id acc = k.ew(op_kind::add, {s, p});
-        acc = k.ew(op_kind::add, {acc, k.op1(op_kind::astype, {mx}, k.type_of(acc), {{"dtype", sum_t}})});
-        acc = k.ew(op_kind::add, {acc, k.op1(op_kind::astype, {mn}, k.type_of(acc), {{"dtype", sum_t}})});
-        value_id idx = k.ew(op_kind::add, {am, an});
-        acc = k.ew(op_kind::add, {acc, k.op1(op_kind::astype, {idx}, k.type_of(acc), {{"dtype", sum_t}})});
-        shape s2 = k.type_of(acc).shape;
-        if (s2.size() == 1) acc = k.op1(op_kind::reshape, {acc}, tile(sum_t, {1, s2[0]}), {{"shape", shape{1, s2[0]}}});
-        s2 = k.type_of(acc).shape;
-        value_id wide = k.op1(op_kind::astype, {acc}, tile(dtype::f64, s2), {{"dtype", dtype::f64}});
-        k.store(outf, {i, z}, wide);
-        k.store(out64, {i, z}, k.op1(op_kind::astype, {acc}, tile(dtype::i64, s2), {{"dtype", dtype::i64}}));
-      }
+  value_id v = k.load(x, {i, z}, {6, 40});
+  dtype sum_t = ir::is_float(d) ? d : ir::is_unsigned_int(d) ? dtype::u64 : dtype::i64;
+  for (int axis : {0, 1}) {
+    for (bool keep : {false, true}) {
+      value_id s = k.reduce(op_kind::reduce_sum, v, axis, keep, sum_t);
+      value_id p = k.reduce(op_kind::reduce_prod, v, axis, keep, sum_t);
+      value_id mx = k.reduce(op_kind::reduce_max, v, axis, keep, d);
+      value_id mn = k.reduce(op_kind::reduce_min, v, axis, keep, d);
+      value_id am = k.reduce(op_kind::argmax, v, axis, keep, dtype::i32);
+      value_id an = k.reduce(op_kind::argmin, v, axis, keep, dtype::i32);
+      value_id acc = k.ew(op_kind::add, {s, p});
+      acc = k.ew(op_kind::add, {acc, k.op1(op_kind::astype, {mx}, k.type_of(acc), {{"dtype", sum_t}})});
+      acc = k.ew(op_kind::add, {acc, k.op1(op_kind::astype, {mn}, k.type_of(acc), {{"dtype", sum_t}})});
+      value_id idx = k.ew(op_kind::add, {am, an});
+      acc = k.ew(op_kind::add, {acc, k.op1(op_kind::astype, {idx}, k.type_of(acc), {{"dtype", sum_t}})});
+      shape s2 = k.type_of(acc).shape;
+      if (s2.size() == 1) acc = k.op1(op_kind::reshape, {acc}, tile(sum_t, {1, s2[0]}), {{"shape", shape{1, s2[0]}}});
+      s2 = k.type_of(acc).shape;
+      k.store(outf, {i, z}, k.op1(op_kind::astype, {acc}, tile(dtype::f64, s2), {{"dtype", dtype::f64}}));
+      k.store(out64, {i, z}, k.op1(op_kind::astype, {acc}, tile(dtype::i64, s2), {{"dtype", dtype::i64}}));
     }
   }
-  const ir::function& f = k.finish();
-  kernel_source ks = generate(f, dense(f));
-  EXPECT_TRUE(contains(ks.source, "tg_better_max"));
-  expect_compiles(ks);
+  return k.finish();
+}
+
+TEST(CodegenReduce, EveryReductionKindAndDtype) {
+  TEGULA_REQUIRE_NVRTC();
+  for (dtype d : {dtype::b1, dtype::i8, dtype::i32, dtype::u16, dtype::i64, dtype::u64, dtype::f16, dtype::bf16,
+                  dtype::f32, dtype::f64}) {
+    SCOPED_TRACE(ir::name(d));
+    ir::function f = all_reductions(d);
+    kernel_source ks = generate(f, dense(f));
+    EXPECT_TRUE(contains(ks.source, "tg_better_max"));
+    expect_compiles(ks);
+  }
 }
 
 TEST(CodegenReduce, FullReductionsOfSingleRowsAndColumns) {

@@ -1,24 +1,11 @@
 // Tests of codegen for one-pass row ops (softmax, layernorm): rows in registers, block reductions.
 #include <gtest/gtest.h>
 
-#include "codegen_test_util.hpp"
+#include "codegen_test_kernels.hpp"
 #include "tegula/codegen/cuda.hpp"
 
 namespace tegula::codegen::test {
 namespace {
-
-// The design doc's softmax: one (1, C) row per block, loaded with -inf padding.
-ir::function softmax(std::int64_t c) {
-  kernel k("softmax");
-  value_id x = k.array("x", dtype::f32, 2), out = k.array("out", dtype::f32, 2);
-  value_id row = k.bid(), zero = k.i32(0);
-  value_id v = k.named(k.load(x, {row, zero}, {1, c}, "neg_inf"), "v");
-  value_id m = k.named(k.reduce(op_kind::reduce_max, v, 1, true, dtype::f32), "m");
-  value_id e = k.named(k.ew(op_kind::exp, {k.ew(op_kind::sub, {v, k.broadcast(m, {1, c})})}), "e");
-  value_id s = k.named(k.reduce(op_kind::reduce_sum, e, 1, true, dtype::f32), "s");
-  k.store(out, {row, zero}, k.ew(op_kind::div, {e, k.broadcast(s, {1, c})}));
-  return k.finish();
-}
 
 TEST(CodegenRowOps, SoftmaxNonPowerOfTwoRowUsesShufflesAndFreeBroadcasts) {
   TEGULA_REQUIRE_NVRTC();
@@ -48,22 +35,7 @@ TEST(CodegenRowOps, SoftmaxWideRowsAndOddRows) {
 
 TEST(CodegenRowOps, LayerNormRow) {
   TEGULA_REQUIRE_NVRTC();
-  const std::int64_t c = 768;
-  kernel k("layernorm");
-  value_id x = k.array("x", dtype::f32, 2), w = k.array("w", dtype::f32, 1), b = k.array("b", dtype::f32, 1);
-  value_id out = k.array("out", dtype::f32, 2), eps = k.scalar("eps", dtype::f32);
-  value_id row = k.bid(), zero = k.i32(0);
-  value_id v = k.load(x, {row, zero}, {1, c});
-  value_id inv_c = k.constant(1.0 / double(c), tile(dtype::f32, {1, 1}));
-  value_id mean = k.ew(op_kind::mul, {k.reduce(op_kind::reduce_sum, v, 1, true, dtype::f32), inv_c});
-  value_id xc = k.ew(op_kind::sub, {v, k.broadcast(mean, {1, c})});
-  value_id var = k.ew(op_kind::mul, {k.reduce(op_kind::reduce_sum, k.ew(op_kind::mul, {xc, xc}), 1, true, dtype::f32), inv_c});
-  value_id rstd = k.ew(op_kind::rsqrt, {k.ew(op_kind::add, {var, k.broadcast(eps, {1, 1})})});
-  value_id wv = k.op1(op_kind::expand_dims, {k.load(w, {zero}, {c})}, tile(dtype::f32, {1, c}), {{"axis", std::int64_t(0)}});
-  value_id bv = k.op1(op_kind::reshape, {k.load(b, {zero}, {c})}, tile(dtype::f32, {1, c}), {{"shape", shape{1, c}}});
-  value_id y = k.ew(op_kind::add, {k.ew(op_kind::mul, {k.ew(op_kind::mul, {xc, k.broadcast(rstd, {1, c})}), wv}), bv});
-  k.store(out, {row, zero}, y);
-  const ir::function& f = k.finish();
+  ir::function f = layernorm(768);
   kernel_source ks = generate(f, dense(f));
   EXPECT_EQ(ks.block_threads, 64);
   EXPECT_TRUE(contains(ks.source, "rsqrtf("));

@@ -1,7 +1,7 @@
 // Tests of codegen for shape ops and scans: permute, broadcast, reshape, cumsum, cumprod, scan.
 #include <gtest/gtest.h>
 
-#include "codegen_test_util.hpp"
+#include "codegen_test_kernels.hpp"
 #include "tegula/codegen/cuda.hpp"
 
 namespace tegula::codegen::test {
@@ -9,13 +9,7 @@ namespace {
 
 TEST(CodegenShape, Permute64x48GoesThroughSharedMemory) {
   TEGULA_REQUIRE_NVRTC();
-  kernel k("transpose");
-  value_id x = k.array("x", dtype::f32, 2), out = k.array("out", dtype::f32, 2);
-  value_id i = k.bid(0), j = k.bid(1);
-  value_id v = k.load(x, {i, j}, {64, 48});
-  value_id t = k.op1(op_kind::permute, {v}, tile(dtype::f32, {48, 64}), {{"perm", shape{1, 0}}});
-  k.store(out, {j, i}, t);
-  const ir::function& f = k.finish();
+  ir::function f = transpose(64, 48);
   kernel_source ks = generate(f, dense(f));
   EXPECT_TRUE(contains(ks.source, "__syncthreads();"));
   EXPECT_TRUE(contains(ks.source, "unsigned char tg_smem[12288];"));  // 64*48 floats

@@ -1,4 +1,5 @@
 // Bindings for codegen/: tile IR -> CUDA C++ text (compiled by the JIT, launched by the runtime).
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>

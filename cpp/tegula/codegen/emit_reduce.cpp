@@ -156,6 +156,7 @@ void emitter::emit_block_reduction(const ir::op& o, const std::vector<bool>&) {
       barrier();
       line("acc_ = sw_[0];");
       if (arg) line("ai_ = si_[0];");
+      line("#pragma unroll");  // independent shared-memory reads, issued back to back
       open(str("for (int w_ = 1; w_ < ", warps, "; ++w_)"));
       absorb("sw_[w_]", arg ? "si_[w_]" : "");
       close();

@@ -188,15 +188,18 @@ void emitter::elements_loop(const tile_layout& l, const std::function<void()>& b
 }
 
 void emitter::flat_to_coords(const std::vector<std::int64_t>& shape, const std::string& flat, const std::string& prefix) {
-  int r = int(shape.size());
-  if (r == 0) return;
-  if (r == 1) {
-    line(str("[[maybe_unused]] const int ", prefix, "0 = ", flat, ";"));
+  const int r = int(shape.size());
+  // Leading extents of 1 have coordinate 0; the first larger axis takes what the others leave.
+  int first = 0;
+  while (first < r - 1 && shape[std::size_t(first)] == 1) ++first;
+  for (int d = 0; d < first; ++d) line(str("[[maybe_unused]] const int ", prefix, d, " = 0;"));
+  if (first >= r - 1) {
+    if (r > 0) line(str("[[maybe_unused]] const int ", prefix, r - 1, " = ", flat, ";"));
     return;
   }
   std::string rest = fresh("r");
   line(str("int ", rest, " = ", flat, ";"));
-  for (int d = r - 1; d >= 1; --d) {
+  for (int d = r - 1; d > first; --d) {
     if (shape[std::size_t(d)] == 1) {
       line(str("[[maybe_unused]] const int ", prefix, d, " = 0;"));
       continue;
@@ -204,7 +207,7 @@ void emitter::flat_to_coords(const std::vector<std::int64_t>& shape, const std::
     line(str("[[maybe_unused]] const int ", prefix, d, " = ", rest, " % ", shape[std::size_t(d)], "; ", rest, " /= ",
              shape[std::size_t(d)], ";"));
   }
-  line(str("[[maybe_unused]] const int ", prefix, "0 = ", rest, ";"));
+  line(str("[[maybe_unused]] const int ", prefix, first, " = ", rest, ";"));
 }
 
 // ---- shared memory
