@@ -48,7 +48,14 @@ std::string to_string(const type& t) {
 
 std::string to_string(const location& l) {
   if (!l.known()) return {};
-  return l.file + ":" + std::to_string(l.line) + (l.column ? ":" + std::to_string(l.column) : std::string());
+  std::string s = l.file;  // appended piecewise: g++ 12 warns (-Wrestrict) on ":" + std::string
+  s += ':';
+  s += std::to_string(l.line);
+  if (l.column) {
+    s += ':';
+    s += std::to_string(l.column);
+  }
+  return s;
 }
 
 const attribute* op::attr(const std::string& name) const {

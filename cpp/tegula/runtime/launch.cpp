@@ -2,6 +2,7 @@
 #include "tegula/runtime/launch.hpp"
 
 #include <chrono>
+#include <cstdint>
 
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/driver.hpp"
@@ -45,6 +46,8 @@ void launch_config::validate() const {
 void launch(const stream& s, const launch_config& c, kernel& k, param_buffer& params) {
   const driver_api& api = drv();
   CUfunction f = k.function(s.dev());
+  // The default streams (handles 0, 1, 2) mean "of the current context": make it the stream's device.
+  if (reinterpret_cast<std::uintptr_t>(s.handle()) <= 2) s.dev().make_current();
   std::size_t size = params.size();
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                    CU_LAUNCH_PARAM_END};

@@ -21,6 +21,7 @@ class Compiled:
         self.kernel = None      # tegula.core.Kernel
         self.block_threads = 0
         self.shared_bytes = 0
+        self.configs = {}       # grid -> LaunchConfig
 
     def build_gpu(self, specs):
         from .. import core
@@ -117,14 +118,26 @@ def launch(kernel_, grid, args, stream=None, interpret=None):
         raise TypeError(f"tt.launch needs a @tt.kernel function, got {type(kernel_).__name__}")
     grid = _args.grid_tuple(grid)
     if interpret is None:
-        interpret = bool(_tegula.config()["interpret"])
+        interpret = _interpret_by_default()
     args = tuple(args)
     specs, key = kernel_.specialize(args, interpret)
     c = kernel_._compiled(specs, key, interpret)
     if interpret:
         _args.run_interpreted(c.ir, specs, grid)
         return
-    from .. import core
+    cfg = c.configs.get(grid)
+    if cfg is None:
+        from .. import core
 
-    cfg = core.LaunchConfig(grid=grid, block=c.block_threads, shmem_size=c.shared_bytes)
-    core.launch(stream, cfg, c.kernel, *_args.flatten(specs))
+        cfg = c.configs[grid] = core.LaunchConfig(grid=grid, block=c.block_threads, shmem_size=c.shared_bytes)
+    _tegula.launch(stream, cfg, c.kernel, *_args.flatten(specs))
+
+
+_INTERPRET = None
+
+
+def _interpret_by_default():
+    global _INTERPRET
+    if _INTERPRET is None:
+        _INTERPRET = bool(_tegula.config()["interpret"])  # TEGULA_INTERPRET, read once by the core
+    return _INTERPRET
