@@ -34,7 +34,9 @@ echo "built and installed in ${SECONDS}s"
 
 echo "== gtests: cmake + ninja developer build (log: gtest.log)"
 GT=build/gpu
-if (cd "$REPO" && cmake -S . -B "$GT" -G Ninja -DTEGULA_BUILD_TESTS=ON -DTEGULA_BUILD_PYTHON=OFF \
+if [ -n "${TEGULA_SKIP_GTEST:-}" ]; then
+  echo "gtests skipped: TEGULA_SKIP_GTEST is set (they also run in CI)" | tee "$OUT/gtest.log"
+elif (cd "$REPO" && cmake -S . -B "$GT" -G Ninja -DTEGULA_BUILD_TESTS=ON -DTEGULA_BUILD_PYTHON=OFF \
       -DCMAKE_BUILD_TYPE=Release) > "$OUT/gtest.log" 2>&1; then
   if (( $(left) < 200 )); then
     echo "gtests skipped: only $(left)s left for pytest and bench" | tee -a "$OUT/gtest.log"

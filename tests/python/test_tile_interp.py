@@ -146,3 +146,19 @@ def test_device_assert_reports_location_and_block(rng):
     x[40] = -1
     with pytest.raises(ValueError, match=r"test_tile_interp.py:\d+.*block \(2, 0, 0\).*values must be positive"):
         tt.launch(check_positive, grid=4, args=(x, 16), interpret=True)
+
+
+def test_kernels_defined_inside_functions_see_their_closure(rng):
+    import tegula.tile as tile_alias
+
+    scale = 3.0
+
+    @tile_alias.kernel
+    def scaled(x, out, T: tile_alias.Constant[int]):
+        i = tile_alias.bid(0)
+        tile_alias.store(out, index=(i,), tile=tile_alias.load(x, index=(i,), shape=(T,)) * scale)
+
+    x = rand(rng, 100)
+    out = np.full_like(x, np.nan)
+    tile_alias.launch(scaled, grid=4, args=(x, out, 25), interpret=True)
+    np.testing.assert_allclose(out, x * 3.0, rtol=1e-6)

@@ -166,12 +166,13 @@ void pack_arguments(rt::kernel& k, PyObject* const* args, std::size_t nargs, rt:
         PyErr_Clear();
         bad_argument(k, i, o, "its buffer is not contiguous");
       }
+      // Scalars (ndim 0) and flat byte strings (bytes, a uint8 view) are parameter values; anything
+      // else with the buffer protocol is an array in host memory.
       std::size_t len = std::size_t(view.len);
-      int ndim = view.ndim;
-      if (len == p.size && ndim == 0) out.put(p.offset, view.buf, len);
-      else if (len == p.size && (ndim == 1 && view.itemsize == 1)) out.put(p.offset, view.buf, len);
+      bool value_like = view.ndim == 0 || (view.ndim == 1 && view.itemsize == 1);
+      if (value_like && len == p.size) out.put(p.offset, view.buf, len);
       PyBuffer_Release(&view);
-      if (ndim > 0 && !(ndim == 1 && len == p.size))
+      if (!value_like)
         bad_argument(k, i, o, "a host array cannot be passed to a kernel: copy it to the GPU first "
                               "(tegula.core.Buffer.from_host, or a torch/cupy/tegula GPU array)");
       if (len != p.size)

@@ -41,6 +41,8 @@ std::shared_ptr<kernel> library::get_kernel(const std::string& symbol, const std
 kernel::kernel(CUkernel handle, std::string name, std::shared_ptr<library> owner)
     : handle_(handle), name_(std::move(name)), owner_(std::move(owner)) {
   const driver_api& api = drv();
+  // cuKernelGetParamInfo needs a current context (CUDA_ERROR_INVALID_CONTEXT in a fresh process).
+  device::current().make_current();
   for (std::size_t i = 0;; ++i) {
     param_info p;
     CUresult r = api.cuKernelGetParamInfo(handle_, i, &p.offset, &p.size);

@@ -48,7 +48,7 @@ class Kernel:
         tree = ast.parse(source)
         self.tree = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
         self.tree.decorator_list = []
-        self.constants = [_is_constant(a.annotation, fn.__globals__) for a in self.tree.args.args]
+        self.constants = [_is_constant(a.annotation, self._names()) for a in self.tree.args.args]
         self._cache = {}
 
     def __call__(self, *args, **kwargs):
@@ -73,13 +73,24 @@ class Kernel:
         if c is None:
             ir_specs = [(s[0], s[1], s[2]) if s[0] == "array" else (s[0], s[1]) if s[0] == "scalar" else s
                         for s in specs]
-            fn = Translator(self.fn, self.filename, self.first_line, self.fn.__globals__, ir_specs).translate(self.tree)
+            fn = Translator(self.fn, self.filename, self.first_line, self._names(), ir_specs).translate(self.tree)
             ir, stages = _tegula.run_pipeline(fn, dump=True)
             c = Compiled(self.__name__, ir, stages)
             if not interpret:
                 c.build_gpu(specs)
             self._cache[(key, interpret)] = c
         return c
+
+    def _names(self):
+        """The globals the kernel sees, with the closure's variables on top (kernels defined in functions)."""
+        names = dict(self.fn.__globals__)
+        if self.fn.__closure__:
+            for name, cell in zip(self.fn.__code__.co_freevars, self.fn.__closure__):
+                try:
+                    names[name] = cell.cell_contents
+                except ValueError:  # an unassigned cell
+                    pass
+        return names
 
     def ir(self, *args, stage=None):
         """The tile IR text for these arguments: after all passes, or after `stage` (e.g. 'cse')."""
