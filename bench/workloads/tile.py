@@ -172,7 +172,7 @@ def _sum(ctx):
     n = 1 << (24 if ctx.quick else 28)
     x = torch.rand(n, device="cuda")
     out = torch.zeros(1, device="cuda")
-    blocks, T = ctx.dev.multiprocessor_count * 4, 4096
+    blocks, T = ctx.dev.multiprocessor_count * 8, 4096
 
     def fn():
         out.zero_()
