@@ -7,13 +7,17 @@ from timing import host_loop_us, median
 W = "launch"
 SRC = 'extern "C" __global__ void k4(float* a, const float* b, int n, float s) {}\n'
 ANCHORS = ["cuda.core", "cupy", "torch", "triton"]
+BURST = 500
 
 
 def _row(impl, r, **extra):
+    # The value is host time per launch call, in bursts of BURST launches (fewer than the driver's
+    # queue holds, so no call waits for the GPU to retire earlier kernels); with the final sync
+    # amortised over the burst in the note.
     note = extra.pop("note", None)
-    calls = f"calls only {r['call_us']:.2f} us"
-    return row(W, impl, "launch_us", r["total_us"], "us", call_us=r["call_us"], rounds_us=r["rounds_us"],
-               note=f"{calls}; {note}" if note else calls, **extra)
+    incl = f"{r['total_us']:.2f} us incl. sync per {BURST}-launch burst"
+    return row(W, impl, "launch_us", r["call_us"], "us", total_us=r["total_us"], rounds_us=r["rounds_us"],
+               note=f"{incl}; {note}" if note else incl, **extra)
 
 
 def _tegula(ctx, n, rounds):
@@ -37,7 +41,7 @@ def _tegula(ctx, n, rounds):
     over_total, over_call = r["total_us"] - floor["total_us"], r["call_us"] - floor["call_us"]
     return [_row("c++ cuLaunchKernel (floor)", floor),
             _row("tegula", r, bar=2.0, ratio_vs=ANCHORS),
-            row(W, "tegula", "overhead_above_floor_us", over_total, "us", note=f"calls only {over_call:.2f} us")]
+            row(W, "tegula", "overhead_above_floor_us", over_call, "us", note=f"{over_total:.2f} us incl. sync")]
 
 
 def _cuda_core(ctx, n, rounds):
@@ -138,7 +142,7 @@ def _triton(ctx, n, rounds):
 
 def run(ctx):
     ctx.require_gpu()
-    n, rounds = ctx.pick(20000, 2000), ctx.pick(5, 3)
+    n, rounds = BURST, ctx.pick(41, 11)
     rows = guarded(W, "tegula", lambda: _tegula(ctx, n, rounds))
     for impl, fn in (("cuda.core", _cuda_core), ("cupy", _cupy), ("torch", _torch), ("triton", _triton)):
         rows += guarded(W, impl, lambda: fn(ctx, n, rounds))
