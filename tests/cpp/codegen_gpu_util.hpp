@@ -21,9 +21,6 @@
 
 namespace tegula::codegen::test {
 
-#ifdef TEGULA_CODEGEN_INTERP_ONLY  // scratch: check only that the interpreter accepts the IR
-#define TEGULA_REQUIRE_GPU() do {} while (0)
-#else
 #define TEGULA_REQUIRE_GPU()                                   \
   do {                                                         \
     TEGULA_REQUIRE_NVRTC();                                    \
@@ -33,7 +30,6 @@ namespace tegula::codegen::test {
       GTEST_SKIP() << e.what();                                \
     }                                                          \
   } while (0)
-#endif
 
 // Host encodings of the narrow float types (values already rounded with round_to_float16/bfloat16).
 inline std::uint16_t f16_bits(double v) {
@@ -167,21 +163,6 @@ inline void default_tolerance(dtype d, double& rtol, double& atol) {
 // Generates f's CUDA, runs it on device 0 over `grid`, runs the interpreter on copies, compares.
 inline void expect_gpu_matches_interpreter(const ir::function& f, std::vector<gpu_arg> args,
                                            std::array<std::int64_t, 3> grid, const options& o, tolerance tol = {}) {
-#ifdef TEGULA_CODEGEN_INTERP_ONLY
-  {
-    std::vector<interp::argument> ia;
-    std::vector<host_array> copies;
-    copies.reserve(args.size());
-    for (gpu_arg& a : args) {
-      if (auto* h = std::get_if<host_array*>(&a)) { copies.push_back(**h); ia.push_back(copies.back().view()); }
-      else { copies.emplace_back(); ia.push_back(std::get<interp::scalar_arg>(a)); }
-    }
-    (void)generate(f, o);
-    interp::run(f, ia, grid);
-    (void)tol;
-    return;
-  }
-#endif
   rt::device& dev = rt::device::get(0);
   dev.make_current();
   options opt = o;

@@ -172,7 +172,6 @@ inline bool contains(const std::string& s, const std::string& part) { return s.f
 
 // Compiles generated source for sm_90 (CUBIN) with tegula's NVRTC; fails the test with the log.
 inline void expect_compiles(const kernel_source& k) {
-  { FILE* dbg = std::fopen(("/tmp/cg/dump_" + k.name + ".cu").c_str(), "w"); if (dbg) { std::fputs(k.source.c_str(), dbg); std::fclose(dbg); } }  // TEMP
   jit::compile_request r;
   r.source = k.source;
   r.name = k.name + ".cu";

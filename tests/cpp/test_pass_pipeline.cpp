@@ -29,7 +29,7 @@ const char* text =
     "}\n";
 
 TEST(PassPipeline, StagesInOrder) {
-  EXPECT_EQ(pipeline_stages(), (std::vector<std::string>{"verify", "canonicalize", "cse", "licm", "dce", "verify"}));
+  EXPECT_EQ(pipeline_stages(), (std::vector<std::string>{"verify", "canonicalize", "cse", "licm", "cse", "dce", "verify"}));
   for (const std::string& s : pipeline_stages()) EXPECT_NE(find_pass(s), nullptr) << s;
   EXPECT_EQ(find_pass("nope"), nullptr);
   EXPECT_EQ(registered_passes().size(), 5u);
@@ -43,7 +43,7 @@ TEST(PassPipeline, RunsEverythingAndDumps) {
   o.after_stage = [&](const std::string& s, const ir::function&) { seen.push_back(s); };
   ir::function out = run_pipeline(ir::parse(text), o);
   EXPECT_EQ(seen, pipeline_stages());
-  ASSERT_EQ(dumps.size(), 6u);
+  ASSERT_EQ(dumps.size(), 7u);
   EXPECT_EQ(dumps.back().second, ir::print(out));
   EXPECT_EQ(ir::print(out),
             "func @f(%o: array<int32, 1>, %n: tile<int32>) {\n"

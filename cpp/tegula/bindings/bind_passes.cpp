@@ -17,7 +17,7 @@ void bind_passes(nb::module_& m) {
     ir::function out = passes::run_pipeline(f, o);
     return std::make_pair(std::move(out), dumps);
   }, nb::arg("function"), nb::arg("dump") = false, nb::arg("locations") = false,
-  "Runs verify, canonicalize, cse, licm, dce, verify; returns (function, [(stage, text)] when dump).");
+  "Runs verify, canonicalize, cse, licm, cse, dce, verify; returns (function, [(stage, text)] when dump).");
   m.def("pipeline_stages", &passes::pipeline_stages);
 }
 

@@ -105,7 +105,7 @@ std::string convert(dtype from, dtype to, const std::string& e) {
   if (to == dtype::b1) return "((" + e + ") != 0)";
   if (from == dtype::b1) {
     if (ir::is_float(to)) return "((" + e + ") ? " + literal(to, 1.0) + " : " + literal(to, 0.0) + ")";
-    return "(" + reg_type(to) + ")(" + e + ")";
+    return str("(", reg_type(to), ")(", e, ")");
   }
   if (narrow_float(to)) {
     const char* r = to == dtype::f16 ? "tg_rh" : "tg_rbf";
@@ -115,7 +115,7 @@ std::string convert(dtype from, dtype to, const std::string& e) {
     // double and integers go through double with round-to-odd to float, so one rounding overall.
     return str(rd, "((double)(", e, "))");
   }
-  if (to == dtype::f32 || to == dtype::f64) return "(" + reg_type(to) + ")(" + e + ")";
+  if (to == dtype::f32 || to == dtype::f64) return str("(", reg_type(to), ")(", e, ")");
   // `to` is an integer.
   if (ir::is_float(from)) {
     // Truncation as the host's C conversion does (through a wider signed integer, then wrapped).
@@ -124,9 +124,9 @@ std::string convert(dtype from, dtype to, const std::string& e) {
              ") : (unsigned long long)(" + e + "))";
     if (to == dtype::i64) return "(long long)(" + e + ")";
     if (to == dtype::u32) return "(unsigned)(long long)(" + e + ")";
-    return "(" + reg_type(to) + ")(int)(" + e + ")";
+    return str("(", reg_type(to), ")(int)(", e, ")");
   }
-  return "(" + reg_type(to) + ")(" + e + ")";
+  return str("(", reg_type(to), ")(", e, ")");
 }
 
 std::string round_result(dtype t, const std::string& e) {

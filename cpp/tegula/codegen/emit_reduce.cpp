@@ -188,6 +188,7 @@ void emitter::emit_axis_reduction(const ir::op& o, const std::vector<bool>& red)
       raxes.push_back(d);
       count *= ti.shape[std::size_t(d)];
     }
+  if (raxes.empty()) unsupported(o, "it reduces no axis");
   need_smem(o, layout(in).numel * reg_bytes(tin));
   declare(r, true);
   open("");
@@ -212,19 +213,17 @@ void emitter::emit_axis_reduction(const ir::op& o, const std::vector<bool>& red)
     if (arg) line("int ai_ = 2147483647;");
     open(str("for (int j_ = 0; j_ < ", count, "; ++j_)"));
     // j_ runs over the reduced axes in row-major order.
-    std::string off;
-    if (raxes.size() == 1) {
-      off = str("j_ * ", st[std::size_t(raxes[0])]);
-    } else {
+    std::string off = str("j_ * ", st[std::size_t(raxes[0])]);
+    if (raxes.size() > 1) {
       line("int rj_ = j_;");
-      off = "0";
+      off = str(0);
       for (int i = int(raxes.size()) - 1; i >= 0; --i) {
         int d = raxes[std::size_t(i)];
         line(str("const int t", i, "_ = rj_ % ", ti.shape[std::size_t(d)], "; rj_ /= ", ti.shape[std::size_t(d)], ";"));
         off += str(" + t", i, "_ * ", st[std::size_t(d)]);
       }
     }
-    line(str("const ", A, " x_ = ", cvt(tin, acc, "sm_[base_ + " + off + "]"), ";"));
+    line(str("const ", A, " x_ = ", cvt(tin, acc, str("sm_[base_ + ", off, "]")), ";"));
     if (arg) line(str("if (", better, "(acc_, ai_, x_, j_)) { acc_ = x_; ai_ = j_; }"));
     else line(str("acc_ = ", cmb.empty() ? combine_expr(o.kind, acc, "acc_", "x_") : cmb + "(acc_, x_)", ";"));
     close();

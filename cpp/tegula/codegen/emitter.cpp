@@ -35,7 +35,7 @@ emitter::emitter(const ir::function& f, const options& o) : f_(f), opt_(o), lay_
   names_.resize(f.values.size());
   for (std::size_t i = 0; i < f.values.size(); ++i) {
     std::string n = sanitize(f.values[i].name);
-    names_[i] = "v" + std::to_string(i) + (n.empty() ? "" : "_" + n);
+    names_[i] = str("v", i, n.empty() ? "" : "_", n);
     ir::dtype e = f.values[i].t.elem;
     if (e == ir::dtype::f16) needs_.f16 = true;
     if (e == ir::dtype::bf16) needs_.bf16 = true;
@@ -56,7 +56,7 @@ emitter::emitter(const ir::function& f, const options& o) : f_(f), opt_(o), lay_
     if (!t.is_array()) continue;
     array_info a;
     std::string n = sanitize(p.name.empty() ? f.values.at(std::size_t(p.value)).name : p.name);
-    a.name = "a" + std::to_string(p.value) + (n.empty() ? "" : "_" + n);
+    a.name = str("a", p.value, n.empty() ? "" : "_", n);
     a.elem = t.elem;
     a.rank = t.rank();
     // Without a specialization, assume nothing: strided and unaligned (correct, just slower).
@@ -119,7 +119,7 @@ void emitter::declare(ir::value_id v, bool zero) {
   const ir::type& t = type_of(v);
   tile_layout l = layout(v);
   std::string decl = reg_type(t.elem) + " " + name(v);
-  if (!l.replicated) decl += "[" + std::to_string(l.slots()) + "]";
+  if (!l.replicated) decl += str("[", l.slots(), "]");
   if (zero) decl += l.replicated ? " = 0" : " = {}";
   line(decl + ";");
 }

@@ -30,8 +30,10 @@ std::string to_bits(dtype t, const std::string& e) {
     case dtype::f32: return "__float_as_uint(" + e + ")";
     case dtype::f64: return "(unsigned long long)__double_as_longlong(" + e + ")";
     case dtype::b1: return "(unsigned char)(" + e + ")";
-    default: return "(" + storage_type(ir::size_bytes(t) == 1 ? dtype::u8 : ir::size_bytes(t) == 2 ? dtype::u16
-                                        : ir::size_bytes(t) == 4 ? dtype::u32 : dtype::u64) + ")(" + e + ")";
+    default: {
+      const int n = ir::size_bytes(t);
+      return str("(", storage_type(n == 1 ? dtype::u8 : n == 2 ? dtype::u16 : n == 4 ? dtype::u32 : dtype::u64), ")(", e, ")");
+    }
   }
 }
 
@@ -42,7 +44,7 @@ std::string from_bits(dtype t, const std::string& e) {
     case dtype::f32: return "__uint_as_float(" + e + ")";
     case dtype::f64: return "__longlong_as_double((long long)(" + e + "))";
     case dtype::b1: return "((" + e + ") != 0)";
-    default: return "(" + reg_type(t) + ")(" + e + ")";
+    default: return str("(", reg_type(t), ")(", e, ")");
   }
 }
 

@@ -42,8 +42,9 @@ pass_fn find_pass(const std::string& name) {
 
 const std::vector<std::string>& pipeline_stages() {
   // Canonicalize first so that CSE sees folded constants; LICM after CSE so it moves one copy of
-  // each invariant; DCE last to drop what folding and merging left unused; verify at both ends.
-  static const std::vector<std::string> stages = {"verify", "canonicalize", "cse", "licm", "dce", "verify"};
+  // each invariant; CSE again to merge copies that LICM hoisted out of sibling loops; DCE last to
+  // drop what folding and merging left unused; verify at both ends.
+  static const std::vector<std::string> stages = {"verify", "canonicalize", "cse", "licm", "cse", "dce", "verify"};
   return stages;
 }
 

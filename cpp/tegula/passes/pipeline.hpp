@@ -15,7 +15,7 @@ using pass_fn = ir::function (*)(const ir::function&);
 const std::vector<std::pair<std::string, pass_fn>>& registered_passes();
 pass_fn find_pass(const std::string& name);  // nullptr when unknown
 
-// The stages of run_pipeline, in order: verify, canonicalize, cse, licm, dce, verify.
+// The stages of run_pipeline, in order: verify, canonicalize, cse, licm, cse, dce, verify.
 const std::vector<std::string>& pipeline_stages();
 
 struct pipeline_options {

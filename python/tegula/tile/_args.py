@@ -25,10 +25,20 @@ def _scalar_dtype(v):
     return None
 
 
-def _layout(dtype, shape, strides, ptr):
-    import numpy as np
+_ITEMSIZE = {"bool": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "int32": 4,
+             "uint32": 4, "float32": 4, "int64": 8, "uint64": 8, "float64": 8}
+_DTYPE_NAMES = {}  # foreign dtype objects (torch.float32, numpy dtypes) -> tile dtype name
 
-    item = np.dtype(dtype if dtype != "bfloat16" else "uint16").itemsize
+
+def _name_of(dt):
+    name = _DTYPE_NAMES.get(dt)
+    if name is None:
+        name = _DTYPE_NAMES[dt] = _types.dtype_name(dt)
+    return name
+
+
+def _layout(dtype, shape, strides, ptr):
+    item = _ITEMSIZE[dtype]
     contiguous = len(shape) == 0 or shape[-1] == 1 or strides[-1] == 1
     aligned = ptr % 16 == 0 and all((s * item) % 16 == 0 for s in strides[:-1])
     return contiguous, aligned
@@ -52,8 +62,8 @@ def _gpu_array(a, index, name):
         if not a.is_cuda:
             raise TypeError(f"{name}() argument {index}: the torch tensor is on the CPU; move it to the GPU "
                             "(.cuda()) or launch with interpret=True")
-        dtype = _types.dtype_name(a.dtype)
-        ptr, shape, strides = a.data_ptr(), tuple(a.shape), tuple(a.stride())
+        dtype = _name_of(a.dtype)
+        ptr, shape, strides = a.data_ptr(), tuple(a.shape), a.stride()
         return ("array", dtype, len(shape), *_layout(dtype, shape, strides, ptr), ptr, shape, strides, a, "torch")
     cai = getattr(a, "__cuda_array_interface__", None)
     if cai is None:
@@ -97,10 +107,20 @@ def describe(a, index, constant, interpret, name):
     return ("scalar", dtype, a)
 
 
+_SCALAR_TYPES = {}
+
+
+def _scalar_type(name):
+    t = _SCALAR_TYPES.get(name)
+    if t is None:
+        import numpy as np
+
+        t = _SCALAR_TYPES[name] = bool if name == "bool" else np.dtype(name).type
+    return t
+
+
 def flatten(specs):
     """Kernel parameters in the codegen ABI: arrays as (pointer, shape..., strides...), scalars by dtype."""
-    import numpy as np
-
     out = []
     for s in specs:
         if s[0] == "array":
@@ -108,7 +128,7 @@ def flatten(specs):
             out.extend(s[6])
             out.extend(s[7])
         elif s[0] == "scalar":
-            out.append(np.dtype(s[1]).type(s[2]) if s[1] != "bool" else bool(s[2]))
+            out.append(_scalar_type(s[1])(s[2]))
     return out
 
 
