@@ -25,8 +25,12 @@ t0 = time.perf_counter()
 import tegula.core as tc
 src = %r
 p = tc.Program(src)
+t_import = time.perf_counter() - t0
+t_cuda = 0.0
 if sys.argv[1] == "gpu":
+    t1 = time.perf_counter()
     dev = tc.Device(); dev.set_current()
+    t_cuda = time.perf_counter() - t1
     k = p.compile().get_kernel("saxpy")
     y = tc.Buffer.allocate(4096); x = tc.Buffer.allocate(4096)
     tc.launch(dev.default_stream, tc.LaunchConfig(grid=(4,), block=(256,)), k, y, x, 1024, 2.0)
@@ -34,7 +38,7 @@ if sys.argv[1] == "gpu":
 else:
     p.compile(target_type="ptx")
 print(json.dumps({"cache": p.last_compile["cache"], "compile_s": p.last_compile["seconds"],
-                  "in_process_s": time.perf_counter() - t0}))
+                  "import_s": t_import, "cuda_init_s": t_cuda, "in_process_s": time.perf_counter() - t0}))
 ''' % KERNEL
 
 CUPY_CHILD = '''
@@ -138,7 +142,9 @@ def _tegula_check(cold_out, warm_out):
 
     cold, warm = info(cold_out), info(warm_out)
     note = (f"compile cold {median([c['compile_s'] for c in cold]):.3f}s warm {median([w['compile_s'] for w in warm]):.4f}s;"
-            f" cache {sorted({c['cache'] for c in cold})}/{sorted({w['cache'] for w in warm})}")
+            f" cache {sorted({c['cache'] for c in cold})}/{sorted({w['cache'] for w in warm})};"
+            f" warm: import {median([w['import_s'] for w in warm]):.3f}s, CUDA init {median([w['cuda_init_s'] for w in warm]):.3f}s,"
+            f" in-process {median([w['in_process_s'] for w in warm]):.3f}s")
     if any(c["cache"] != "compiled" for c in cold) or any(w["cache"] != "disk" for w in warm):
         note += " UNEXPECTED cache states"
     return note
