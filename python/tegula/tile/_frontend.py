@@ -149,6 +149,12 @@ class Translator(Emitter):
                 out.append((n, self.as_tile(v)))
         return out
 
+    @staticmethod
+    def rebind(scope, carried, ids):
+        """Binds each carried name to the region argument or op result `ids` (same types as carried)."""
+        for (n, t), vid in zip(carried, ids):
+            scope[n] = Tile(vid, t.dtype, t.shape)
+
     def check_carried(self, node, carried, new_values, what):
         out = []
         for (name, init), v in zip(carried, new_values):
@@ -180,14 +186,11 @@ class Translator(Emitter):
         iv, args = self.b.begin_for(lb.id, ub.id, step.id, [t.id for _, t in carried])
         inner = dict(scope)
         inner[s.target.id] = Tile(iv, idx, ())
-        for (n, t), a in zip(carried, args):
-            inner[n] = Tile(a, t.dtype, t.shape)
+        self.rebind(inner, carried, args)
         self.block(s.body, inner)
         self.locate(s)
         ys = self.check_carried(s, carried, [inner[n] for n, _ in carried], "loop-carried")
-        results = self.b.end_for([y.id for y in ys])
-        for (n, t), r in zip(carried, results):
-            scope[n] = Tile(r, t.dtype, t.shape)
+        self.rebind(scope, carried, self.b.end_for([y.id for y in ys]))
 
     def while_(self, s, scope):
         if s.orelse:
@@ -195,19 +198,15 @@ class Translator(Emitter):
         carried = self.carry(assigned_names(s.body), scope)
         args = self.b.begin_while([t.id for _, t in carried])
         before = dict(scope)
-        for (n, t), a in zip(carried, args):
-            before[n] = Tile(a, t.dtype, t.shape)
+        self.rebind(before, carried, args)
         cond = self.to_bool(self.expr(s.test, before), s)
         after_args = self.b.while_do(cond.id, list(args))
         inner = dict(scope)
-        for (n, t), a in zip(carried, after_args):
-            inner[n] = Tile(a, t.dtype, t.shape)
+        self.rebind(inner, carried, after_args)
         self.block(s.body, inner)
         self.locate(s)
         ys = self.check_carried(s, carried, [inner[n] for n, _ in carried], "loop-carried")
-        results = self.b.end_while([y.id for y in ys])
-        for (n, t), r in zip(carried, results):
-            scope[n] = Tile(r, t.dtype, t.shape)
+        self.rebind(scope, carried, self.b.end_while([y.id for y in ys]))
 
     def if_(self, s, scope):
         test = self.expr(s.test, scope)
@@ -233,9 +232,7 @@ class Translator(Emitter):
         self.block(s.orelse, else_scope)
         self.locate(s)
         else_vals = self.check_carried(s, list(zip(outs, then_vals)), [else_scope[n] for n in outs], "if/else")
-        results = self.b.end_if([v.id for v in else_vals])
-        for n, t, r in zip(outs, then_vals, results):
-            scope[n] = Tile(r, t.dtype, t.shape)
+        self.rebind(scope, list(zip(outs, then_vals)), self.b.end_if([v.id for v in else_vals]))
 
     def assert_(self, s, scope):
         cond = self.expr(s.test, scope)
