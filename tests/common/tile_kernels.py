@@ -87,3 +87,26 @@ def clamp_rows(x, out, limit, C: tt.Constant[int]):
 def clamp_rows_ref(x, limit):
     out = np.where(x.max(1, keepdims=True) > limit, np.minimum(x, limit), x * 2)
     return out + 3
+
+
+def combine_max_abs(a, b):
+    return tt.maximum(a, tt.abs(b))
+
+
+@tt.kernel
+def custom_reduce_scan(x, out_r, out_s, C: tt.Constant[int]):
+    row = tt.bid(0)
+    v = tt.load(x, index=(row, 0), shape=(1, C))
+    tt.store(out_r, index=(row, 0), tile=tt.reduce(v, 1, combine_max_abs, 0.0, keepdims=True))
+    tt.store(out_s, index=(row, 0), tile=tt.scan(v, 1, lambda a, b: a + b * b, 0.0))
+
+
+@tt.kernel
+def permute_gather(x, idx, out, hist, T: tt.Constant[int]):
+    i = tt.bid(0)
+    offs = tt.arange(T) + i * T
+    mask = offs < x.shape[0]
+    src = tt.gather(idx, (offs,), mask=mask)
+    vals = tt.gather(x, (src,), mask=mask)
+    tt.scatter(out, (offs,), vals * 2, mask=mask)
+    tt.atomic_add(hist, (src % 4,), tt.full((T,), 1, tt.int32), mask=mask)

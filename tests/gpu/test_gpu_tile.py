@@ -72,3 +72,19 @@ def test_generated_source_is_inspectable():
     x = torch.randn(4096, device="cuda")
     c = K.chain.compile((x, x, x, 4096))
     assert "__global__" in c.source and c.block_threads > 0 and "exp" in c.ir.print()
+
+
+def test_custom_reduce_scan_and_gather_scatter_atomics():
+    rng = np.random.default_rng()
+    x = rng.standard_normal((6, 50)).astype(np.float32)
+    (r, s), (r_ref, s_ref) = both(K.custom_reduce_scan, 6, [x, np.empty((6, 1), np.float32), np.empty_like(x)],
+                                  (50,), [1, 2])
+    np.testing.assert_allclose(r, r_ref, rtol=1e-6)
+    np.testing.assert_allclose(s, s_ref, rtol=1e-4, atol=1e-4)
+    n = 103
+    v = rng.standard_normal(n).astype(np.float32)
+    idx = rng.permutation(n).astype(np.int32)
+    out, hist = torch.full((n,), float("nan"), device="cuda"), torch.zeros(4, dtype=torch.int32, device="cuda")
+    tt.launch(K.permute_gather, grid=4, args=(on_gpu(v), on_gpu(idx), out, hist, 32))
+    np.testing.assert_allclose(out.cpu().numpy(), v[idx] * 2, rtol=1e-6)
+    assert list(hist.cpu().numpy()) == list(np.bincount(idx % 4, minlength=4))

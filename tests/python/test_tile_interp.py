@@ -162,3 +162,22 @@ def test_kernels_defined_inside_functions_see_their_closure(rng):
     out = np.full_like(x, np.nan)
     tile_alias.launch(scaled, grid=4, args=(x, out, 25), interpret=True)
     np.testing.assert_allclose(out, x * 3.0, rtol=1e-6)
+
+
+
+def test_custom_reduce_and_scan_with_python_combine_functions(rng):
+    x = rand(rng, 6, 50)
+    out_r, out_s = np.full((6, 1), np.nan, np.float32), np.full_like(x, np.nan)
+    tt.launch(K.custom_reduce_scan, grid=6, args=(x, out_r, out_s, 50), interpret=True)
+    np.testing.assert_allclose(out_r[:, 0], np.abs(x).max(1), rtol=1e-6)
+    np.testing.assert_allclose(out_s, np.cumsum(x.astype(np.float64) ** 2, axis=1), rtol=1e-5)
+
+
+def test_gather_scatter_and_atomics(rng):
+    n = 103
+    x = rand(rng, n)
+    idx = rng.permutation(n).astype(np.int32)
+    out, hist = np.full(n, np.nan, np.float32), np.zeros(4, np.int32)
+    tt.launch(K.permute_gather, grid=4, args=(x, idx, out, hist, 32), interpret=True)
+    np.testing.assert_allclose(out, x[idx] * 2, rtol=1e-6)
+    assert list(hist) == list(np.bincount(idx % 4, minlength=4))

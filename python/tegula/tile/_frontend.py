@@ -285,6 +285,8 @@ class Translator(Emitter):
             return self.subscript(e, self.expr(e.value, scope), self.expr(e.slice, scope))
         if isinstance(e, ast.Call):
             return self.call(e, scope)
+        if isinstance(e, ast.Lambda):
+            return e  # a combine function for tt.reduce / tt.scan, inlined where it is used
         self.syntax(e, f"'{type(e).__name__}' expressions are not supported in tile kernels")
 
     def binop(self, op, a, b, node):
@@ -403,6 +405,49 @@ class Translator(Emitter):
             return fn(*args, **kwargs)  # a Python function of statics, evaluated at compile time
         except Exception as exc:  # noqa: BLE001 - reported at the user's line
             self.syntax(e, f"evaluating {ast.unparse(e)} at compile time failed: {exc}")
+
+    # ---- custom reduce / scan: the combine function is inlined into the op's region ----------
+    def op_reduce(self, x, axis, combine, identity, keepdims=False):
+        return self._combine("reduce", x, axis, combine, identity, bool(keepdims))
+
+    def op_scan(self, x, axis, combine, identity, reverse=False):
+        return self._combine("scan", x, axis, combine, identity, bool(reverse))
+
+    def _combine(self, op, x, axis, combine, identity, flag):
+        t = self.as_tile(x)
+        ident = self.cast(self.as_tile(identity, like=t) if not isinstance(identity, Tile) else identity, t.dtype)
+        acc, item = self.b.begin_reduce(op, t.id, ident.id, axis, flag)
+        combined = self.inline(combine, [Tile(acc, t.dtype, ()), Tile(item, t.dtype, ())])
+        return self.tile(self.b.end_reduce(self.cast(self.as_tile(combined, like=t), t.dtype).id))
+
+    def inline(self, fn, args):
+        """Translates a combine function at this point and returns its value: a lambda written in the
+        kernel, or a Python function (def) defined in a file."""
+        if isinstance(fn, ast.Lambda):
+            node = fn
+        else:
+            import inspect
+            import textwrap
+
+            try:
+                tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+            except (OSError, TypeError, SyntaxError):
+                raise TypeError(f"{self.filename}:{self.line}: the combine function must be a lambda in the kernel "
+                                f"or a def in a file, got {fn!r}")
+            node = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+            if node is None:
+                raise TypeError(f"{self.filename}:{self.line}: the combine function must be a lambda in the kernel "
+                                f"or a def, got {fn!r}")
+        if len(node.args.args) != len(args):
+            raise TypeError(f"{self.filename}:{self.line}: the combine function must take {len(args)} arguments")
+        scope = {a.arg: v for a, v in zip(node.args.args, args)}
+        if isinstance(node, ast.Lambda):
+            return self.expr(node.body, scope)
+        for stmt in node.body:
+            if isinstance(stmt, ast.Return):
+                return self.expr(stmt.value, scope)
+            self.stmt(stmt, scope)
+        raise TypeError(f"{self.filename}:{self.line}: the combine function '{node.name}' must end with a return")
 
     def apply(self, e, name, args, kwargs):
         method = getattr(self, "op_" + name, None)
