@@ -10,4 +10,5 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_passes(m);
   tegula::bind::bind_interp(m);
   tegula::bind::bind_codegen(m);
+  tegula::bind::bind_tile_launcher(m);
 }

@@ -50,6 +50,7 @@ class Kernel:
         self.tree.decorator_list = []
         self.constants = [_is_constant(a.annotation, self._names()) for a in self.tree.args.args]
         self._cache = {}
+        self._launcher = _tegula.TileLauncher(self.constants)  # the C++ fast path of launch()
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"tile kernel '{self.__name__}' is launched with tt.launch({self.__name__}, grid, args)")
@@ -131,11 +132,18 @@ def launch(kernel_, grid, args, stream=None, interpret=None):
     if interpret is None:
         interpret = _interpret_by_default()
     args = tuple(args)
+    fast_key = False
+    if not interpret:
+        fast_key = kernel_._launcher.launch(grid, args, stream)  # None: launched
+        if fast_key is None:
+            return
     specs, key = kernel_.specialize(args, interpret)
     c = kernel_._compiled(specs, key, interpret)
     if interpret:
         _args.run_interpreted(c.ir, specs, grid)
         return
+    if fast_key:
+        kernel_._launcher.add(fast_key, c.kernel, c.block_threads, c.shared_bytes)
     cfg = c.configs.get(grid)
     if cfg is None:
         from .. import core
