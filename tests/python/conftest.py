@@ -2,8 +2,6 @@
 import pytest
 
 
-
-
 @pytest.fixture
 def cache_dir(tmp_path):
     d = tmp_path / "cache"
