@@ -1,9 +1,11 @@
 // The interpreter's one switch over every ir::op_kind (no default: a new op in ops.def fails
 // to compile here until it is handled), and the ops with no region.
 #include <memory>
+#include <vector>
 
 #include "tegula/interp/convert.hpp"
 #include "tegula/interp/elementwise.hpp"
+#include "tegula/interp/evaluate.hpp"
 #include "tegula/interp/executor.hpp"
 #include "tegula/interp/memory_ops.hpp"
 #include "tegula/interp/op_failure.hpp"
@@ -53,9 +55,11 @@ std::int64_t scalar_int(const tile_value& t, const char* what) {
 
 void executor::exec(const ir::op& o) {
   using K = ir::op_kind;
-  const auto unary = [&](unary_fn fn) { set_result(o, apply_unary(fn, operand(o, 0))); };
-  const auto binary = [&](binary_fn fn) { set_result(o, apply_binary(fn, operand(o, 0), operand(o, 1))); };
-  const auto compare = [&](compare_fn fn) { set_result(o, apply_compare(fn, operand(o, 0), operand(o, 1))); };
+  const auto elementwise_operands = [&](const ir::op& e) {
+    std::vector<const tile_value*> xs;
+    for (std::size_t i = 0; i < e.operands.size(); ++i) xs.push_back(&operand(e, i));
+    return xs;
+  };
   const auto reduce = [&](reduce_fn fn) {
     const tile_value& x = operand(o, 0);
     const int axis = normalize_axis(o.int_attr("axis"), x.rank());
@@ -170,51 +174,48 @@ void executor::exec(const ir::op& o) {
     case K::atomic_min: return atomic(atomic_fn::min);
     case K::atomic_cas: return atomic(atomic_fn::cas);
 
-    // Elementwise, unary
-    case K::neg: return unary(unary_fn::neg);
-    case K::logical_not: return unary(unary_fn::logical_not);
-    case K::abs: return unary(unary_fn::abs);
-    case K::exp: return unary(unary_fn::exp);
-    case K::exp2: return unary(unary_fn::exp2);
-    case K::log: return unary(unary_fn::log);
-    case K::log2: return unary(unary_fn::log2);
-    case K::sqrt: return unary(unary_fn::sqrt);
-    case K::rsqrt: return unary(unary_fn::rsqrt);
-    case K::sin: return unary(unary_fn::sin);
-    case K::cos: return unary(unary_fn::cos);
-    case K::tanh: return unary(unary_fn::tanh);
-    case K::floor: return unary(unary_fn::floor);
-    case K::ceil: return unary(unary_fn::ceil);
-    case K::astype: {
-      const ir::dtype to = o.dtype_attr("dtype");
-      if (tile(o.operands.at(0)).dtype() == to) return set(o.results.at(0), tile_ptr_of(o.operands[0]));
-      set_result(o, convert(operand(o, 0), to));
+    // Elementwise: one evaluator (evaluate.cpp) serves the executor and constant folding
+    case K::astype:  // a no-op astype shares the operand's storage
+      if (tile(o.operands.at(0)).dtype() == o.dtype_attr("dtype")) return set(o.results.at(0), tile_ptr_of(o.operands[0]));
+      [[fallthrough]];
+    case K::neg:
+    case K::logical_not:
+    case K::abs:
+    case K::exp:
+    case K::exp2:
+    case K::log:
+    case K::log2:
+    case K::sqrt:
+    case K::rsqrt:
+    case K::sin:
+    case K::cos:
+    case K::tanh:
+    case K::floor:
+    case K::ceil:
+    case K::bitcast:
+    case K::add:
+    case K::sub:
+    case K::mul:
+    case K::div:
+    case K::floordiv:
+    case K::mod:
+    case K::pow:
+    case K::minimum:
+    case K::maximum:
+    case K::bit_and:
+    case K::bit_or:
+    case K::bit_xor:
+    case K::shl:
+    case K::shr:
+    case K::eq:
+    case K::ne:
+    case K::lt:
+    case K::le:
+    case K::gt:
+    case K::ge:
+    case K::where:
+      set_result(o, *evaluate_elementwise(o, elementwise_operands(o)));
       return;
-    }
-    case K::bitcast: set_result(o, bitcast(operand(o, 0), o.dtype_attr("dtype"))); return;
-
-    // Elementwise, binary
-    case K::add: return binary(binary_fn::add);
-    case K::sub: return binary(binary_fn::sub);
-    case K::mul: return binary(binary_fn::mul);
-    case K::div: return binary(binary_fn::div);
-    case K::floordiv: return binary(binary_fn::floordiv);
-    case K::mod: return binary(binary_fn::mod);
-    case K::pow: return binary(binary_fn::pow);
-    case K::minimum: return binary(binary_fn::minimum);
-    case K::maximum: return binary(binary_fn::maximum);
-    case K::bit_and: return binary(binary_fn::bit_and);
-    case K::bit_or: return binary(binary_fn::bit_or);
-    case K::bit_xor: return binary(binary_fn::bit_xor);
-    case K::shl: return binary(binary_fn::shl);
-    case K::shr: return binary(binary_fn::shr);
-    case K::eq: return compare(compare_fn::eq);
-    case K::ne: return compare(compare_fn::ne);
-    case K::lt: return compare(compare_fn::lt);
-    case K::le: return compare(compare_fn::le);
-    case K::gt: return compare(compare_fn::gt);
-    case K::ge: return compare(compare_fn::ge);
-    case K::where: set_result(o, apply_where(operand(o, 0), operand(o, 1), operand(o, 2))); return;
 
     // Shape
     case K::reshape: set_result(o, reshape(operand(o, 0), o.ints_attr("shape"))); return;
