@@ -39,6 +39,46 @@ std::string emitter::padding_expr(const ir::op& o, ir::dtype t) const {
   return literal(t, v);
 }
 
+// "const long long b<d>_ = index_d * tile_d;": the tile's first element along each axis.
+void emitter::emit_tile_bases(const ir::op& o, const ir::type& t, int rank) {
+  for (int d = 0; d < rank; ++d) {
+    ir::value_id ix = o.operands[std::size_t(1 + d)];
+    if (!layout(ix).replicated) unsupported(o, "its indices must be scalars");
+    line(str("const long long b", d, "_ = (long long)(", name(ix), ") * ", t.shape[std::size_t(d)], ";"));
+  }
+}
+
+// In-bounds condition (starting from `ok`) and element offset of a one-element tile at b<d>_.
+std::pair<std::string, std::string> emitter::scalar_address(const array_info& a, std::string ok) const {
+  std::string off = "0";
+  for (int d = 0; d < a.rank; ++d) {
+    ok += str(" && (unsigned long long)b", d, "_ < (unsigned long long)", a.shape(d));
+    off += str(" + b", d, "_ * ", d == a.rank - 1 ? a.last_stride() : a.stride(d));
+  }
+  return {ok, off};
+}
+
+// Inside a groups loop: the group's coordinates c<d>, `rows_ok_` (every axis but the last in
+// bounds, and `rows_ok`), the row's offset `o_` and the first element along the last axis `el_`.
+void emitter::emit_group_address(const array_info& a, const ir::type& t, const tile_layout& l, std::string rows_ok) {
+  const int last = a.rank - 1;
+  flat_to_coords(t.shape, str("g_ * ", l.vec), "c");
+  std::string off = "0";
+  for (int d = 0; d < last; ++d) {
+    rows_ok += str(" && (unsigned long long)(b", d, "_ + c", d, ") < (unsigned long long)", a.shape(d));
+    off += str(" + (b", d, "_ + c", d, ") * ", a.stride(d));
+  }
+  line("const bool rows_ok_ = " + rows_ok + ";");
+  line("const long long o_ = " + off + ";");
+  line(str("const long long el_ = b", last, "_ + c", last, ";"));
+}
+
+// The group is wholly in bounds and its run-time offset is aligned for `ew`-element vector access.
+std::string emitter::vector_guard(const array_info& a, const tile_layout& l, int ew) const {
+  return str("if (rows_ok_ && el_ >= 0 && el_ <= ", a.shape(a.rank - 1), " - ", l.vec, " && ((o_ + el_) & ", ew - 1,
+             ") == 0)");
+}
+
 void emitter::emit_load(const ir::op& o) {
   const ir::value_id r = o.results.at(0);
   const array_info& a = array(o, o.operands.at(0));
@@ -51,18 +91,10 @@ void emitter::emit_load(const ir::op& o) {
   const int rank = a.rank;
   declare(r);
   open("");
-  for (int d = 0; d < rank; ++d) {
-    ir::value_id ix = o.operands[std::size_t(1 + d)];
-    if (!layout(ix).replicated) unsupported(o, "its indices must be scalars");
-    line(str("const long long b", d, "_ = (long long)(", name(ix), ") * ", t.shape[std::size_t(d)], ";"));
-  }
+  emit_tile_bases(o, t, rank);
   auto elem = [&](const std::string& off) { return from_storage(a.elem, a.name + "[" + off + "]"); };
   if (l.replicated) {
-    std::string ok = "true", off = "0";
-    for (int d = 0; d < rank; ++d) {
-      ok += str(" && (unsigned long long)b", d, "_ < (unsigned long long)", a.shape(d));
-      off += str(" + b", d, "_ * ", d == rank - 1 ? a.last_stride() : a.stride(d));
-    }
+    auto [ok, off] = scalar_address(a, "true");
     line(str(name(r), " = (", ok, ") ? ", elem(off), " : ", pad, ";"));
     close();
     return;
@@ -73,15 +105,7 @@ void emitter::emit_load(const ir::op& o) {
   line("#pragma unroll");
   open(str("for (int k_ = 0; k_ < ", l.per_thread, "; ++k_)"));
   line(str("const int g_ = k_ * ", lay_.threads, " + (int)threadIdx.x;"));
-  flat_to_coords(t.shape, str("g_ * ", l.vec), "c");
-  std::string rows_ok = l.full ? "true" : str("g_ < ", l.groups), off = "0";
-  for (int d = 0; d < last; ++d) {
-    rows_ok += str(" && (unsigned long long)(b", d, "_ + c", d, ") < (unsigned long long)", a.shape(d));
-    off += str(" + (b", d, "_ + c", d, ") * ", a.stride(d));
-  }
-  line("const bool rows_ok_ = " + rows_ok + ";");
-  line("const long long o_ = " + off + ";");
-  line(str("const long long el_ = b", last, "_ + c", last, ";"));
+  emit_group_address(a, t, l, l.full ? "true" : str("g_ < ", l.groups));
   auto scalar_path = [&] {
     line("#pragma unroll");
     open(str("for (int j_ = 0; j_ < ", l.vec, "; ++j_)"));
@@ -94,8 +118,7 @@ void emitter::emit_load(const ir::op& o) {
     scalar_path();
   } else {
     const int ew = w / eb, chunks = l.vec / ew;
-    open(str("if (rows_ok_ && el_ >= 0 && el_ <= ", a.shape(last), " - ", l.vec, " && ((o_ + el_) & ", ew - 1,
-             ") == 0)"));
+    open(vector_guard(a, l, ew));
     line(str("// ", l.vec * eb, " contiguous aligned bytes: ", chunks, " x ", w, "-byte vector load"));
     line("#pragma unroll");
     open(str("for (int c_ = 0; c_ < ", chunks, "; ++c_)"));
@@ -125,20 +148,12 @@ void emitter::emit_store(const ir::op& o) {
   const tile_layout l = layout(v);
   const int rank = a.rank;
   open("");
-  for (int d = 0; d < rank; ++d) {
-    ir::value_id ix = o.operands[std::size_t(1 + d)];
-    if (!layout(ix).replicated) unsupported(o, "its indices must be scalars");
-    line(str("const long long b", d, "_ = (long long)(", name(ix), ") * ", t.shape[std::size_t(d)], ";"));
-  }
+  emit_tile_bases(o, t, rank);
   auto put = [&](const std::string& off, const std::string& val) {
     return str(a.name, "[", off, "] = ", to_storage(a.elem, val), ";");
   };
   if (l.replicated) {
-    std::string ok = "threadIdx.x == 0", off = "0";
-    for (int d = 0; d < rank; ++d) {
-      ok += str(" && (unsigned long long)b", d, "_ < (unsigned long long)", a.shape(d));
-      off += str(" + b", d, "_ * ", d == rank - 1 ? a.last_stride() : a.stride(d));
-    }
+    auto [ok, off] = scalar_address(a, "threadIdx.x == 0");
     line(str("if (", ok, ") ", put(off, name(v))));
     close();
     return;
@@ -147,15 +162,7 @@ void emitter::emit_store(const ir::op& o) {
   const int eb = ir::size_bytes(a.elem);
   const int w = (a.spec.last_dim_contiguous && a.spec.aligned_16) ? access_bytes(l.vec, eb) : 0;
   groups_loop(l, [&] {
-    flat_to_coords(t.shape, str("g_ * ", l.vec), "c");
-    std::string rows_ok = "true", off = "0";
-    for (int d = 0; d < last; ++d) {
-      rows_ok += str(" && (unsigned long long)(b", d, "_ + c", d, ") < (unsigned long long)", a.shape(d));
-      off += str(" + (b", d, "_ + c", d, ") * ", a.stride(d));
-    }
-    line("const bool rows_ok_ = " + rows_ok + ";");
-    line("const long long o_ = " + off + ";");
-    line(str("const long long el_ = b", last, "_ + c", last, ";"));
+    emit_group_address(a, t, l, "true");
     auto scalar_path = [&] {
       line("#pragma unroll");
       open(str("for (int j_ = 0; j_ < ", l.vec, "; ++j_)"));
@@ -169,8 +176,7 @@ void emitter::emit_store(const ir::op& o) {
       return;
     }
     const int ew = w / eb, chunks = l.vec / ew;
-    open(str("if (rows_ok_ && el_ >= 0 && el_ <= ", a.shape(last), " - ", l.vec, " && ((o_ + el_) & ", ew - 1,
-             ") == 0)"));
+    open(vector_guard(a, l, ew));
     line(str("// ", l.vec * eb, " contiguous aligned bytes: ", chunks, " x ", w, "-byte vector store"));
     line("#pragma unroll");
     open(str("for (int c_ = 0; c_ < ", chunks, "; ++c_)"));

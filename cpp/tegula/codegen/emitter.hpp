@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tegula/codegen/cuda.hpp"
@@ -87,6 +88,10 @@ class emitter {
   void emit_elementwise(const ir::op& o);
   void emit_load(const ir::op& o);               // emit_memory.cpp
   void emit_store(const ir::op& o);
+  void emit_tile_bases(const ir::op& o, const ir::type& t, int rank);  // load/store address helpers
+  std::pair<std::string, std::string> scalar_address(const array_info& a, std::string ok) const;
+  void emit_group_address(const array_info& a, const ir::type& t, const tile_layout& l, std::string rows_ok);
+  std::string vector_guard(const array_info& a, const tile_layout& l, int ew) const;
   void emit_gather(const ir::op& o);             // emit_indexed.cpp
   void emit_scatter(const ir::op& o);
   void emit_atomic(const ir::op& o);
