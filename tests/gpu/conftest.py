@@ -1,5 +1,6 @@
 """GPU suite: skipped, with the reason, where no CUDA device is present; shared fixtures."""
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ _INFO = tc.driver_info()
 HAS_GPU = bool(_INFO["available"] and _INFO.get("device_count", 0) > 0)
 REASON = "no CUDA GPU: " + (_INFO["error"].splitlines()[0] if _INFO["error"] else "the driver reports 0 devices")
 _HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(_HERE, "..", "common"))  # kernels and helpers shared with the CPU suite
 
 
 def pytest_collection_modifyitems(config, items):

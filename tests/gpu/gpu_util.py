@@ -1,8 +1,4 @@
 """Helpers for the GPU tests: compiling small kernels and moving numpy arrays to and from the GPU."""
-import os
-import subprocess
-import sys
-
 import numpy as np
 
 import tegula.core as tc
@@ -27,8 +23,3 @@ def poisoned(nbytes, stream):
     b.fill(0xFF, stream=stream)  # NaN for floats, -1 for ints: unwritten elements show
     return b
 
-
-def run_python(code, timeout=120):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=timeout)

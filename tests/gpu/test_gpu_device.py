@@ -64,7 +64,7 @@ def test_event_errors(dev, stream):
 
 def test_stream_waits_for_another_stream(dev, rng):
     import numpy as np
-    from gpu_util import from_gpu, poisoned, to_gpu
+    from gpu_util import from_gpu, poisoned
 
     src = r'''extern "C" __global__ void slow_fill(float* y, float v, int n, long long cycles) {
       long long t0 = clock64(); while (clock64() - t0 < cycles) {}

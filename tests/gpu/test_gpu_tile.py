@@ -1,14 +1,10 @@
 """Tile kernels on the GPU, compared with the CPU interpreter on the same fresh random inputs."""
-import os
-import sys
-
 import numpy as np
 import pytest
 
 import tegula.tile as tt
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "common"))
-import tile_kernels as K  # noqa: E402
+import tile_kernels as K
 
 torch = pytest.importorskip("torch")
 

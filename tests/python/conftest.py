@@ -1,4 +1,9 @@
 """Shared fixtures for the CPU test suite: a fresh compile-cache directory per test."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+
 import pytest
 
 

@@ -3,7 +3,7 @@ import glob
 import os
 import uuid
 
-from helpers import run_python
+from child_process import run_python
 
 COMPILE = (
     "import tegula.core as tc\n"

@@ -6,6 +6,7 @@ import sys
 import threading
 
 import tegula.core as tc
+from child_process import child_env
 
 CHILD = (
     "import tegula.core as tc\n"
@@ -17,7 +18,7 @@ CHILD = (
 
 
 def test_eight_processes_share_one_empty_cache_dir(cache_dir):
-    env = dict(os.environ, TEGULA_CACHE_DIR=cache_dir, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env = child_env(TEGULA_CACHE_DIR=cache_dir)
     procs = [subprocess.Popen([sys.executable, "-c", CHILD], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for _ in range(8)]
     outs = [p.communicate(timeout=300) for p in procs]
@@ -59,7 +60,7 @@ def test_an_unwritable_cache_still_compiles(cache_dir):
     os.makedirs(os.path.join(cache_dir, "v1"), mode=0o700)
     for d in range(256):  # a plain file where each shard directory should be: every write fails, even as root
         open(os.path.join(cache_dir, "v1", f"{d:02x}"), "w").close()
-    env = dict(os.environ, TEGULA_CACHE_DIR=cache_dir, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env = child_env(TEGULA_CACHE_DIR=cache_dir)
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == "compiled", proc.stderr
     assert "warning" in proc.stderr.lower() and proc.stderr.lower().count("warning") == 1, proc.stderr

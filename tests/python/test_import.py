@@ -1,5 +1,5 @@
 """`import tegula` is lazy: no CUDA library, no numpy, no extension until first use."""
-from helpers import run_python
+from child_process import run_python
 
 
 def test_import_loads_nothing_heavy():

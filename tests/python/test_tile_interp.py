@@ -1,14 +1,10 @@
 """The tile language on the CPU interpreter, against NumPy (float64 references)."""
-import os
-import sys
-
 import numpy as np
 import pytest
 
 import tegula.tile as tt
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "common"))
-import tile_kernels as K  # noqa: E402
+import tile_kernels as K
 
 
 def rand(rng, *shape):
