@@ -27,6 +27,7 @@ class Context:
 
     def __init__(self, quick, out):
         self.quick, self.out = quick, out
+        self.results = {}  # (workload, impl, metric) -> value of the rows so far (later workloads use earlier floors)
         self.tc = self.dev = self.stream = None
         self.gpu_reason = None
         try:
@@ -200,6 +201,7 @@ def main(argv=None):
         rows, status = run_workload(name, ctx)
         result["rows"].extend(rows)
         result["workloads"][name] = status
+        ctx.results.update({(r["workload"], r["impl"], r["metric"]): r["value"] for r in rows if r.get("value") is not None})
         for r in rows:
             print("  ", {k: v for k, v in r.items() if k not in ("traceback", "rounds_us")}, flush=True)
         add_ratios(result["rows"])

@@ -90,7 +90,8 @@ def clamp_rows_ref(x, limit):
 
 
 def combine_max_abs(a, b):
-    return tt.maximum(a, tt.abs(b))
+    # associative and commutative, as reduce requires (the GPU combines partial results in a tree)
+    return tt.maximum(tt.abs(a), tt.abs(b))
 
 
 @tt.kernel
@@ -98,7 +99,7 @@ def custom_reduce_scan(x, out_r, out_s, C: tt.Constant[int]):
     row = tt.bid(0)
     v = tt.load(x, index=(row, 0), shape=(1, C))
     tt.store(out_r, index=(row, 0), tile=tt.reduce(v, 1, combine_max_abs, 0.0, keepdims=True))
-    tt.store(out_s, index=(row, 0), tile=tt.scan(v, 1, lambda a, b: a + b * b, 0.0))
+    tt.store(out_s, index=(row, 0), tile=tt.scan(v, 1, lambda a, b: tt.maximum(a, b), -1e30))
 
 
 @tt.kernel

@@ -13,11 +13,15 @@ PyObject* cuda_error = nullptr;
 PyObject* compile_error = nullptr;
 PyObject* driver_error = nullptr;
 PyObject* cache_error = nullptr;
+PyObject* axis_error = nullptr;
 
 PyObject* python_type(error_kind kind) {
   switch (kind) {
     case error_kind::invalid_argument: return PyExc_ValueError;
     case error_kind::type_error: return PyExc_TypeError;
+    case error_kind::index_error: return PyExc_IndexError;
+    case error_kind::axis_error: return axis_error;
+    case error_kind::not_implemented: return PyExc_NotImplementedError;
     case error_kind::out_of_memory: return PyExc_MemoryError;
     case error_kind::cuda: return cuda_error;
     case error_kind::driver_missing: return driver_error;
@@ -68,6 +72,13 @@ void bind_support(nb::module_& m) {
   driver_error = new_type(m, "DriverNotFoundError", tegula_error,
                           "No usable CUDA driver, device or library (NVRTC) was found.");
   cache_error = new_type(m, "CacheError", tegula_error, "The compile cache could not be used.");
+  {
+    nb::object bases = nb::make_tuple(nb::handle(PyExc_ValueError), nb::handle(PyExc_IndexError));
+    axis_error = PyErr_NewExceptionWithDoc("tegula.AxisError", "An axis argument is out of range (as numpy.exceptions.AxisError).",
+                                           bases.ptr(), nullptr);
+    if (!axis_error) throw nb::python_error();
+    m.attr("AxisError") = nb::handle(axis_error);
+  }
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

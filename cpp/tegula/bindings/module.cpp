@@ -11,4 +11,5 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_interp(m);
   tegula::bind::bind_codegen(m);
   tegula::bind::bind_tile_launcher(m);
+  tegula::bind::bind_array(m);
 }

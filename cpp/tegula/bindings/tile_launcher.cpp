@@ -6,17 +6,16 @@
 // everything Python's specialization depends on (tile/_args.py: describe), so one key never maps
 // to two specializations: per array its dtype, rank, last-dim contiguity and 16-byte alignment;
 // per scalar its dtype (Python int -> int32 when it fits, else int64; float -> float32; bool);
-// per tt.Constant its repr. Arguments of any other kind (numpy arrays, numpy scalars, ...) are not
+// per tt.Constant its value (int, float, bool) or type name + repr. The key is binary bytes. Arguments of any other kind (numpy arrays, numpy scalars, ...) are not
 // handled here: the launcher says so and Python takes the whole call.
-#include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -49,98 +48,142 @@ struct variant {
   unsigned shared = 0;
 };
 
-// dtype objects of torch (torch.float32, ...) -> tile dtype name, learned once per object.
-const std::string* torch_dtype_name(nb::handle dtype) {
-  static auto* names = new std::unordered_map<PyObject*, std::string>();
-  auto it = names->find(dtype.ptr());
-  if (it != names->end()) return &it->second;
-  std::string s = nb::cast<std::string>(nb::str(dtype));
+// Attribute names interned once: PyObject_GetAttr with an interned str skips building a name per call.
+struct names {
+  PyObject* is_cuda = PyUnicode_InternFromString("is_cuda");
+  PyObject* dtype = PyUnicode_InternFromString("dtype");
+  PyObject* data_ptr = PyUnicode_InternFromString("data_ptr");
+  PyObject* shape = PyUnicode_InternFromString("shape");
+  PyObject* stride = PyUnicode_InternFromString("stride");
+};
+const names& attr_names() {
+  static const names* n = new names();  // leaked: lives as long as the interpreter
+  return *n;
+}
+
+// Key bytes of the tile dtypes (ir::dtype order) and their sizes.
+constexpr const char* tile_dtype_names[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                            "uint32", "uint64", "float16", "bfloat16", "float32", "float64"};
+constexpr int tile_dtype_sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8};
+
+// torch dtype objects (torch.float32, ...) -> index into tile_dtype_names, learned once per object;
+// -1 for dtypes tiles do not have.
+int torch_dtype_code(PyObject* dtype) {
+  static auto* codes = new std::unordered_map<PyObject*, int>();
+  auto it = codes->find(dtype);
+  if (it != codes->end()) return it->second;
+  std::string s = nb::cast<std::string>(nb::str(nb::handle(dtype)));
   if (s.rfind("torch.", 0) == 0) s = s.substr(6);
-  static const std::unordered_map<std::string, std::string> aliases = {
-      {"bool", "bool"}, {"int8", "int8"}, {"int16", "int16"}, {"int32", "int32"}, {"int64", "int64"},
-      {"uint8", "uint8"}, {"uint16", "uint16"}, {"uint32", "uint32"}, {"uint64", "uint64"},
-      {"float16", "float16"}, {"bfloat16", "bfloat16"}, {"float32", "float32"}, {"float64", "float64"}};
-  auto a = aliases.find(s);
-  if (a == aliases.end()) return nullptr;
-  nb::handle(dtype).inc_ref();  // dtype objects are module-level singletons; keep the key alive
-  return &names->emplace(dtype.ptr(), a->second).first->second;
+  int code = -1;
+  for (int i = 0; i < 13; ++i)
+    if (s == tile_dtype_names[i]) code = i;
+  Py_INCREF(dtype);  // dtype objects are module-level singletons; keep the key alive
+  codes->emplace(dtype, code);
+  return code;
 }
 
-int itemsize(const std::string& dtype) {
-  if (dtype == "bool" || dtype == "int8" || dtype == "uint8") return 1;
-  if (dtype == "int16" || dtype == "uint16" || dtype == "float16" || dtype == "bfloat16") return 2;
-  if (dtype == "int32" || dtype == "uint32" || dtype == "float32") return 4;
-  return 8;
-}
-
-bool is_torch_tensor(nb::handle a) {
+bool is_torch_tensor(PyObject* a) {
   static PyTypeObject* tensor_type = nullptr;
-  PyTypeObject* t = Py_TYPE(a.ptr());
+  PyTypeObject* t = Py_TYPE(a);
   if (t == tensor_type) return true;
   if (tensor_type) return false;
-  const char* name = t->tp_name;  // "Tensor" for torch.Tensor (module in __module__)
-  if (std::strcmp(name, "Tensor") != 0) return false;
+  if (std::strcmp(t->tp_name, "Tensor") != 0) return false;  // torch.Tensor's tp_name ("torch" in __module__)
   nb::object module = nb::handle(reinterpret_cast<PyObject*>(t)).attr("__module__");
   if (nb::cast<std::string>(module).rfind("torch", 0) != 0) return false;
   tensor_type = t;
   return true;
 }
 
-// Appends an array argument's key and parameters; false when `a` is not a GPU torch tensor.
-bool add_torch_array(nb::handle a, std::string& key, std::vector<param_value>& params) {
-  if (!is_torch_tensor(a)) return false;
-  if (!nb::cast<bool>(a.attr("is_cuda"))) return false;  // Python raises the clear error
-  const std::string* dtype = torch_dtype_name(a.attr("dtype"));
-  if (!dtype) return false;
-  auto ptr = nb::cast<std::uintptr_t>(a.attr("data_ptr")());
-  nb::tuple shape = nb::borrow<nb::tuple>(a.attr("shape"));
-  nb::tuple strides = nb::borrow<nb::tuple>(a.attr("stride")());
-  std::size_t ndim = nb::len(shape);
-  std::vector<long long> sh(ndim), st(ndim);
-  for (std::size_t i = 0; i < ndim; ++i) {
-    sh[i] = nb::cast<long long>(shape[i]);
-    st[i] = nb::cast<long long>(strides[i]);
+// A new reference from `o.name` / `o.name()`, or nullptr with the Python error cleared.
+nb::object get(PyObject* o, PyObject* name) {
+  PyObject* r = PyObject_GetAttr(o, name);
+  if (!r) PyErr_Clear();
+  return nb::steal(r);
+}
+nb::object call(PyObject* o, PyObject* name) {
+  PyObject* r = PyObject_CallMethodNoArgs(o, name);
+  if (!r) PyErr_Clear();
+  return nb::steal(r);
+}
+
+// Reads a tuple of Python ints; false when it is not one.
+bool read_ints(PyObject* t, long long* out, std::size_t n) {
+  if (!PyTuple_Check(t) || static_cast<std::size_t>(PyTuple_GET_SIZE(t)) != n) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(t, i));
+    if (out[i] == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
   }
-  int item = itemsize(*dtype);
+  return true;
+}
+
+// Appends an array argument's key and parameters; false when `a` is not a GPU torch tensor.
+bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& params) {
+  if (!is_torch_tensor(a)) return false;
+  const names& n = attr_names();
+  nb::object cuda = get(a, n.is_cuda);
+  if (!cuda || cuda.ptr() != Py_True) return false;  // Python raises the clear error
+  nb::object dtype = get(a, n.dtype);
+  int code = dtype ? torch_dtype_code(dtype.ptr()) : -1;
+  if (code < 0) return false;
+  nb::object ptr_obj = call(a, n.data_ptr), shape = get(a, n.shape), strides = call(a, n.stride);
+  if (!ptr_obj || !shape || !strides) return false;
+  auto ptr = PyLong_AsUnsignedLongLong(ptr_obj.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  constexpr std::size_t max_rank = 16;
+  if (!PyTuple_Check(shape.ptr())) return false;
+  std::size_t ndim = static_cast<std::size_t>(PyTuple_GET_SIZE(shape.ptr()));
+  if (ndim > max_rank) return false;
+  long long sh[max_rank], st[max_rank];
+  if (!read_ints(shape.ptr(), sh, ndim) || !read_ints(strides.ptr(), st, ndim)) return false;
+  int item = tile_dtype_sizes[code];
   bool contiguous = ndim == 0 || sh[ndim - 1] == 1 || st[ndim - 1] == 1;
   bool aligned = ptr % 16 == 0;
   for (std::size_t i = 0; i + 1 < ndim; ++i) aligned = aligned && (st[i] * item) % 16 == 0;
-  key += str("A", *dtype, ":", ndim, contiguous ? "c" : "s", aligned ? "a" : "u", ";");
+  key += 'A';
+  key += static_cast<char>(code);
+  key += static_cast<char>(ndim);
+  key += static_cast<char>((contiguous ? 1 : 0) | (aligned ? 2 : 0));
   params.push_back(int64_param(static_cast<long long>(ptr)));
-  for (auto v : sh) params.push_back(int64_param(v));
-  for (auto v : st) params.push_back(int64_param(v));
+  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(sh[i]));
+  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(st[i]));
   return true;
 }
 
 // A Python int/float/bool scalar (exact types only); false for anything else.
-bool add_scalar(nb::handle a, std::string& key, std::vector<param_value>& params) {
-  PyTypeObject* t = Py_TYPE(a.ptr());
+bool add_scalar(PyObject* a, std::string& key, std::vector<param_value>& params) {
+  PyTypeObject* t = Py_TYPE(a);
   if (t == &PyBool_Type) {
-    key += "Sbool;";
-    param_value p{{static_cast<unsigned char>(a.ptr() == Py_True)}, 1};
+    key += 'b';
+    param_value p{{static_cast<unsigned char>(a == Py_True)}, 1};
     params.push_back(p);
     return true;
   }
   if (t == &PyLong_Type) {
     int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(a.ptr(), &overflow);
+    long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
     if (overflow) return false;
     if (v >= -(1ll << 31) && v < (1ll << 31)) {
-      key += "Sint32;";
+      key += 'i';
       param_value p{{}, 4};
       auto v32 = static_cast<std::int32_t>(v);
       std::memcpy(p.bytes, &v32, 4);
       params.push_back(p);
     } else {
-      key += "Sint64;";
+      key += 'l';
       params.push_back(int64_param(v));
     }
     return true;
   }
   if (t == &PyFloat_Type) {
-    key += "Sfloat32;";
+    key += 'f';
     param_value p{{}, 4};
-    float f = static_cast<float>(PyFloat_AS_DOUBLE(a.ptr()));
+    float f = static_cast<float>(PyFloat_AS_DOUBLE(a));
     std::memcpy(p.bytes, &f, 4);
     params.push_back(p);
     return true;
@@ -148,71 +191,128 @@ bool add_scalar(nb::handle a, std::string& key, std::vector<param_value>& params
   return false;
 }
 
+// A tt.Constant's key: exact ints, floats and bools by value, anything else by type name and repr.
+void add_constant(PyObject* a, std::string& key) {
+  PyTypeObject* t = Py_TYPE(a);
+  auto raw = [&](char tag, const void* bytes, std::size_t n) {
+    key += tag;
+    key.append(static_cast<const char*>(bytes), n);
+  };
+  if (t == &PyBool_Type) {
+    key += a == Py_True ? "CT" : "CF";
+    return;
+  }
+  if (t == &PyLong_Type) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+    if (!overflow) return raw('I', &v, sizeof v);
+  }
+  if (t == &PyFloat_Type) {
+    double v = PyFloat_AS_DOUBLE(a);
+    return raw('D', &v, sizeof v);
+  }
+  std::string r = str("C", t->tp_name, "=", nb::cast<std::string>(nb::repr(nb::handle(a))));
+  std::uint32_t len = static_cast<std::uint32_t>(r.size());
+  raw('R', &len, sizeof len);
+  key += r;
+}
+
 class tile_launcher {
  public:
   explicit tile_launcher(std::vector<bool> is_constant) : is_constant_(std::move(is_constant)) {}
 
-  // The signature key and packed parameters of `args`, or nullopt when some argument is of a
-  // kind only Python handles.
-  std::optional<std::string> describe(nb::tuple args, std::vector<param_value>& params) const {
-    std::size_t n = nb::len(args);
-    if (n != is_constant_.size()) return std::nullopt;  // Python raises the arity error
-    std::string key;
+  // The signature key (binary bytes) and packed parameters of `args`, or false when some argument
+  // is of a kind only Python handles.
+  bool describe(nb::handle args_obj, std::string& key, std::vector<param_value>& params) const {
+    if (!PyTuple_Check(args_obj.ptr())) return false;
+    PyObject* args = args_obj.ptr();
+    std::size_t n = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
+    if (n != is_constant_.size()) return false;  // Python raises the arity error
+    key.clear();
+    params.clear();
     for (std::size_t i = 0; i < n; ++i) {
-      nb::handle a = args[i];
+      PyObject* a = PyTuple_GET_ITEM(args, i);
       if (is_constant_[i]) {
-        key += str("C", Py_TYPE(a.ptr())->tp_name, "=", nb::cast<std::string>(nb::repr(a)), ";");
+        add_constant(a, key);
       } else if (!add_torch_array(a, key, params) && !add_scalar(a, key, params)) {
-        return std::nullopt;
+        return false;
       }
     }
-    return key;
+    return true;
   }
 
-  // Launches and returns None when a variant matches; else returns the key (a str) for Python to
-  // compile and add(), or False when the arguments need Python's path altogether.
-  nb::object launch(nb::handle grid, nb::tuple args, nb::handle stream) {
-    std::vector<param_value> params;
-    std::optional<std::string> key = describe(args, params);
-    if (!key) return nb::bool_(false);
+  // Launches and returns None when a variant matches; else returns the key (bytes) for Python to
+  // compile and add(), or False when the arguments (or the grid) need Python's path altogether.
+  nb::object launch(nb::handle grid, nb::handle args, nb::handle stream) {
+    if (!describe(args, key_, params_)) return nb::bool_(false);
     const variant* v = nullptr;
     for (const auto& candidate : variants_)
-      if (candidate.key == *key) v = &candidate;
-    if (!v) return nb::str(key->c_str(), key->size());
+      if (candidate.key == key_) v = &candidate;
+    if (!v) return nb::bytes(key_.data(), key_.size());
     rt::launch_config c;
-    if (PyLong_Check(grid.ptr())) {
-      c.grid[0] = nb::cast<unsigned>(grid);
-    } else {
-      nb::tuple g = nb::borrow<nb::tuple>(grid);
-      for (std::size_t i = 0; i < nb::len(g) && i < 3; ++i) c.grid[i] = nb::cast<unsigned>(g[i]);
-    }
+    if (!read_grid(grid.ptr(), c.grid)) return nb::bool_(false);  // Python raises the clear error
     c.block = {v->block, 1, 1};
     c.shared_mem = v->shared;
     const auto& layout = v->kernel->params();
-    if (layout.size() != params.size())
+    if (layout.size() != params_.size())
       fail(error_kind::internal, "tile kernel '", v->kernel->name(), "' has ", layout.size(), " parameters, packed ",
-           params.size());
+           params_.size());
     rt::param_buffer buf(v->kernel->params_bytes());
-    for (std::size_t i = 0; i < params.size(); ++i) {
-      if (layout[i].size != params[i].size)
+    for (std::size_t i = 0; i < params_.size(); ++i) {
+      if (layout[i].size != params_[i].size)
         fail(error_kind::internal, "tile kernel '", v->kernel->name(), "' parameter ", i, " has ", layout[i].size,
-             " bytes, packed ", params[i].size);
-      buf.put(layout[i].offset, params[i].bytes, params[i].size);
+             " bytes, packed ", params_[i].size);
+      buf.put(layout[i].offset, params_[i].bytes, params_[i].size);
     }
     std::shared_ptr<rt::stream> hold;
     rt::launch(to_stream(stream, hold), c, *v->kernel, buf);
     return nb::none();
   }
 
-  void add(const std::string& key, std::shared_ptr<rt::kernel> k, unsigned block, unsigned shared) {
+  void add(nb::bytes key, std::shared_ptr<rt::kernel> k, unsigned block, unsigned shared) {
+    std::string k_str(key.c_str(), key.size());
     for (const auto& v : variants_)
-      if (v.key == key) return;
-    variants_.push_back({key, std::move(k), block, shared});
+      if (v.key == k_str) return;
+    variants_.push_back({std::move(k_str), std::move(k), block, shared});
+  }
+
+  nb::object describe_for_tests(nb::handle args) const {
+    std::string key;
+    std::vector<param_value> params;
+    if (!describe(args, key, params)) return nb::none();
+    nb::list values;
+    for (const auto& p : params) values.append(nb::bytes(reinterpret_cast<const char*>(p.bytes), p.size));
+    return nb::make_tuple(nb::bytes(key.data(), key.size()), values);
   }
 
  private:
+  // An int or a tuple of 1-3 positive ints; false otherwise (Python's grid_tuple explains).
+  static bool read_grid(PyObject* g, std::array<unsigned, 3>& out) {
+    long long v[3] = {1, 1, 1};
+    std::size_t n = 1;
+    if (PyLong_CheckExact(g)) {
+      v[0] = PyLong_AsLongLong(g);
+    } else if (PyTuple_Check(g) && PyTuple_GET_SIZE(g) >= 1 && PyTuple_GET_SIZE(g) <= 3) {
+      n = static_cast<std::size_t>(PyTuple_GET_SIZE(g));
+      if (!read_ints(g, v, n)) return false;
+    } else {
+      return false;
+    }
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    for (int i = 0; i < 3; ++i) {
+      if (v[i] < 1 || v[i] > 2147483647ll) return false;
+      out[i] = static_cast<unsigned>(v[i]);
+    }
+    return true;
+  }
+
   std::vector<bool> is_constant_;
   std::vector<variant> variants_;  // a kernel has few specializations: a linear scan is fastest
+  std::string key_;                // scratch, reused per call (the GIL serialises calls)
+  std::vector<param_value> params_;
 };
 
 }  // namespace
@@ -222,14 +322,8 @@ void bind_tile_launcher(nb::module_& m) {
       .def(nb::init<std::vector<bool>>(), nb::arg("is_constant"))
       .def("launch", &tile_launcher::launch, nb::arg("grid"), nb::arg("args"), nb::arg("stream").none())
       .def("add", &tile_launcher::add, nb::arg("key"), nb::arg("kernel"), nb::arg("block"), nb::arg("shared"))
-      .def("describe", [](const tile_launcher& l, nb::tuple args) -> nb::object {
-        std::vector<param_value> params;
-        auto key = l.describe(args, params);
-        if (!key) return nb::none();
-        nb::list values;
-        for (const auto& p : params) values.append(nb::bytes(reinterpret_cast<const char*>(p.bytes), p.size));
-        return nb::make_tuple(*key, values);
-      }, nb::arg("args"), "(key, [packed parameter bytes]) or None: for tests.");
+      .def("describe", &tile_launcher::describe_for_tests, nb::arg("args"),
+           "(key bytes, [packed parameter bytes]) or None: for tests.");
 }
 
 }  // namespace tegula::bind

@@ -13,6 +13,9 @@ namespace tegula {
 enum class error_kind {
   invalid_argument,  // ValueError
   type_error,        // TypeError
+  index_error,       // IndexError
+  axis_error,        // tegula.AxisError (a ValueError and an IndexError, as numpy.exceptions.AxisError)
+  not_implemented,   // NotImplementedError: a NumPy feature tegula does not have (yet); the message says which
   out_of_memory,     // MemoryError
   cuda,              // tegula.CUDAError (a CUresult other than out-of-memory)
   driver_missing,    // tegula.DriverNotFoundError (no libcuda / no device / no NVRTC)

@@ -126,23 +126,30 @@ def launch(kernel_, grid, args, stream=None, interpret=None):
     or numpy scalars, and values for tt.Constant parameters. interpret=True (or TEGULA_INTERPRET=1)
     runs on the CPU interpreter with numpy arrays (GPU arrays are copied to the host and back).
     """
-    if not isinstance(kernel_, Kernel):
-        raise TypeError(f"tt.launch needs a @tt.kernel function, got {type(kernel_).__name__}")
-    grid = _args.grid_tuple(grid)
     if interpret is None:
-        interpret = _interpret_by_default()
-    args = tuple(args)
+        interpret = _INTERPRET if _INTERPRET is not None else _interpret_by_default()
     fast_key = False
-    if not interpret:
+    if not interpret and type(kernel_) is Kernel:
+        # The C++ fast path first: a seen signature launches with no Python work at all. It declines
+        # (False) anything unusual -- lists, odd grids, numpy arrays -- which the code below handles.
         fast_key = kernel_._launcher.launch(grid, args, stream)  # None: launched
         if fast_key is None:
             return
+    if not isinstance(kernel_, Kernel):
+        raise TypeError(f"tt.launch needs a @tt.kernel function, got {type(kernel_).__name__}")
+    grid = _args.grid_tuple(grid)
+    if fast_key is False and not interpret and not isinstance(args, tuple):
+        args = tuple(args)
+        fast_key = kernel_._launcher.launch(grid, args, stream)
+        if fast_key is None:
+            return
+    args = tuple(args)
     specs, key = kernel_.specialize(args, interpret)
     c = kernel_._compiled(specs, key, interpret)
     if interpret:
         _args.run_interpreted(c.ir, specs, grid)
         return
-    if fast_key:
+    if isinstance(fast_key, bytes):
         kernel_._launcher.add(fast_key, c.kernel, c.block_threads, c.shared_bytes)
     cfg = c.configs.get(grid)
     if cfg is None:

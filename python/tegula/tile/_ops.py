@@ -57,8 +57,8 @@ argmax = _op("argmax", "argmax(tile, axis, keepdims=False): int32 index of the f
 argmin = _op("argmin", "argmin(tile, axis, keepdims=False)")
 cumsum = _op("cumsum", "cumsum(tile, axis=0, reverse=False)")
 cumprod = _op("cumprod", "cumprod(tile, axis=0, reverse=False)")
-reduce = _op("reduce", "reduce(tile, axis, combine, identity, keepdims=False): combine is a function (a, b) -> c.")
-scan = _op("scan", "scan(tile, axis, combine, identity, reverse=False)")
+reduce = _op("reduce", "reduce(tile, axis, combine, identity, keepdims=False): combine is an associative, commutative function (a, b) -> c; identity is its neutral element.")
+scan = _op("scan", "scan(tile, axis, combine, identity, reverse=False): combine is an associative function (a, b) -> c; identity is its neutral element.")
 printf = _op("printf", "printf(format, *tiles): prints from the device ('{}' per tile).")
 device_assert = _op("device_assert", "device_assert(cond, message): fails the launch where cond is false.")
 

@@ -1,0 +1,100 @@
+// The N-d strided copy kernel (see copy.hpp): each element's offsets from its flat index.
+#include "tegula/array/copy.hpp"
+
+#include <string>
+
+#include "tegula/array/kernels.hpp"
+#include "tegula/ir/builder.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::array {
+namespace {
+
+using ir::op_kind;
+using ir::type;
+using ir::value_id;
+
+constexpr std::int64_t copy_tile = 1024;
+
+ir::function copy_ir(ir::dtype src_t, ir::dtype dst_t, int nd) {
+  ir::function f;
+  f.name = "tegula_copy";
+  ir::builder b(f);
+  value_id src = b.add_param("src", type::array(src_t, 1));
+  value_id dst = b.add_param("dst", type::array(dst_t, 1));
+  auto i64 = type::tile(ir::dtype::i64);
+  value_id n = b.add_param("n", i64), s0 = b.add_param("src0", i64), d0 = b.add_param("dst0", i64);
+  std::vector<value_id> ext, ss, ds;
+  for (int d = 0; d < nd; ++d) ext.push_back(b.add_param("e" + std::to_string(d), i64));
+  for (int d = 0; d < nd; ++d) ss.push_back(b.add_param("ss" + std::to_string(d), i64));
+  for (int d = 0; d < nd; ++d) ds.push_back(b.add_param("ds" + std::to_string(d), i64));
+  value_id bid = b.cast(b.create1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}}), ir::dtype::i64);
+  value_id i = b.binary(op_kind::add, b.cast(b.create1(op_kind::arange, {}, {{"n", copy_tile}}), ir::dtype::i64),
+                        b.binary(op_kind::mul, bid, b.constant(copy_tile, i64)));
+  value_id mask = b.binary(op_kind::lt, i, n);
+  value_id rem = i, so = b.broadcast(s0, {copy_tile}), dof = b.broadcast(d0, {copy_tile});
+  for (int d = nd - 1; d >= 0; --d) {
+    value_id idx = b.binary(op_kind::mod, rem, ext[d]);
+    if (d > 0) rem = b.binary(op_kind::floordiv, rem, ext[d]);
+    so = b.binary(op_kind::add, so, b.binary(op_kind::mul, idx, ss[d]));
+    dof = b.binary(op_kind::add, dof, b.binary(op_kind::mul, idx, ds[d]));
+  }
+  value_id v = b.create1(op_kind::gather, {src, so, mask}, {{"padding", std::string("zero")}, {"has_mask", std::int64_t(1)}});
+  b.create(op_kind::scatter, {dst, dof, b.cast(v, dst_t), mask}, {{"has_mask", std::int64_t(1)}});
+  b.finish();
+  return f;
+}
+
+bool overlaps(const storage& a, const layout& la, ir::dtype ta, const storage& b, const layout& lb, ir::dtype tb) {
+  if (&a != &b) return false;
+  auto [alo, ahi] = la.extent();
+  auto [blo, bhi] = lb.extent();
+  std::int64_t a0 = alo * size_bytes(ta), a1 = ahi * size_bytes(ta), b0 = blo * size_bytes(tb), b1 = bhi * size_bytes(tb);
+  return a0 < b1 && b0 < a1;
+}
+
+}  // namespace
+
+void copy_strided(const std::shared_ptr<storage>& src, const layout& src_layout, ir::dtype src_t,
+                  const std::shared_ptr<storage>& dst, const layout& dst_layout, ir::dtype dst_t) {
+  if (src_layout.shape != dst_layout.shape)
+    fail(error_kind::internal, "copy_strided: shapes differ");
+  std::int64_t n = src_layout.size();
+  if (n == 0) return;
+  if (overlaps(*src, src_layout, src_t, *dst, dst_layout, dst_t)) {
+    auto tmp = src->kind() == device_kind::cpu ? storage::allocate_cpu(static_cast<std::size_t>(n) * size_bytes(src_t))
+                                               : storage::allocate_cuda(static_cast<std::size_t>(n) * size_bytes(src_t), *src->dev());
+    layout t = contiguous(src_layout.shape);
+    copy_strided(src, src_layout, src_t, tmp, t, src_t);
+    copy_strided(tmp, t, src_t, dst, dst_layout, dst_t);
+    return;
+  }
+  auto merged = coalesce({src_layout, dst_layout});
+  const layout& s = merged[0];
+  const layout& d = merged[1];
+  int nd = std::max(s.ndim(), 1);
+  auto [slo, shi] = src_layout.extent();
+  auto [dlo, dhi] = dst_layout.extent();
+  std::vector<kernel_arg> args;
+  args.push_back(kernel_array{src->address() + static_cast<std::uintptr_t>(slo * size_bytes(src_t)), src_t,
+                              {shi - slo}, {1}, true, false});
+  args.push_back(kernel_array{dst->address() + static_cast<std::uintptr_t>(dlo * size_bytes(dst_t)), dst_t,
+                              {dhi - dlo}, {1}, true, false});
+  auto i64 = [](std::int64_t v) { return kernel_scalar{ir::dtype::i64, 0, v}; };
+  args.push_back(i64(n));
+  args.push_back(i64(s.offset - slo));
+  args.push_back(i64(d.offset - dlo));
+  for (int k = 0; k < nd; ++k) args.push_back(i64(s.ndim() ? s.shape[k] : 1));
+  for (int k = 0; k < nd; ++k) args.push_back(i64(s.ndim() ? s.strides[k] : 0));
+  for (int k = 0; k < nd; ++k) args.push_back(i64(d.ndim() ? d.strides[k] : 0));
+  std::string key = "copy";
+  key += static_cast<char>(src->kind());
+  key += static_cast<char>(src_t);
+  key += static_cast<char>(dst_t);
+  key += static_cast<char>(nd);
+  rt::device* gpu = src->kind() == device_kind::cuda ? src->dev() : nullptr;
+  const array_kernel& k = get_kernel(key, src->kind(), gpu, [&] { return copy_ir(src_t, dst_t, nd); }, args);
+  run_kernel(k, src->kind(), gpu, args, (n + copy_tile - 1) / copy_tile);
+}
+
+}  // namespace tegula::array

@@ -1,0 +1,240 @@
+// Building pending nodes with NumPy's dtype and shape rules (see expr.hpp).
+#include "tegula/array/expr.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "tegula/array/materialize.hpp"
+#include "tegula/ir/infer.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::array {
+namespace {
+
+using ir::op_kind;
+
+node_ptr new_node(node_kind k, dtype t, dims shape, const node_ptr& like) {
+  auto n = std::make_shared<node>();
+  n->kind = k;
+  n->t = t;
+  n->shape = std::move(shape);
+  n->device = like->device;
+  n->gpu = like->gpu;
+  return n;
+}
+
+void same_device(const node_ptr& a, const node_ptr& b) {
+  if (a->device != b->device || a->gpu != b->gpu)
+    fail(error_kind::invalid_argument, "arrays on different devices (",
+         a->device == device_kind::cpu ? "cpu" : "cuda", " and ", b->device == device_kind::cpu ? "cpu" : "cuda",
+         ") cannot be combined; move one with .to_device()");
+}
+
+bool is_comparison(op_kind op) {
+  return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
+         op == op_kind::ge;
+}
+bool is_bitwise(op_kind op) {
+  return op == op_kind::bit_and || op == op_kind::bit_or || op == op_kind::bit_xor || op == op_kind::shl ||
+         op == op_kind::shr;
+}
+const char* ufunc_name(op_kind op) {
+  switch (op) {
+    case op_kind::bit_and: return "bitwise_and";
+    case op_kind::bit_or: return "bitwise_or";
+    case op_kind::bit_xor: return "bitwise_xor";
+    case op_kind::shl: return "left_shift";
+    case op_kind::shr: return "right_shift";
+    case op_kind::logical_not: return "invert";
+    default: return ir::info(op).text;
+  }
+}
+
+}  // namespace
+
+std::int64_t node::size() const {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+void note_reader(const node_ptr& pending) {
+  for (const auto& in : pending->inputs) {
+    if (in->kind != node_kind::leaf || !in->data) continue;
+    auto& r = in->data->readers;
+    r.push_back(pending);
+    if (r.size() > 2 * in->data->readers_pruned_at + 16) {  // drop dead entries now and then: O(1) amortised
+      std::erase_if(r, [](const std::weak_ptr<node>& w) { return w.expired(); });
+      in->data->readers_pruned_at = r.size();
+    }
+  }
+}
+
+void flush_readers(const storage& s, const node* keep) {
+  // Materialising may add readers of other storages, never of `s` (results get new storage).
+  auto& list = const_cast<storage&>(s).readers;
+  auto readers = std::move(list);
+  list.clear();
+  const_cast<storage&>(s).readers_pruned_at = 0;
+  for (auto& w : readers) {
+    auto n = w.lock();
+    if (!n) continue;
+    if (n.get() == keep) list.push_back(w);
+    else if (n->pending()) materialize(n);
+  }
+}
+
+node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t) {
+  auto n = std::make_shared<node>();
+  n->kind = node_kind::leaf;
+  n->t = t;
+  n->shape = lay.shape;
+  n->device = data->kind();
+  n->gpu = data->dev();
+  n->data = std::move(data);
+  n->lay = std::move(lay);
+  return n;
+}
+
+node_ptr make_scalar(double value, dtype t, const node_ptr& like) {
+  auto n = new_node(node_kind::scalar, t, {}, like);
+  n->fvalue = value;
+  n->ivalue = static_cast<std::int64_t>(value);
+  return n;
+}
+
+node_ptr make_scalar_int(std::int64_t value, dtype t, const node_ptr& like) {
+  auto n = new_node(node_kind::scalar, t, {}, like);
+  n->ivalue = value;
+  n->fvalue = static_cast<double>(value);
+  return n;
+}
+
+dtype unary_result(op_kind op, dtype t) {
+  switch (op) {
+    case op_kind::neg:
+      if (ir::is_bool(t))
+        fail(error_kind::type_error, "The numpy boolean negative, the `-` operator, is not supported, use the `~` "
+                                     "operator or the logical_not function instead.");
+      return t;
+    case op_kind::abs: return t;
+    case op_kind::logical_not:
+      if (ir::is_float(t))
+        fail(error_kind::type_error, "ufunc 'invert' not supported for the input types, and the inputs could not be "
+                                     "safely coerced to any supported types according to the casting rule ''safe''");
+      return t;
+    case op_kind::floor:
+    case op_kind::ceil: return ir::is_float(t) ? t : (ir::is_bool(t) || size_bytes(t) == 1 ? dtype::f16 : float_loop(t));
+    default: return float_loop(t);  // exp, log, sqrt, sin, ...: floating loops only
+  }
+}
+
+node_ptr make_unary(op_kind op, const node_ptr& x) {
+  dtype t = unary_result(op, x->t);
+  auto n = new_node(node_kind::unary, t, x->shape, x);
+  n->op = op;
+  n->compute = t;
+  n->inputs = {x};
+  note_reader(n);
+  return n;
+}
+
+node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
+  same_device(a, b);
+  dims shape = broadcast_shapes({a->shape, b->shape});
+  dtype common = ir::promote(a->t, b->t);
+  dtype result = common, compute = common;
+  if (is_comparison(op)) {
+    result = dtype::b1;
+  } else if (op == op_kind::div) {
+    if (!ir::is_float(common)) result = compute = dtype::f64;  // NumPy true_divide of ints/bools
+  } else if (is_bitwise(op)) {
+    if (ir::is_float(common))
+      fail(error_kind::type_error, "ufunc '", ufunc_name(op), "' not supported for the input types, and the inputs "
+           "could not be safely coerced to any supported types according to the casting rule ''safe''");
+    if ((op == op_kind::shl || op == op_kind::shr) && ir::is_bool(common)) result = compute = dtype::i64;
+  } else if (op == op_kind::sub && ir::is_bool(common)) {
+    fail(error_kind::type_error, "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                                 "the `^` operator, or the logical_xor function instead.");
+  } else if ((op == op_kind::floordiv || op == op_kind::mod || op == op_kind::pow) && ir::is_bool(common)) {
+    result = compute = dtype::i8;  // NumPy: bool // bool -> int8
+  }
+  auto n = new_node(node_kind::binary, result, std::move(shape), a);
+  n->op = op;
+  n->compute = compute;
+  n->inputs = {a, b};
+  note_reader(n);
+  return n;
+}
+
+node_ptr make_where(const node_ptr& cond, const node_ptr& a, const node_ptr& b) {
+  same_device(cond, a);
+  same_device(a, b);
+  dims shape = broadcast_shapes({cond->shape, a->shape, b->shape});
+  auto n = new_node(node_kind::where, ir::promote(a->t, b->t), std::move(shape), a);
+  n->compute = n->t;
+  n->inputs = {make_cast(cond, dtype::b1), a, b};
+  note_reader(n);
+  return n;
+}
+
+node_ptr make_cast(const node_ptr& x, dtype t) {
+  if (x->t == t) return x;
+  if (x->kind == node_kind::scalar) {
+    auto s = ir::is_float(t) ? make_scalar(x->fvalue, t, x) : make_scalar_int(x->ivalue, t, x);
+    if (!ir::is_float(t) && ir::is_float(x->t)) s->ivalue = static_cast<std::int64_t>(x->fvalue);
+    if (ir::is_bool(t)) s->ivalue = ir::is_float(x->t) ? (x->fvalue != 0) : (x->ivalue != 0);
+    return s;
+  }
+  auto n = new_node(node_kind::cast, t, x->shape, x);
+  n->compute = t;
+  n->inputs = {x};
+  note_reader(n);
+  return n;
+}
+
+node_ptr make_reduce(op_kind op, const node_ptr& x, const std::vector<std::int64_t>& axes, bool all_axes,
+                     bool keepdims) {
+  int nd = static_cast<int>(x->shape.size());
+  std::vector<int> ax;
+  if (all_axes) {
+    for (int i = 0; i < nd; ++i) ax.push_back(i);
+  } else {
+    ax = normalize_axes(axes, nd);
+  }
+  bool empty = false;
+  for (int a : ax) empty = empty || x->shape[a] == 0;
+  if (empty && x->size() == 0 && op != op_kind::reduce_sum && op != op_kind::reduce_prod) {
+    const char* name = op == op_kind::reduce_max ? "maximum" : op == op_kind::reduce_min ? "minimum"
+                       : op == op_kind::argmax   ? "argmax" : "argmin";
+    if (op == op_kind::argmax || op == op_kind::argmin)
+      fail(error_kind::invalid_argument, "attempt to get ", name, " of an empty sequence");
+    fail(error_kind::invalid_argument, "zero-size array to reduction operation ", name, " which has no identity");
+  }
+  dims shape;
+  for (int i = 0; i < nd; ++i) {
+    bool reduced = std::find(ax.begin(), ax.end(), i) != ax.end();
+    if (!reduced) shape.push_back(x->shape[i]);
+    else if (keepdims) shape.push_back(1);
+  }
+  dtype t = x->t;
+  if (op == op_kind::reduce_sum || op == op_kind::reduce_prod) {
+    if (ir::is_bool(t) || ir::is_signed_int(t)) t = dtype::i64;
+    else if (ir::is_unsigned_int(t)) t = dtype::u64;
+  } else if (op == op_kind::argmax || op == op_kind::argmin) {
+    t = dtype::i64;
+  }
+  auto n = new_node(node_kind::reduce, t, std::move(shape), x);
+  n->op = op;
+  // Half-precision sums and products accumulate in float32 (as NumPy's pairwise loops do).
+  n->compute = (op == op_kind::reduce_sum || op == op_kind::reduce_prod) && ir::is_float(t) && size_bytes(t) == 2
+                   ? dtype::f32 : t;
+  if (op == op_kind::argmax || op == op_kind::argmin) n->compute = x->t;
+  n->inputs = {x};
+  n->axes = std::move(ax);
+  n->keepdims = keepdims;
+  note_reader(n);
+  return n;
+}
+
+}  // namespace tegula::array

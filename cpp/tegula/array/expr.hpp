@@ -1,0 +1,77 @@
+// The lazy expression graph: an ndarray's value is a node, either materialised (storage + layout)
+// or pending (an op over other nodes). Elementwise ops, casts, where and reductions build pending
+// nodes; materialising a node (materialize.hpp) turns it into a leaf in place, so every graph that
+// shares it sees the stored result from then on. A node's dtype and shape never change.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tegula/array/layout.hpp"
+#include "tegula/array/promotion.hpp"
+#include "tegula/array/storage.hpp"
+#include "tegula/ir/ir.hpp"
+
+namespace tegula::array {
+
+enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce };
+
+struct node;
+using node_ptr = std::shared_ptr<node>;
+
+struct node {
+  node_kind kind = node_kind::leaf;
+  dtype t = dtype::f32;
+  dims shape;
+  device_kind device = device_kind::cpu;
+  rt::device* gpu = nullptr;  // the CUDA device (cuda nodes)
+
+  // unary / binary / reduce: the IR op; where: (cond, a, b); cast: (x)
+  ir::op_kind op = ir::op_kind::add;
+  dtype compute = dtype::f32;  // binary: the dtype both operands are cast to (comparisons: their promotion)
+  std::vector<node_ptr> inputs;
+
+  // scalar: a value of dtype t, passed to kernels as a parameter (not part of the compiled kernel)
+  double fvalue = 0;
+  std::int64_t ivalue = 0;
+
+  // reduce: sorted normalised axes of inputs[0] and keepdims
+  std::vector<int> axes;
+  bool keepdims = false;
+
+  // leaf: the data
+  std::shared_ptr<storage> data;
+  layout lay;
+
+  bool pending() const { return kind != node_kind::leaf && kind != node_kind::scalar; }
+  std::int64_t size() const;
+};
+
+// Registry of pending nodes that read each storage, so a write into the storage first
+// materialises them (NumPy semantics: an expression sees the values as of when it was written).
+void note_reader(const node_ptr& pending);
+// Materialises every live pending node that reads `s` (through any view) except `keep`, then
+// forgets them (`keep` stays registered).
+void flush_readers(const storage& s, const node* keep = nullptr);
+
+node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t);
+node_ptr make_scalar(double value, dtype t, const node_ptr& like);          // float dtypes
+node_ptr make_scalar_int(std::int64_t value, dtype t, const node_ptr& like);  // bool/int dtypes
+
+// Elementwise ops with NumPy's dtype rules (the caller resolves Python scalars to scalar nodes
+// first, with result_type). Unary math on ints computes in float_loop(t).
+node_ptr make_unary(ir::op_kind op, const node_ptr& x);
+// NumPy true_divide: ints -> float64. Comparisons -> bool. Shifts/bitwise need ints or bools.
+node_ptr make_binary(ir::op_kind op, const node_ptr& a, const node_ptr& b);
+node_ptr make_where(const node_ptr& cond, const node_ptr& a, const node_ptr& b);
+node_ptr make_cast(const node_ptr& x, dtype t);  // a no-op returns x
+// op: reduce_sum/prod/max/min, argmax/argmin; axes empty = all. Result dtypes as NumPy: sum/prod
+// of bool/signed -> int64, unsigned -> uint64, floats keep; argmax -> int64. max/min of an empty
+// axis is a ValueError as in NumPy ("zero-size array to reduction operation maximum which has no identity").
+node_ptr make_reduce(ir::op_kind op, const node_ptr& x, const std::vector<std::int64_t>& axes, bool all_axes,
+                     bool keepdims);
+
+// The dtype NumPy gives this unary op for an input of dtype t.
+dtype unary_result(ir::op_kind op, dtype t);
+
+}  // namespace tegula::array

@@ -1,0 +1,57 @@
+// Compiled array kernels: built once per key (IR -> passes -> CUDA -> NVRTC, or IR for the CPU
+// interpreter), cached for the process (NVRTC output also on disk, jit/), and launched.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tegula/array/storage.hpp"
+#include "tegula/ir/ir.hpp"
+
+namespace tegula::rt {
+class kernel;
+}
+
+namespace tegula::array {
+
+// One kernel argument: a 2-D (or 1-D) array view, or a scalar of the parameter's dtype.
+struct kernel_array {
+  std::uintptr_t address = 0;
+  ir::dtype t = ir::dtype::f32;
+  std::vector<std::int64_t> shape, strides;  // elements
+  bool contiguous = true, aligned = true;     // the codegen specialization (part of the key)
+};
+struct kernel_scalar {
+  ir::dtype t = ir::dtype::f32;
+  double f = 0;
+  std::int64_t i = 0;
+};
+using kernel_arg = std::variant<kernel_array, kernel_scalar>;
+
+struct array_kernel {
+  ir::function fn;  // post-pass IR (what the interpreter runs and codegen consumed)
+  std::shared_ptr<rt::kernel> gpu;
+  unsigned threads = 0, shared = 0;
+  std::string source;  // generated CUDA (empty for the CPU)
+};
+
+struct kernel_stats {
+  std::uint64_t builds = 0, hits = 0, launches = 0;
+};
+kernel_stats& stats();
+
+// The kernel for `key` on `device` (for cuda: `gpu`), building it with `make_ir` on a miss.
+// `args` gives the codegen its per-array specialization.
+const array_kernel& get_kernel(const std::string& key, device_kind device, rt::device* gpu,
+                               const std::function<ir::function()>& make_ir, const std::vector<kernel_arg>& args);
+// Runs `k` over `grid` blocks: on the array stream of `gpu`, or on the interpreter (cpu).
+void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, const std::vector<kernel_arg>& args,
+                std::int64_t grid);
+
+// The most recent kernel built or run, for tegula.numpy's introspection (last_kernel()).
+const array_kernel* last_kernel();
+
+}  // namespace tegula::array

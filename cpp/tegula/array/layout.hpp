@@ -1,0 +1,69 @@
+// Array layouts: shape, element strides and offset, and the NumPy view operations over them.
+// Pure arithmetic on integers: no memory, no dtype, no CUDA. Strides count elements (not bytes),
+// may be negative or zero (broadcast), as in NumPy views.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace tegula::array {
+
+using dims = std::vector<std::int64_t>;
+
+struct layout {
+  dims shape;
+  dims strides;             // elements; same length as shape
+  std::int64_t offset = 0;  // elements from the buffer's base to element [0, 0, ...]
+
+  int ndim() const { return static_cast<int>(shape.size()); }
+  std::int64_t size() const;  // product of shape (1 for 0-d)
+  bool c_contiguous() const;  // row-major dense (extent-1 axes' strides ignored, as NumPy does)
+  bool f_contiguous() const;
+  // [lo, hi): the element range of the buffer this view touches, relative to the base (size 0: lo == hi).
+  std::pair<std::int64_t, std::int64_t> extent() const;
+};
+
+dims c_strides(const dims& shape);       // row-major dense strides
+layout contiguous(const dims& shape);    // offset 0, c_strides
+
+// NumPy's broadcast of shapes; throws invalid_argument with NumPy's message
+// ("operands could not be broadcast together with shapes (2,3) (4,)") when incompatible.
+dims broadcast_shapes(const std::vector<dims>& shapes);
+// A view of `l` with shape `to` (stride 0 on new or stretched axes); throws invalid_argument
+// ("cannot broadcast shape (3,) to (4,)") when impossible.
+layout broadcast_to(const layout& l, const dims& to);
+
+// One index of a basic (non-advanced) NumPy subscript.
+struct index_item {
+  enum class kind { integer, slice, newaxis, ellipsis } k = kind::integer;
+  std::int64_t value = 0;                          // integer
+  std::optional<std::int64_t> start, stop, step;   // slice (None -> nullopt); step 0 is an error
+};
+// x[items] as a view. Follows NumPy exactly: negative indices, clamping of slice bounds, negative
+// steps, one ellipsis at most, newaxis. Throws index_error-kind errors as NumPy's IndexError text
+// ("index 5 is out of bounds for axis 0 with size 3", "too many indices for array: array is
+// 1-dimensional, but 2 were indexed") and invalid_argument for "slice step cannot be zero".
+layout subscript(const layout& l, const std::vector<index_item>& items);
+
+layout transpose(const layout& l, const std::vector<int>& perm);  // perm empty: reverse the axes
+layout swap_axes(const layout& l, int a, int b);
+layout squeeze(const layout& l, const std::vector<int>& axes);    // axes empty: every extent-1 axis
+layout expand_dims(const layout& l, const std::vector<int>& axes);  // NumPy's axes of the result
+// A view with `shape` (one -1 allowed) when the elements can be re-strided without a copy
+// (NumPy's rule, C order); nullopt when a copy is needed. Throws invalid_argument
+// ("cannot reshape array of size 6 into shape (4,)") when the sizes differ.
+std::optional<layout> reshape_view(const layout& l, const dims& shape);
+dims resolve_reshape(std::int64_t size, const dims& shape);  // fills the -1, checks the size
+
+// Normalises an axis for an array of `ndim` axes (negative counts from the end); throws
+// axis_error-kind text "axis 3 is out of bounds for array of dimension 2".
+int normalize_axis(std::int64_t axis, int ndim);
+// Sorted, unique normalised axes; throws on repeats ("repeated axis").
+std::vector<int> normalize_axes(const std::vector<std::int64_t>& axes, int ndim);
+
+// Merges adjacent axes that are contiguous with each other (after dropping extent-1 axes) so a
+// kernel sees the fewest dimensions: shape (4, 8) strides (8, 1) -> (32,) (1,). Every layout in
+// `ls` has the same shape; an axis pair is merged only if it is mergeable in all of them.
+std::vector<layout> coalesce(const std::vector<layout>& ls);
+
+}  // namespace tegula::array

@@ -1,0 +1,146 @@
+// Materialisation and assignment (see materialize.hpp).
+#include "tegula/array/materialize.hpp"
+
+#include "tegula/array/copy.hpp"
+#include "tegula/array/emit.hpp"
+#include "tegula/array/kernels.hpp"
+#include "tegula/array/plan.hpp"
+#include "tegula/ir/infer.hpp"
+#include "tegula/runtime/device.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::array {
+namespace {
+
+// The CPU plans as if it had the H200's SM count, so it runs the GPU's very kernel shapes.
+constexpr int cpu_sm_count = 132;
+
+kernel_array as_arg(const view2d& w) {
+  return kernel_array{w.address, w.t, {w.rows, w.cols}, {w.row_stride, w.col_stride}, w.contiguous, w.aligned};
+}
+
+void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
+  n.kind = node_kind::leaf;
+  n.inputs.clear();
+  n.axes.clear();
+  n.data = std::move(data);
+  n.lay = std::move(lay);
+}
+
+// Evaluates the graph of pending `root` into `out` (contiguous, root's shape and dtype unless the
+// plan is a split, whose partials it returns). Returns the final node's storage and layout.
+void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
+  int sms = root->device == device_kind::cuda ? root->gpu->sm_count() : cpu_sm_count;
+  substitutes subst;
+  for (int attempt = 0;; ++attempt) {
+    if (attempt > 64) fail(error_kind::internal, "array planning did not converge");
+    std::uintptr_t out_address = given_out ? given_out->address() : 0;
+    auto planned = make_plan(root, out_address, sms, subst);
+    if (auto* blk = std::get_if<plan_blocker>(&planned)) {
+      if (blk->materialize_first) {
+        materialize(blk->materialize_first);
+      } else {
+        // A leaf the 2-D kernel cannot read: copy it (broadcast to the space) into a layout it can.
+        node_ptr leaf = blk->copy_leaf;
+        const layout& target = blk->space_layout;
+        std::int64_t n = 1;
+        for (auto e : target.shape) n *= e;
+        auto data = allocate_like(*leaf, static_cast<std::size_t>(n) * size_bytes(leaf->t));
+        auto lo = target.extent().first;
+        layout dst = target;
+        dst.offset = -lo;
+        copy_strided(leaf->data, broadcast_to(leaf->lay, target.shape), leaf->t, data, dst, leaf->t);
+        node_ptr copy = make_leaf(data, dst, leaf->t);
+        subst[blk->copy_key] = copy;
+      }
+      continue;
+    }
+    plan& p = std::get<plan>(planned);
+    std::shared_ptr<storage> out = given_out;
+    std::size_t out_bytes = static_cast<std::size_t>(p.out.rows * p.out.cols) * size_bytes(p.out_t);
+    if (p.shape == kernel_shape::split || !out) out = allocate_like(*root, out_bytes);
+    p.out.address = out->address();
+    std::vector<kernel_arg> args;
+    for (const auto& w : p.leaves) args.push_back(as_arg(w));
+    for (const node* s : p.scalars) args.push_back(kernel_scalar{s->t, s->fvalue, s->ivalue});
+    args.push_back(kernel_scalar{dtype::i64, 0, p.ncols});
+    args.push_back(as_arg(p.out));
+    const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);
+    if (root->size() > 0 || p.shape != kernel_shape::map) run_kernel(k, root->device, root->gpu, args, p.grid);
+    if (p.shape == kernel_shape::split) {
+      // Second stage: reduce the partials (R, parts) along their columns, into the result.
+      node_ptr partial = make_leaf(out, contiguous({p.R, p.parts}), p.out_t);
+      node_ptr stage2 = make_cast(make_reduce(root->op, partial, {1}, false, false), root->t);
+      evaluate(stage2, given_out ? given_out : nullptr);
+      become_leaf(*root, stage2->data, contiguous(root->shape));
+      return;
+    }
+    become_leaf(*root, out, contiguous(root->shape));
+    return;
+  }
+}
+
+bool same_view(const node& leaf, const storage& s, const layout& l) {
+  return leaf.data.get() == &s && leaf.lay.offset == l.offset && leaf.lay.strides == l.strides;
+}
+
+// True when some leaf of src's graph reads `s` through a different view than `l` (writing while
+// other blocks read would race: evaluate into a temporary instead).
+bool reads_other_view(const node_ptr& n, const storage& s, const layout& l) {
+  if (n->kind == node_kind::leaf)
+    return n->data.get() == &s && !(same_view(*n, s, l) && n->shape == l.shape);
+  if (!n->pending()) return false;
+  for (const auto& in : n->inputs)
+    if (reads_other_view(in, s, l)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::shared_ptr<storage> allocate_like(const node& like, std::size_t bytes) {
+  if (like.device == device_kind::cpu) return storage::allocate_cpu(bytes);
+  return storage::allocate_cuda(bytes, *like.gpu);
+}
+
+void materialize(const node_ptr& n) {
+  if (!n->pending()) return;
+  evaluate(n, nullptr);
+}
+
+void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype dst_t, const node_ptr& src,
+            bool src_is_temporary) {
+  if (src->device != dst->kind() || (dst->kind() == device_kind::cuda && src->gpu != dst->dev()))
+    fail(error_kind::invalid_argument, "cannot assign an array of another device; move it with .to_device() first");
+  if (broadcast_shapes({src->shape, dst_layout.shape}) != dst_layout.shape)
+    fail(error_kind::invalid_argument, "could not broadcast input array from shape ", ir::shape_string(src->shape),
+         " into shape ", ir::shape_string(dst_layout.shape));
+  // Expressions that read dst see its old values: materialise them now. A temporary source (the
+  // value of `a += b`) is evaluated straight into dst instead, when that is race-free.
+  bool direct = src_is_temporary && dst_layout.c_contiguous() && src->shape == dst_layout.shape && src->pending() &&
+                src->kind != node_kind::reduce;
+  flush_readers(*dst, direct ? src.get() : nullptr);
+  ++dst->version;
+  if (dst_layout.size() == 0) return;
+  if (direct && !reads_other_view(src, *dst, dst_layout)) {
+    node_ptr root = make_cast(src, dst_t);
+    std::uintptr_t start = dst->address() + static_cast<std::uintptr_t>(dst_layout.offset * size_bytes(dst_t));
+    std::shared_ptr<storage> alias = dst->kind() == device_kind::cpu
+                                         ? storage::borrow_cpu(reinterpret_cast<void*>(start), dst->bytes(), dst)
+                                         : storage::borrow_cuda(start, dst->bytes(), *dst->dev(), dst);
+    evaluate(root, alias);
+    return;
+  }
+  // General path: the value in contiguous memory (a private copy of a pending node, so the
+  // caller's node is untouched), then a strided copy into the view.
+  node_ptr v = src;
+  if (v->pending()) {
+    v = std::make_shared<node>(*src);
+    materialize(v);
+  } else if (v->kind == node_kind::scalar) {
+    v = make_binary(ir::op_kind::add, make_scalar_int(0, src->t, src), src);  // a 0-d array holding it
+    materialize(v);
+  }
+  copy_strided(v->data, broadcast_to(v->lay, dst_layout.shape), v->t, dst, dst_layout, dst_t);
+}
+
+}  // namespace tegula::array

@@ -1,0 +1,217 @@
+// Planning a materialisation (see plan.hpp): space, leaf views, kernel shape, tiles, key.
+#include "tegula/array/plan.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "tegula/support/error.hpp"
+
+namespace tegula::array {
+namespace {
+
+using ir::op_kind;
+
+std::int64_t pow2_at_least(std::int64_t n) {
+  std::int64_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+void collect(const node_ptr& n, std::vector<node_ptr>& order, std::unordered_map<const node*, int>& seen,
+             const substitutes& subst) {
+  if (seen.count(n.get())) return;
+  if (n->pending())
+    for (const auto& in : n->inputs) collect(in, order, seen, subst);
+  seen[n.get()] = static_cast<int>(order.size());
+  auto s = subst.find(n.get());
+  order.push_back(s == subst.end() ? n : s->second);
+}
+
+// One group of space axes (extents, strides) as a single (extent, stride), or nullopt.
+std::optional<std::pair<std::int64_t, std::int64_t>> merge(const std::vector<std::int64_t>& ext,
+                                                           const std::vector<std::int64_t>& str) {
+  std::int64_t extent = 1, stride = 0;
+  bool any = false;
+  for (std::size_t i = ext.size(); i-- > 0;) {  // innermost first
+    if (ext[i] == 1) continue;
+    if (!any) {
+      extent = ext[i], stride = str[i], any = true;
+    } else if (str[i] == stride * extent) {
+      extent *= ext[i];
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::make_pair(extent, stride);
+}
+
+void put(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+bool reduce_has_split(op_kind op) { return op != op_kind::argmax && op != op_kind::argmin; }
+
+}  // namespace
+
+std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t out_address, int sm_count,
+                                           const substitutes& subst) {
+  plan p;
+  std::unordered_map<const node*, int> seen;
+  collect(root, p.order, seen, subst);
+  p.input_index.resize(p.order.size());
+  for (std::size_t i = 0; i < p.order.size(); ++i)
+    for (const auto& in : p.order[i]->inputs) p.input_index[i].push_back(seen.at(in.get()));
+
+  const bool reduce_root = root->kind == node_kind::reduce;
+  const dims S = reduce_root ? root->inputs[0]->shape : root->shape;
+  const int nd = static_cast<int>(S.size());
+  bool inner = false;
+  for (const auto& n : p.order) {
+    if (n == root || n->kind != node_kind::reduce) continue;
+    bool fits = n->inputs[0]->shape == S && nd > 0 && n->axes == std::vector<int>{nd - 1} && n->keepdims &&
+                (!reduce_root || root->axes == std::vector<int>{nd - 1}) && S[nd - 1] <= max_row_tile;
+    if (!fits) return plan_blocker{n, nullptr, nullptr, {}};
+    inner = true;
+  }
+
+  // The space's axis order: kept axes, then reduced ones.
+  std::vector<int> reduced;
+  if (reduce_root) reduced = root->axes;
+  else if (inner) reduced = {nd - 1};
+  for (int i = 0; i < nd; ++i)
+    if (std::find(reduced.begin(), reduced.end(), i) == reduced.end()) p.perm.push_back(i);
+  for (int a : reduced) p.perm.push_back(a);
+
+  // Leaves broadcast to the space, permuted, their kept and reduced groups merged.
+  struct leaf_view {
+    std::pair<std::int64_t, std::int64_t> rows, cols;
+  };
+  auto view_of = [&](const layout& l, int split) -> std::optional<leaf_view> {
+    std::vector<std::int64_t> e1, s1, e2, s2;
+    for (int i = 0; i < nd; ++i) {
+      int a = p.perm[i];
+      (i < split ? e1 : e2).push_back(S[a]);
+      (i < split ? s1 : s2).push_back(l.strides[a]);
+    }
+    auto r = merge(e1, s1), c = merge(e2, s2);
+    if (!r || !c) return std::nullopt;
+    return leaf_view{*r, *c};
+  };
+  std::vector<layout> spaced;
+  for (const auto& n : p.order)
+    if (n->kind == node_kind::leaf) spaced.push_back(broadcast_to(n->lay, S));
+  // Elementwise graphs try one flat column space first (every leaf dense in the same order).
+  int split = nd - static_cast<int>(reduced.size());
+  if (!reduce_root && !inner) {
+    bool flat = true;
+    for (const auto& l : spaced) flat = flat && view_of(l, 0).has_value();
+    split = flat ? 0 : std::max(nd - 1, 0);
+  }
+  for (int i = 0; i < nd; ++i) (i < split ? p.R : p.C) *= S[p.perm[i]];
+  p.ncols = p.C;
+
+  // Kernel shape and tiles.
+  if (!reduce_root && !inner) {
+    p.shape = kernel_shape::map;
+    p.TC = std::min<std::int64_t>(pow2_at_least(p.C), 4096);
+    p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(4096 / p.TC, 1));
+  } else if (inner || p.C <= max_row_tile) {
+    p.shape = kernel_shape::rows;
+    p.TC = pow2_at_least(p.C);
+    p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(2048 / p.TC, 1));
+  } else if (p.R >= 2 * sm_count || !reduce_has_split(root->op)) {
+    p.shape = kernel_shape::row_loop;
+    p.TC = 4096;
+  } else {
+    p.shape = kernel_shape::split;
+    p.TC = 4096;
+    std::int64_t chunks = (p.C + p.TC - 1) / p.TC;
+    p.parts = std::clamp<std::int64_t>(8 * sm_count / p.R, 1, chunks);
+  }
+
+  // Leaf views (a leaf whose groups do not merge is copied first, into the space's order).
+  int li = 0;
+  p.leaf_of.assign(p.order.size(), -1);
+  for (std::size_t i = 0; i < p.order.size(); ++i) {
+    const auto& n = p.order[i];
+    if (n->kind == node_kind::scalar) {
+      p.leaf_of[i] = static_cast<int>(p.scalars.size());
+      p.scalars.push_back(n.get());
+      continue;
+    }
+    if (n->kind != node_kind::leaf) continue;
+    const layout& l = spaced[li++];
+    auto v = view_of(l, split);
+    if (!v) {
+      dims permuted(nd);
+      for (int k = 0; k < nd; ++k) permuted[k] = S[p.perm[k]];
+      dims cs = c_strides(permuted), strides(nd);
+      for (int k = 0; k < nd; ++k) strides[p.perm[k]] = cs[k];
+      const node* key = nullptr;
+      for (const auto& [k, v] : seen)
+        if (v == static_cast<int>(i)) key = k;
+      return plan_blocker{nullptr, n, key, layout{S, strides, 0}};
+    }
+    view2d w;
+    w.t = n->t;
+    int item = size_bytes(n->t);
+    w.address = n->data->address() + static_cast<std::uintptr_t>(n->lay.offset * item);
+    w.row_stride = v->rows.second;
+    w.col_stride = v->cols.second;
+    w.col_bcast = p.C > 1 && w.col_stride == 0;
+    w.row_bcast = p.R > 1 && w.row_stride == 0;
+    w.rows = w.row_bcast ? 1 : p.R;
+    w.cols = w.col_bcast ? 1 : p.C;
+    w.contiguous = w.cols == 1 || w.col_stride == 1;
+    w.aligned = w.address % 16 == 0 && (w.rows == 1 || (w.row_stride * item) % 16 == 0);
+    p.leaf_of[i] = static_cast<int>(p.leaves.size());
+    p.leaves.push_back(w);
+  }
+
+  // The result.
+  p.out_t = root->t;
+  if (p.shape == kernel_shape::split && ir::is_float(root->t) && size_bytes(root->t) == 2) p.out_t = dtype::f32;
+  p.out.t = p.out_t;
+  p.out.address = out_address;
+  p.out.rows = p.R;
+  if (!reduce_root) {  // map, or rows with inner reductions: the result has the space's shape
+    p.out.cols = p.C, p.out.row_stride = p.C, p.out.col_stride = 1;
+  } else if (p.shape == kernel_shape::split) {
+    p.out.cols = p.parts, p.out.row_stride = p.parts, p.out.col_stride = 1;
+  } else {
+    p.out.cols = 1, p.out.row_stride = 1, p.out.col_stride = 1;
+  }
+  p.out.aligned = (out_address == 0 || out_address % 16 == 0) && (p.out.rows == 1 || (p.out.row_stride * size_bytes(p.out_t)) % 16 == 0);
+  auto tiles = [](std::int64_t n, std::int64_t t) { return (n + t - 1) / t; };
+  switch (p.shape) {
+    case kernel_shape::map: p.grid = tiles(p.R, p.TR) * tiles(p.C, p.TC); break;
+    case kernel_shape::rows:
+    case kernel_shape::row_loop: p.grid = tiles(p.R, p.TR); break;
+    case kernel_shape::split: p.grid = p.R * p.parts; break;
+  }
+
+  // The key: everything the generated kernel depends on, nothing that only its parameters carry.
+  std::string& k = p.key;
+  k.reserve(64 + 8 * p.order.size());
+  k += static_cast<char>(root->device);
+  k += static_cast<char>(p.shape);
+  put(k, p.TR), put(k, p.TC);
+  k += p.C == p.TC ? 'e' : 'm';  // exact rows need no column mask
+  k += static_cast<char>(p.out_t);
+  k += p.out.aligned ? 'a' : 'u';
+  for (std::size_t i = 0; i < p.order.size(); ++i) {
+    const auto& n = p.order[i];
+    k += static_cast<char>(n->kind);
+    k += static_cast<char>(n->t);
+    k += static_cast<char>(n->compute);
+    k += static_cast<char>(n->op);
+    if (n->kind == node_kind::leaf) {
+      const view2d& w = p.leaves[p.leaf_of[i]];
+      k += static_cast<char>((w.col_bcast ? 1 : 0) | (w.row_bcast ? 2 : 0) | (w.contiguous ? 4 : 0) | (w.aligned ? 8 : 0));
+    }
+    if (n->kind == node_kind::reduce) k += n->keepdims ? 'k' : 'r';
+    for (int in : p.input_index[i]) put(k, in);
+    k += ';';
+  }
+  return p;
+}
+
+}  // namespace tegula::array

@@ -1,0 +1,78 @@
+// Planning a materialisation: which kernel shape evaluates a pending graph, how each leaf is seen
+// as a 2-D strided view of the iteration space, the tile sizes, and the cache key of the kernel.
+//
+// Every array kernel runs over a 2-D space (rows R, columns C): the graph's shape (or a reduction
+// root's input shape) with the kept axes coalesced into rows and the reduced axes (elementwise:
+// the last axis) into columns. Leaves are passed as 2-D arrays with run-time extents and strides,
+// so one compiled kernel serves every shape with the same structure, dtypes and layout classes.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "tegula/array/expr.hpp"
+
+namespace tegula::array {
+
+enum class kernel_shape : std::uint8_t {
+  map,       // elementwise: tiles (TR, TC) over the space, one store
+  rows,      // reductions along the columns inside the graph: one block per TR rows, the row (C <= TC) in one tile
+  row_loop,  // a root reduction over long rows: each block loops over the row's column tiles
+  split,     // a root reduction over few, very long rows: blocks split rows into parts -> partial results
+};
+
+// A leaf (or the output) as seen by the kernel: a 2-D strided view.
+struct view2d {
+  std::uintptr_t address = 0;  // element [0, 0] (offset folded in)
+  dtype t = dtype::f32;
+  std::int64_t rows = 1, cols = 1;
+  std::int64_t row_stride = 0, col_stride = 0;  // elements
+  bool col_bcast = false;  // one value per row (cols == 1 in the space): loaded as (TR, 1)
+  bool row_bcast = false;  // one row for all rows: loaded as (1, TC)
+  bool contiguous = true;  // col_stride == 1 (or a single column)
+  bool aligned = true;     // 16-byte aligned address and row pitch
+};
+
+struct plan {
+  kernel_shape shape = kernel_shape::map;
+  std::int64_t R = 1, C = 1, TR = 1, TC = 1;
+  std::int64_t parts = 1;               // split: blocks per row
+  std::vector<node_ptr> order;          // the graph in topological order (leaves and scalars included)
+  std::vector<int> leaf_of;             // order index -> leaf/scalar param index, -1 for ops
+  std::vector<std::vector<int>> input_index;  // order index -> order indices of its inputs
+  std::vector<view2d> leaves;           // one per leaf in order
+  std::vector<const node*> scalars;     // one per scalar in order
+  view2d out;                           // the result (split: the partials)
+  dtype out_t = dtype::f32;             // dtype stored (split: the partial dtype)
+  std::vector<int> perm;                // space axis order (kept axes, then reduced axes)
+  std::string key;                      // kernel cache key
+  std::int64_t ncols = 1;               // C, passed to the kernel (masks of partial column tiles)
+  std::int64_t grid = 1;
+};
+
+// What must happen before a graph can be planned: a node to materialise on its own first (an
+// inner reduction that does not fit the row kernel), or a leaf to copy into `space_layout`.
+struct plan_blocker {
+  node_ptr materialize_first;
+  node_ptr copy_leaf;            // the leaf to copy (as the graph currently sees it)
+  const node* copy_key = nullptr;  // the node the graph refers to (the key for substitutes)
+  layout space_layout;           // for copy_leaf: the layout (of the leaf's broadcast shape) the copy gets
+};
+
+// Plans the evaluation of pending `root` into a fresh contiguous result, or says what blocks it.
+// `sm_count` sizes split reductions (the CPU interpreter passes the same default, so the CPU runs
+// the very kernels the GPU runs).
+// `subst` replaces leaves (by node) with copies planned by an earlier blocker; `out_address` is the
+// result's address when it is known (alignment is part of the key), else 0 (a fresh allocation,
+// which is always aligned).
+using substitutes = std::unordered_map<const node*, node_ptr>;
+std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t out_address, int sm_count,
+                                           const substitutes& subst);
+
+// The largest row (elements) the rows kernel holds in one tile.
+constexpr std::int64_t max_row_tile = 8192;
+
+}  // namespace tegula::array

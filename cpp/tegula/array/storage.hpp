@@ -1,0 +1,60 @@
+// Array storage: the bytes an ndarray's views share, on the CPU (interpreter) or a CUDA device.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tegula::rt {
+class buffer;
+class device;
+class stream;
+}  // namespace tegula::rt
+
+namespace tegula::array {
+
+struct node;
+
+enum class device_kind { cpu, cuda };
+
+class storage {
+ public:
+  // Uninitialised bytes: host memory (64-byte aligned) or the device's stream-ordered pool.
+  static std::shared_ptr<storage> allocate_cpu(std::size_t bytes);
+  static std::shared_ptr<storage> allocate_cuda(std::size_t bytes, rt::device& dev);
+  // Someone else's device memory (a torch/cupy tensor); `owner` keeps it alive.
+  static std::shared_ptr<storage> borrow_cuda(std::uintptr_t ptr, std::size_t bytes, rt::device& dev,
+                                              std::shared_ptr<void> owner);
+  // Someone else's host memory (a numpy array viewed by the CPU device); `owner` keeps it alive.
+  static std::shared_ptr<storage> borrow_cpu(void* ptr, std::size_t bytes, std::shared_ptr<void> owner);
+
+  device_kind kind() const { return kind_; }
+  std::size_t bytes() const { return bytes_; }
+  // Host pointer (cpu) or device address (cuda) of byte 0.
+  std::uintptr_t address() const { return address_; }
+  void* host() const { return reinterpret_cast<void*>(address_); }  // cpu only
+  rt::device* dev() const { return dev_; }                           // cuda only
+  const std::shared_ptr<rt::buffer>& buffer() const { return buffer_; }
+
+  // Bumped on every write through an array (in-place ops, setitem, copies into it): pending
+  // expressions that read this storage are materialised before the bump (ndarray.cpp).
+  std::uint64_t version = 0;
+  // Pending nodes with a leaf of this storage as a direct input (expr.hpp: note_reader).
+  std::vector<std::weak_ptr<node>> readers;
+  std::size_t readers_pruned_at = 0;
+
+ private:
+  storage() = default;
+  device_kind kind_ = device_kind::cpu;
+  std::size_t bytes_ = 0;
+  std::uintptr_t address_ = 0;
+  rt::device* dev_ = nullptr;
+  std::shared_ptr<rt::buffer> buffer_;  // cuda
+  std::shared_ptr<void> owner_;         // cpu allocation or borrowed owner
+};
+
+// The stream every array operation is ordered on: the device's legacy default stream, which torch
+// and CuPy also use by default, so arrays exchanged with them need no extra synchronisation.
+const rt::stream& array_stream(rt::device& dev);
+
+}  // namespace tegula::array

@@ -1,0 +1,378 @@
+// Bindings for array/: the ndarray type (operators, views, reductions, host transfer) that
+// tegula.numpy builds its NumPy namespace on. Python scalars are "weak" (NEP 50); numpy scalars
+// and 0-d arrays are strong. Unsupported operand types return NotImplemented, as NumPy does.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <string>
+
+#include "tegula/array/copy.hpp"
+#include "tegula/array/expr.hpp"
+#include "tegula/array/kernels.hpp"
+#include "tegula/array/materialize.hpp"
+#include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/py_array.hpp"
+#include "tegula/ir/infer.hpp"
+#include "tegula/ir/printer.hpp"
+#include "tegula/runtime/buffer.hpp"
+#include "tegula/runtime/device.hpp"
+#include "tegula/runtime/stream.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::bind {
+namespace {
+
+using array::dtype;
+using array::node_ptr;
+using ir::op_kind;
+
+bool eager_mode = false;
+
+dtype dtype_of(const std::string& name) {
+  auto t = ir::dtype_from_name(name);
+  if (!t) fail(error_kind::type_error, "tegula.numpy does not support dtype '", name, "'");
+  return *t;
+}
+
+nb::tuple to_tuple(const array::dims& d) {
+  nb::list l;
+  for (auto v : d) l.append(v);
+  return nb::tuple(l);
+}
+
+array::dims to_dims(nb::handle h) {
+  array::dims d;
+  if (PyLong_Check(h.ptr())) {
+    d.push_back(nb::cast<std::int64_t>(h));
+    return d;
+  }
+  for (nb::handle x : h) d.push_back(nb::cast<std::int64_t>(x));
+  return d;
+}
+
+py_array wrap(node_ptr n) {
+  if (eager_mode && n->pending()) array::materialize(n);
+  return py_array{std::move(n)};
+}
+
+// `o` as a node next to `like` for a binary op, or nullptr (NotImplemented).
+node_ptr operand(nb::handle o, const node_ptr& like) {
+  PyObject* p = o.ptr();
+  if (nb::isinstance<py_array>(o)) return nb::cast<py_array&>(o).n;
+  using ok = array::operand_kind;
+  if (PyBool_Check(p)) {
+    dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_bool}});
+    return array::make_scalar_int(p == Py_True ? 1 : 0, t, like);
+  }
+  if (PyLong_Check(p)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (overflow) fail(error_kind::invalid_argument, "Python integer ", nb::cast<std::string>(nb::str(o)),
+                       " out of bounds for ", ir::name(like->t));
+    dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_int}});
+    if (ir::is_float(t)) return array::make_scalar(static_cast<double>(v), t, like);
+    array::check_int_scalar_fits(v, t);
+    return array::make_scalar_int(v, t, like);
+  }
+  if (PyFloat_Check(p)) {
+    dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_float}});
+    return array::make_scalar(PyFloat_AS_DOUBLE(p), t, like);
+  }
+  if (PyComplex_Check(p)) fail(error_kind::not_implemented, "tegula.numpy has no complex dtypes yet");
+  // numpy scalars (np.float32(2), ...): strong dtypes
+  if (nb::hasattr(o, "dtype") && nb::hasattr(o, "item") && !nb::hasattr(o, "__array_interface__") ) {
+    std::string name = nb::cast<std::string>(nb::str(o.attr("dtype")));
+    auto t = ir::dtype_from_name(name);
+    if (!t) return nullptr;
+    nb::object item = o.attr("item")();
+    if (ir::is_float(*t)) return array::make_scalar(nb::cast<double>(item), *t, like);
+    return array::make_scalar_int(nb::cast<std::int64_t>(item), *t, like);
+  }
+  if (nb::hasattr(o, "dtype") && nb::hasattr(o, "shape") && nb::len(nb::object(o.attr("shape"))) == 0 &&
+      nb::hasattr(o, "item")) {  // a numpy 0-d array: a strong scalar
+    auto t = ir::dtype_from_name(nb::cast<std::string>(nb::str(o.attr("dtype"))));
+    if (!t) return nullptr;
+    nb::object item = o.attr("item")();
+    if (ir::is_float(*t)) return array::make_scalar(nb::cast<double>(item), *t, like);
+    return array::make_scalar_int(nb::cast<std::int64_t>(item), *t, like);
+  }
+  return nullptr;
+}
+
+nb::object binary(op_kind op, const py_array& self, nb::handle other, bool reflected) {
+  node_ptr b = operand(other, self.n);
+  if (!b) return nb::borrow(Py_NotImplemented);
+  return nb::cast(wrap(reflected ? array::make_binary(op, b, self.n) : array::make_binary(op, self.n, b)));
+}
+
+// In-place: self <op>= other, NumPy's same_kind casting of the result into self's dtype.
+nb::object inplace(op_kind op, py_array& self, nb::handle other) {
+  node_ptr b = operand(other, self.n);
+  if (!b) return nb::borrow(Py_NotImplemented);
+  node_ptr value = array::make_binary(op, self.n, b);
+  if (!array::can_cast(value->t, self.n->t, array::casting::same_kind))
+    fail(error_kind::type_error, "Cannot cast ufunc '", ir::info(op).text, "' output from dtype('", ir::name(value->t),
+         "') to dtype('", ir::name(self.n->t), "') with casting rule 'same_kind'");
+  array::materialize(self.n);
+  array::assign(self.n->data, self.n->lay, self.n->t, value, true);
+  return nb::borrow(nb::cast(self));
+}
+
+const array::node& leaf(const py_array& a) {
+  array::materialize(a.n);
+  return *a.n;
+}
+
+std::vector<array::index_item> index_items(nb::handle key) {
+  std::vector<array::index_item> items;
+  auto one = [&](nb::handle k) {
+    array::index_item it;
+    PyObject* p = k.ptr();
+    if (p == Py_None) {
+      it.k = array::index_item::kind::newaxis;
+    } else if (p == Py_Ellipsis) {
+      it.k = array::index_item::kind::ellipsis;
+    } else if (PySlice_Check(p)) {
+      it.k = array::index_item::kind::slice;
+      auto get = [&](const char* name) -> std::optional<std::int64_t> {
+        nb::object v = k.attr(name);
+        if (v.is_none()) return std::nullopt;
+        return nb::cast<std::int64_t>(v.attr("__index__")());
+      };
+      it.start = get("start"), it.stop = get("stop"), it.step = get("step");
+    } else if (PyLong_Check(p) || (nb::hasattr(k, "__index__") && !nb::hasattr(k, "shape"))) {
+      it.value = nb::cast<std::int64_t>(k.attr("__index__")());
+    } else {
+      return false;
+    }
+    items.push_back(it);
+    return true;
+  };
+  if (PyTuple_Check(key.ptr())) {
+    for (nb::handle k : key)
+      if (!one(k)) return {};
+    if (items.empty()) items.push_back({array::index_item::kind::ellipsis});
+  } else if (!one(key)) {
+    return {};
+  }
+  return items;
+}
+
+py_array view(const py_array& a, array::layout l) {
+  const array::node& n = leaf(a);
+  return py_array{array::make_leaf(n.data, std::move(l), n.t)};
+}
+
+py_array from_host(std::uintptr_t ptr, const array::dims& shape, const std::string& dtype_name, nb::handle device) {
+  dtype t = dtype_of(dtype_name);
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  std::size_t bytes = static_cast<std::size_t>(n) * ir::size_bytes(t);
+  std::shared_ptr<array::storage> s;
+  if (device.is_none() || nb::cast<int>(device) < 0) {
+    s = array::storage::allocate_cpu(bytes);
+    if (bytes) std::memcpy(s->host(), reinterpret_cast<const void*>(ptr), bytes);
+  } else {
+    rt::device& dev = rt::device::get(nb::cast<int>(device));
+    s = array::storage::allocate_cuda(bytes, dev);
+    if (bytes) {
+      nb::gil_scoped_release g;
+      s->buffer()->copy_from_host(reinterpret_cast<const void*>(ptr), bytes, 0, array::array_stream(dev));
+    }
+  }
+  return py_array{array::make_leaf(s, array::contiguous(shape), t)};
+}
+
+py_array empty(const array::dims& shape, const std::string& dtype_name, int device) {
+  dtype t = dtype_of(dtype_name);
+  std::int64_t n = 1;
+  for (auto d : shape) {
+    if (d < 0) fail(error_kind::invalid_argument, "negative dimensions are not allowed");
+    n *= d;
+  }
+  std::size_t bytes = static_cast<std::size_t>(n) * ir::size_bytes(t);
+  auto s = device < 0 ? array::storage::allocate_cpu(bytes) : array::storage::allocate_cuda(bytes, rt::device::get(device));
+  return py_array{array::make_leaf(s, array::contiguous(shape), t)};
+}
+
+// A contiguous leaf with the same values (itself when already contiguous).
+node_ptr contiguous_leaf(const py_array& a) {
+  const array::node& n = leaf(a);
+  if (n.lay.c_contiguous()) return a.n;
+  std::size_t bytes = static_cast<std::size_t>(n.size()) * ir::size_bytes(n.t);
+  auto s = array::allocate_like(n, bytes);
+  array::layout c = array::contiguous(n.shape);
+  array::copy_strided(n.data, n.lay, n.t, s, c, n.t);
+  return array::make_leaf(s, c, n.t);
+}
+
+void to_host(const py_array& a, std::uintptr_t dst) {
+  node_ptr c = contiguous_leaf(a);
+  std::size_t bytes = static_cast<std::size_t>(c->size()) * ir::size_bytes(c->t);
+  if (!bytes) return;
+  std::size_t offset = static_cast<std::size_t>(c->lay.offset) * ir::size_bytes(c->t);
+  if (c->device == array::device_kind::cpu) {
+    std::memcpy(reinterpret_cast<void*>(dst), static_cast<const char*>(c->data->host()) + offset, bytes);
+    return;
+  }
+  nb::gil_scoped_release g;
+  c->data->buffer()->copy_to_host(reinterpret_cast<void*>(dst), bytes, offset, array::array_stream(*c->gpu));
+}
+
+const char* op_text(op_kind k) { return ir::info(k).text; }
+
+op_kind op_named(const std::string& name) {
+  auto k = ir::op_from_text(name);
+  if (!k) fail(error_kind::invalid_argument, "unknown array op '", name, "'");
+  return *k;
+}
+
+}  // namespace
+
+void bind_array(nb::module_& m) {
+  auto cls = nb::class_<py_array>(m, "ndarray", nb::is_weak_referenceable(),
+                                  "A tegula array: materialised (device memory + layout) or pending (a lazy expression).");
+  cls.def_prop_ro("shape", [](const py_array& a) { return to_tuple(a.n->shape); })
+      .def_prop_ro("ndim", [](const py_array& a) { return a.n->shape.size(); })
+      .def_prop_ro("size", [](const py_array& a) { return a.n->size(); })
+      .def_prop_ro("_dtype_name", [](const py_array& a) { return std::string(ir::name(a.n->t)); })
+      .def_prop_ro("itemsize", [](const py_array& a) { return ir::size_bytes(a.n->t); })
+      .def_prop_ro("_device_id", [](const py_array& a) {
+        return a.n->device == array::device_kind::cpu ? -1 : a.n->gpu->ordinal();
+      })
+      .def_prop_ro("_pending", [](const py_array& a) { return a.n->pending(); })
+      .def("_materialize", [](const py_array& a) { array::materialize(a.n); })
+      .def_prop_ro("_strides", [](const py_array& a) { return to_tuple(leaf(a).lay.strides); })
+      .def_prop_ro("_offset", [](const py_array& a) { return leaf(a).lay.offset; })
+      .def_prop_ro("_data_ptr", [](const py_array& a) {
+        const auto& n = leaf(a);
+        return n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * ir::size_bytes(n.t));
+      })
+      .def_prop_ro("_base_id", [](const py_array& a) { return reinterpret_cast<std::uintptr_t>(leaf(a).data.get()); })
+      .def("_to_host", &to_host, nb::arg("dst"))
+      .def("_contiguous", [](const py_array& a) { return py_array{contiguous_leaf(a)}; })
+      .def("_binary", [](const py_array& a, const std::string& op, nb::handle other, bool reflected) {
+        return binary(op_named(op), a, other, reflected);
+      }, nb::arg("op"), nb::arg("other"), nb::arg("reflected") = false)
+      .def("_inplace", [](py_array& a, const std::string& op, nb::handle other) { return inplace(op_named(op), a, other); })
+      .def("_unary", [](const py_array& a, const std::string& op) { return wrap(array::make_unary(op_named(op), a.n)); })
+      .def("astype", [](const py_array& a, const std::string& t) { return wrap(array::make_cast(a.n, dtype_of(t))); },
+           nb::arg("dtype"))
+      .def("_reduce", [](const py_array& a, const std::string& op, nb::handle axis, bool keepdims) {
+        std::vector<std::int64_t> axes;
+        bool all = axis.is_none();
+        if (!all) axes = to_dims(axis);
+        return wrap(array::make_reduce(op_named(op), a.n, axes, all, keepdims));
+      }, nb::arg("op"), nb::arg("axis").none(), nb::arg("keepdims") = false)
+      .def("_where", [](const py_array& c, const py_array& x, const py_array& y) {
+        return wrap(array::make_where(c.n, x.n, y.n));
+      })
+      .def("_scalar_like", [](const py_array& a, nb::handle v) {
+        node_ptr s = operand(v, a.n);
+        if (!s) fail(error_kind::type_error, "not a scalar: ", nb::cast<std::string>(nb::repr(v)));
+        return py_array{s};
+      })
+      .def("_getitem_basic", [](const py_array& a, nb::handle key) -> nb::object {
+        auto items = index_items(key);
+        if (items.empty()) return nb::none();
+        return nb::cast(view(a, array::subscript(leaf(a).lay, items)));
+      })
+      .def("_setitem_basic", [](const py_array& a, nb::handle key, const py_array& value) -> bool {
+        auto items = index_items(key);
+        if (items.empty()) return false;
+        const auto& n = leaf(a);
+        array::assign(n.data, array::subscript(n.lay, items), n.t, value.n);
+        return true;
+      })
+      .def("_assign", [](const py_array& a, const py_array& value) {
+        const auto& n = leaf(a);
+        array::assign(n.data, n.lay, n.t, value.n);
+      })
+      .def("_transpose", [](const py_array& a, std::vector<int> perm) { return view(a, array::transpose(leaf(a).lay, perm)); })
+      .def("_broadcast_to", [](const py_array& a, nb::handle shape) {
+        return view(a, array::broadcast_to(leaf(a).lay, to_dims(shape)));
+      })
+      .def("_squeeze", [](const py_array& a, std::vector<int> axes) { return view(a, array::squeeze(leaf(a).lay, axes)); })
+      .def("_expand_dims", [](const py_array& a, std::vector<int> axes) { return view(a, array::expand_dims(leaf(a).lay, axes)); })
+      .def("_reshape", [](const py_array& a, nb::handle shape) {
+        array::dims s = array::resolve_reshape(a.n->size(), to_dims(shape));
+        if (auto v = array::reshape_view(leaf(a).lay, s)) return view(a, *v);
+        node_ptr c = contiguous_leaf(a);
+        return py_array{array::make_leaf(c->data, *array::reshape_view(c->lay, s), c->t)};
+      })
+      .def("_raw_view", [](const py_array& a, nb::handle shape, nb::handle strides, std::int64_t offset) {
+        return view(a, array::layout{to_dims(shape), to_dims(strides), offset});
+      });
+
+  // Operators in C++: no Python frame per operation.
+  struct binop {
+    const char* name;
+    op_kind op;
+  };
+  static const binop binops[] = {
+      {"add", op_kind::add},          {"sub", op_kind::sub},     {"mul", op_kind::mul},
+      {"truediv", op_kind::div},      {"floordiv", op_kind::floordiv}, {"mod", op_kind::mod},
+      {"pow", op_kind::pow},          {"and", op_kind::bit_and}, {"or", op_kind::bit_or},
+      {"xor", op_kind::bit_xor},      {"lshift", op_kind::shl},  {"rshift", op_kind::shr}};
+  for (const auto& b : binops) {
+    std::string n = b.name;
+    op_kind op = b.op;
+    cls.def(("__" + n + "__").c_str(), [op](const py_array& a, nb::handle o) { return binary(op, a, o, false); });
+    cls.def(("__r" + n + "__").c_str(), [op](const py_array& a, nb::handle o) { return binary(op, a, o, true); });
+    cls.def(("__i" + n + "__").c_str(), [op](py_array& a, nb::handle o) { return inplace(op, a, o); });
+  }
+  static const binop compares[] = {{"eq", op_kind::eq}, {"ne", op_kind::ne}, {"lt", op_kind::lt},
+                                   {"le", op_kind::le}, {"gt", op_kind::gt}, {"ge", op_kind::ge}};
+  for (const auto& b : compares) {
+    op_kind op = b.op;
+    cls.def(("__" + std::string(b.name) + "__").c_str(),
+            [op](const py_array& a, nb::handle o) { return binary(op, a, o, false); });
+  }
+  cls.def("__neg__", [](const py_array& a) { return wrap(array::make_unary(op_kind::neg, a.n)); })
+      .def("__abs__", [](const py_array& a) { return wrap(array::make_unary(op_kind::abs, a.n)); })
+      .def("__invert__", [](const py_array& a) { return wrap(array::make_unary(op_kind::logical_not, a.n)); })
+      .def("__pos__", [](const py_array& a) { return wrap(array::make_cast(array::make_cast(a.n, a.n->t), a.n->t)); });
+  cls.attr("__hash__") = nb::none();
+
+  m.def("array_from_host", &from_host, nb::arg("ptr"), nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());
+  m.def("array_empty", [](nb::handle shape, const std::string& t, int device) { return empty(to_dims(shape), t, device); },
+        nb::arg("shape"), nb::arg("dtype"), nb::arg("device"));
+  m.def("array_from_pointer", [](std::uintptr_t ptr, nb::handle shape, nb::handle strides, const std::string& t,
+                                 int device, nb::object owner) {
+    dtype d = dtype_of(t);
+    array::layout l{to_dims(shape), to_dims(strides), 0};
+    auto [lo, hi] = l.extent();
+    std::size_t bytes = static_cast<std::size_t>(hi - lo) * ir::size_bytes(d);
+    auto keep = std::shared_ptr<void>(owner.release().ptr(), [](void* o) {
+      nb::gil_scoped_acquire g;
+      Py_DECREF(static_cast<PyObject*>(o));
+    });
+    std::uintptr_t base = ptr + static_cast<std::uintptr_t>(lo * ir::size_bytes(d));
+    l.offset = -lo;
+    auto s = device < 0 ? array::storage::borrow_cpu(reinterpret_cast<void*>(base), bytes, keep)
+                        : array::storage::borrow_cuda(base, bytes, rt::device::get(device), keep);
+    return py_array{array::make_leaf(s, l, d)};
+  }, nb::arg("ptr"), nb::arg("shape"), nb::arg("strides"), nb::arg("dtype"), nb::arg("device"), nb::arg("owner"),
+     "A zero-copy array over someone else's memory (strides in elements); `owner` is kept alive.");
+  m.def("array_set_eager", [](bool on) { eager_mode = on; });
+  m.def("array_eager", []() { return eager_mode; });
+  m.def("array_stats", []() {
+    const auto& s = array::stats();
+    nb::dict d;
+    d["builds"] = s.builds, d["hits"] = s.hits, d["launches"] = s.launches;
+    return d;
+  });
+  m.def("array_last_kernel", []() -> nb::object {
+    const array::array_kernel* k = array::last_kernel();
+    if (!k) return nb::none();
+    return nb::make_tuple(ir::print(k->fn), k->source, k->threads);
+  }, "(post-pass IR text, CUDA source or '', block threads) of the last array kernel built or used.");
+  m.def("array_synchronize", [](int device) {
+    nb::gil_scoped_release g;
+    array::array_stream(rt::device::get(device)).synchronize();
+  });
+  (void)op_text;
+}
+
+}  // namespace tegula::bind
