@@ -29,8 +29,9 @@ layout contiguous(const dims& shape);    // offset 0, c_strides
 // NumPy's broadcast of shapes; throws invalid_argument with NumPy's message
 // ("operands could not be broadcast together with shapes (2,3) (4,)") when incompatible.
 dims broadcast_shapes(const std::vector<dims>& shapes);
-// A view of `l` with shape `to` (stride 0 on new or stretched axes); throws invalid_argument
-// ("cannot broadcast shape (3,) to (4,)") when impossible.
+// A view of `l` with shape `to` (stride 0 on new axes and on every extent-1 axis of `l`, as NumPy);
+// throws invalid_argument with NumPy's text ("operands could not be broadcast together with remapped
+// shapes [original->remapped]: (3,)  and requested shape (4,)") when impossible.
 layout broadcast_to(const layout& l, const dims& to);
 
 // One index of a basic (non-advanced) NumPy subscript.

@@ -1,0 +1,171 @@
+"""Devices, dtypes and conversions shared by the tegula.numpy modules."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as _np
+
+from .. import _libs, _tegula
+
+_libs.register(_tegula)
+ndarray = _tegula.ndarray
+
+# dtypes: NumPy's objects; bfloat16 (no NumPy equivalent) is a name.
+bool_, int8, int16, int32, int64 = _np.bool_, _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+bfloat16 = "bfloat16"
+_NAMES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
+          "float32", "float64"}
+_NP_DTYPES = {}
+
+
+def dtype_name(dtype, default="float64"):
+    """A tegula dtype name for anything NumPy accepts as a dtype (and 'bfloat16')."""
+    if dtype is None:
+        return default
+    if isinstance(dtype, str) and dtype == "bfloat16":
+        return dtype
+    name = _np.dtype(dtype).name
+    if name not in _NAMES:
+        if name.startswith("complex"):
+            raise NotImplementedError(f"tegula.numpy has no complex dtypes yet ({name})")
+        raise TypeError(f"tegula.numpy does not support dtype {name!r}")
+    return name
+
+
+def np_dtype(name):
+    d = _NP_DTYPES.get(name)
+    if d is None:
+        d = _NP_DTYPES[name] = name if name == "bfloat16" else _np.dtype(name)
+    return d
+
+
+# ---- devices --------------------------------------------------------------------------------
+class Device:
+    """Where an array lives: Device('cuda', 0) or Device('cpu') (the CPU interpreter)."""
+
+    __slots__ = ("kind", "id")
+
+    def __init__(self, kind="cuda", id=0):
+        self.kind, self.id = kind, (id if kind == "cuda" else -1)
+
+    def __repr__(self):
+        return f"Device('cuda', {self.id})" if self.kind == "cuda" else "Device('cpu')"
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and (self.kind, self.id) == (other.kind, other.id)
+
+    def __hash__(self):
+        return hash((self.kind, self.id))
+
+
+_DEFAULT = None
+
+
+def default_device_id():
+    """-1 (CPU interpreter) or a CUDA ordinal. Says once when there is no GPU (no silent fallback)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        reason = None
+        if _tegula.config()["interpret"]:
+            reason = "TEGULA_INTERPRET=1 is set"
+        else:
+            info = _tegula.driver_info()
+            if not info.get("available"):
+                reason = (info.get("error") or "no CUDA driver").splitlines()[0].split("; tried")[0]
+            elif not info.get("device_count"):
+                reason = "the CUDA driver reports no devices"
+        if reason:
+            warnings.warn(f"tegula.numpy: arrays run on the CPU interpreter ({reason})", RuntimeWarning, stacklevel=3)
+            _DEFAULT = -1
+        else:
+            _DEFAULT = 0
+    return _DEFAULT
+
+
+def device_id(device):
+    if device is None:
+        return default_device_id()
+    if isinstance(device, Device):
+        return device.id
+    if isinstance(device, int):
+        return device
+    if isinstance(device, str):
+        if device == "cpu":
+            return -1
+        if device == "cuda":
+            return 0
+        if device.startswith("cuda:"):
+            return int(device[5:])
+    raise ValueError(f"unknown device {device!r}: use 'cuda', 'cuda:N', 'cpu' or a Device")
+
+
+def device_of(a):
+    i = a._device_id
+    return Device("cpu") if i < 0 else Device("cuda", i)
+
+
+# ---- conversion -----------------------------------------------------------------------------
+def from_numpy(x, dev):
+    x = _np.ascontiguousarray(x)
+    name = dtype_name(x.dtype)
+    return _tegula.array_from_host(x.ctypes.data, list(x.shape), name, None if dev < 0 else dev)
+
+
+def to_numpy(a):
+    name = a._dtype_name
+    if name == "bfloat16":
+        raise TypeError("bfloat16 arrays have no NumPy dtype: call .astype('float32') first")
+    out = _np.empty(a.shape, dtype=np_dtype(name))
+    a._to_host(out.ctypes.data)
+    return out
+
+
+def as_array(x, dev=None, dtype=None):
+    """x as a tegula ndarray (tegula arrays pass through; host data is copied to `dev`)."""
+    if isinstance(x, ndarray):
+        if dtype is not None and x._dtype_name != dtype_name(dtype):
+            return x.astype(dtype_name(dtype))
+        return x
+    if hasattr(x, "__cuda_array_interface__") and not isinstance(x, _np.ndarray):
+        a = from_cuda_array_interface(x)
+    else:
+        arr = _np.asarray(x) if dtype is None else _np.asarray(x, dtype=None if dtype == "bfloat16" else dtype)
+        if arr.dtype == _np.float64 and dtype is None and not isinstance(x, _np.ndarray) and _all_python(x):
+            pass  # Python floats are float64, as in NumPy
+        a = from_numpy(arr, default_device_id() if dev is None else dev)
+    if dtype is not None and a._dtype_name != dtype_name(dtype):
+        a = a.astype(dtype_name(dtype))
+    return a
+
+
+def _all_python(x):
+    return isinstance(x, (list, tuple, float, int, bool))
+
+
+def from_cuda_array_interface(obj):
+    cai = obj.__cuda_array_interface__
+    typestr = cai["typestr"]
+    name = _np.dtype(typestr).name
+    item = _np.dtype(typestr).itemsize
+    shape = tuple(cai["shape"])
+    strides = cai.get("strides")
+    if strides is None:
+        st, acc = [], 1
+        for d in reversed(shape):
+            st.append(acc)
+            acc *= d
+        strides = tuple(reversed(st))
+    else:
+        if any(s % item for s in strides):
+            raise ValueError("strides that are not a multiple of the item size are not supported")
+        strides = tuple(s // item for s in strides)
+    ptr = cai["data"][0]
+    dev = 0
+    try:
+        dev = obj.device.index if hasattr(obj, "device") and hasattr(obj.device, "index") else 0
+        dev = dev or 0
+    except Exception:  # noqa: BLE001
+        dev = 0
+    return _tegula.array_from_pointer(ptr, shape, strides, name, dev, obj)

@@ -1,0 +1,193 @@
+"""The Python half of tegula.numpy.ndarray: properties and methods that are argument shaping
+over the C++ type (operators, views, reductions and transfers are C++)."""
+from __future__ import annotations
+
+import numpy as _np
+
+from . import _core
+from ._core import ndarray, np_dtype, to_numpy
+
+
+def _normalize_shape(args):
+    if len(args) == 1 and not isinstance(args[0], int):
+        return tuple(int(v) for v in args[0])
+    return tuple(int(v) for v in args)
+
+
+def _getitem(self, key):
+    r = self._getitem_basic(key)
+    if r is not None:
+        return r
+    from ._indexing import getitem_advanced
+
+    return getitem_advanced(self, key)
+
+
+def _setitem(self, key, value):
+    value = value if isinstance(value, ndarray) else self._scalar_like(value) if _is_scalar(value) else \
+        _core.as_array(value, self._device_id)
+    if self._setitem_basic(key, value):
+        return
+    from ._indexing import setitem_advanced
+
+    setitem_advanced(self, key, value)
+
+
+def _is_scalar(v):
+    return isinstance(v, (bool, int, float)) or (isinstance(v, _np.generic) and v.dtype.name in _core._NAMES)
+
+
+def _repr(self):
+    body = repr(to_numpy(self) if self._dtype_name != "bfloat16" else to_numpy(self.astype("float32")))
+    return body if self._device_id >= 0 else body[:-1] + ", device='cpu')"
+
+
+def _array(self, dtype=None, copy=None):
+    a = to_numpy(self)
+    return a if dtype is None else a.astype(dtype, copy=False)
+
+
+def _item(self, *args):
+    if args:
+        return to_numpy(self).item(*args)
+    if self.size != 1:
+        raise ValueError("can only convert an array of size 1 to a Python scalar")
+    return to_numpy(self).item()
+
+
+def _bool(self):
+    if self.size != 1:
+        raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
+    return bool(_item(self))
+
+
+def _len(self):
+    if not self.shape:
+        raise TypeError("len() of unsized object")
+    return self.shape[0]
+
+
+def _iter(self):
+    if not self.shape:
+        raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def _reshape(self, *shape, order="C"):
+    if order != "C":
+        raise NotImplementedError("tegula.numpy reshapes in C order only")
+    return self._reshape(_normalize_shape(shape))
+
+
+def _transpose(self, *axes):
+    if not axes or axes == (None,):
+        return self._transpose([])
+    return self._transpose(list(_normalize_shape(axes)))
+
+
+def _cai(self):
+    if self._device_id < 0:
+        raise AttributeError("a CPU (interpreter) array has no __cuda_array_interface__")
+    item = self.itemsize
+    return {"shape": self.shape, "typestr": np_dtype(self._dtype_name).str, "data": (self._data_ptr, False),
+            "strides": tuple(s * item for s in self._strides), "version": 3, "stream": 1}
+
+
+def _dlpack_device(self):
+    return (1, 0) if self._device_id < 0 else (2, self._device_id)
+
+
+def _dlpack(self, stream=None, max_version=None, dl_device=None, copy=None):
+    if self._device_id >= 0:
+        raise NotImplementedError("__dlpack__ export of GPU arrays is not implemented yet: torch.as_tensor(a) and "
+                                  "cupy.asarray(a) take them zero-copy through __cuda_array_interface__")
+    return to_numpy(self).__dlpack__()
+
+
+def _to_device(self, device, stream=None):
+    dev = _core.device_id(device)
+    if dev == self._device_id:
+        return self
+    if dev < 0:
+        return _core.from_numpy(to_numpy(self), -1)
+    return _core.from_numpy(to_numpy(self), dev)
+
+
+def _copy(self):
+    out = _core._tegula.array_empty(self.shape, self._dtype_name, self._device_id)
+    out._assign(self)
+    return out
+
+
+def _fill(self, value):
+    self._assign(self._scalar_like(value))
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    from . import _functions
+
+    fn = getattr(_functions, ufunc.__name__, None)
+    if method != "__call__" or fn is None:
+        return NotImplemented
+    return fn(*inputs, **kwargs)
+
+
+def _array_function(self, func, types, args, kwargs):
+    import tegula.numpy as tnp
+
+    fn = getattr(tnp, func.__name__, None)
+    if fn is None or not callable(fn):
+        return NotImplemented
+    return fn(*args, **kwargs)
+
+
+def _method(name):
+    def call(self, *args, **kwargs):
+        from . import _functions
+
+        return getattr(_functions, name)(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+def install():
+    A = ndarray
+    A.dtype = property(lambda self: np_dtype(self._dtype_name))
+    A.device = property(_core.device_of)
+    A.T = property(lambda self: self._transpose([]))
+    A.mT = property(lambda self: self.swapaxes(-1, -2))
+    A.nbytes = property(lambda self: self.size * self.itemsize)
+    A.strides = property(lambda self: tuple(s * self.itemsize for s in self._strides))
+    A.__cuda_array_interface__ = property(_cai)
+    A.__getitem__ = _getitem
+    A.__setitem__ = _setitem
+    A.__repr__ = _repr
+    A.__str__ = lambda self: str(to_numpy(self))
+    A.__array__ = _array
+    A.__array_priority__ = 100
+    A.__array_ufunc__ = _array_ufunc
+    A.__array_function__ = _array_function
+    A.__array_namespace__ = lambda self, api_version=None: __import__("tegula.numpy", fromlist=["x"])
+    A.__dlpack__ = _dlpack
+    A.__dlpack_device__ = _dlpack_device
+    A.__len__ = _len
+    A.__iter__ = _iter
+    A.__bool__ = _bool
+    A.__float__ = lambda self: float(_item(self))
+    A.__int__ = lambda self: int(_item(self))
+    A.__index__ = lambda self: int(_item(self)) if self._dtype_name.startswith(("int", "uint")) else \
+        (_ for _ in ()).throw(TypeError("only integer arrays can be used as an index"))
+    A.__complex__ = lambda self: complex(_item(self))
+    A.get = lambda self: to_numpy(self)
+    A.tolist = lambda self: to_numpy(self).tolist()
+    A.item = _item
+    A.reshape = _reshape
+    A.transpose = _transpose
+    A.copy = _copy
+    A.fill = _fill
+    A.to_device = _to_device
+    for name in ("sum", "prod", "mean", "std", "var", "max", "min", "argmax", "argmin", "all", "any", "ravel",
+                 "flatten", "squeeze", "swapaxes", "clip", "round", "conj", "nonzero", "cumsum", "cumprod", "dot",
+                 "sort", "argsort", "repeat", "take"):
+        setattr(A, name, _method(name))
