@@ -108,7 +108,7 @@ def device_of(a):
 
 # ---- conversion -----------------------------------------------------------------------------
 def from_numpy(x, dev):
-    x = _np.ascontiguousarray(x)
+    x = _np.asarray(x, order="C")  # not ascontiguousarray: that makes 0-d arrays 1-d
     name = dtype_name(x.dtype)
     return _tegula.array_from_host(x.ctypes.data, list(x.shape), name, None if dev < 0 else dev)
 
