@@ -28,6 +28,7 @@ class storage {
   // Someone else's host memory (a numpy array viewed by the CPU device); `owner` keeps it alive.
   static std::shared_ptr<storage> borrow_cpu(void* ptr, std::size_t bytes, std::shared_ptr<void> owner);
 
+  ~storage();
   device_kind kind() const { return kind_; }
   std::size_t bytes() const { return bytes_; }
   // Host pointer (cpu) or device address (cuda) of byte 0.
@@ -51,6 +52,7 @@ class storage {
   rt::device* dev_ = nullptr;
   std::shared_ptr<rt::buffer> buffer_;  // cuda
   std::shared_ptr<void> owner_;         // cpu allocation or borrowed owner
+  bool recycle_ = false;                // a small pooled device block: back to the free list when done
 };
 
 // The stream every array operation is ordered on: the device's legacy default stream, which torch

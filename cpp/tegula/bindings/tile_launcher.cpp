@@ -24,6 +24,7 @@
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
+#include "tegula/support/config.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::bind {
@@ -317,6 +318,28 @@ class tile_launcher {
 
 }  // namespace
 
+nb::object& launch_fallback() {
+  static auto* f = new nb::object();  // leaked: set once by tegula.tile, lives with the interpreter
+  return *f;
+}
+
+// tt.launch: the fast path without a Python frame; anything it declines goes to Python's
+// tile._kernel._launch_slow(kernel, grid, args, stream, interpret, fast_key).
+nb::object tile_launch(nb::handle kernel, nb::handle grid, nb::handle args, nb::handle stream, nb::handle interpret) {
+  static PyObject* launcher_name = PyUnicode_InternFromString("_launcher");
+  bool interp = interpret.is_none() ? get_config().interpret : PyObject_IsTrue(interpret.ptr()) == 1;
+  nb::object fast_key = nb::bool_(false);
+  if (!interp) {
+    nb::object l = get(kernel.ptr(), launcher_name);
+    if (l.is_valid() && nb::isinstance<tile_launcher>(l)) {
+      fast_key = nb::inst_ptr<tile_launcher>(l)->launch(grid, args, stream);
+      if (fast_key.is_none()) return fast_key;
+    }
+  }
+  if (!launch_fallback().is_valid()) fail(error_kind::internal, "tegula.tile did not register its launch fallback");
+  return launch_fallback()(kernel, grid, args, stream, interpret, fast_key);
+}
+
 void bind_tile_launcher(nb::module_& m) {
   nb::class_<tile_launcher>(m, "TileLauncher", "Launch fast path of one tile kernel (used by tt.launch).")
       .def(nb::init<std::vector<bool>>(), nb::arg("is_constant"))
@@ -324,6 +347,10 @@ void bind_tile_launcher(nb::module_& m) {
       .def("add", &tile_launcher::add, nb::arg("key"), nb::arg("kernel"), nb::arg("block"), nb::arg("shared"))
       .def("describe", &tile_launcher::describe_for_tests, nb::arg("args"),
            "(key bytes, [packed parameter bytes]) or None: for tests.");
+  m.def("tile_launch", &tile_launch, nb::arg("kernel"), nb::arg("grid"), nb::arg("args"), nb::arg("stream").none() = nb::none(),
+        nb::arg("interpret").none() = nb::none(),
+        "tt.launch(kernel, grid, args, stream=None, interpret=None): runs `kernel` once per block of `grid`.");
+  m.def("set_tile_launch_fallback", [](nb::object f) { launch_fallback() = std::move(f); });
 }
 
 }  // namespace tegula::bind

@@ -17,12 +17,26 @@ _py_max, _py_min, _py_abs, _py_sum, _py_all, _py_any, _py_round = (
     builtins.max, builtins.min, builtins.abs, builtins.sum, builtins.all, builtins.any, builtins.round)
 
 
+def _is_py_scalar(x):
+    """Python's own bool/int/float: weak under NEP 50. NumPy scalars (np.float64 is a float) are strong."""
+    return isinstance(x, (bool, int, float)) and not isinstance(x, _np.generic)
+
+
 def _arr(x, like=None):
+    """x as a tegula array: a weak scalar node next to `like` for Python scalars, else an array on
+    `like`'s device (NumPy scalars and 0-d arrays become strong 0-d arrays, as in NumPy 2)."""
     if isinstance(x, ndarray):
         return x
-    if like is not None and isinstance(x, (bool, int, float, _np.generic)):
+    if like is None:
+        return as_array(x)
+    if _is_py_scalar(x):
         return like._scalar_like(x)
-    return as_array(x)
+    return as_array(x, like._device_id)
+
+
+def _operand(x, like):
+    """The other operand of like's binary op: Python scalars go to C++ as they are (weak)."""
+    return x if _is_py_scalar(x) else _arr(x, like)
 
 
 def _dev(device):
@@ -174,11 +188,12 @@ def _unary(op, doc):
 def _binary(op, doc):
     def ufunc(x1, x2, /, out=None, *, where=True, dtype=None, casting="same_kind", **kwargs):
         if isinstance(x1, ndarray):
-            r = x1._binary(op, x2 if isinstance(x2, (ndarray, bool, int, float, _np.generic)) else _arr(x2), False)
+            r = x1._binary(op, _operand(x2, x1), False)
         elif isinstance(x2, ndarray):
-            r = x2._binary(op, x1 if isinstance(x1, (bool, int, float, _np.generic)) else _arr(x1), True)
+            r = x2._binary(op, _operand(x1, x2), True)
         else:
-            r = _arr(x1)._binary(op, _arr(x2), False)
+            a = _arr(x1)
+            r = a._binary(op, _operand(x2, a), False)
         if r is NotImplemented:
             raise TypeError(f"unsupported operand types for {op}: {type(x1).__name__}, {type(x2).__name__}")
         return _finish(r, out, where, dtype, casting)
@@ -412,9 +427,9 @@ def where(condition, x=None, y=None, /):
     xa = x if isinstance(x, ndarray) else None
     ya = y if isinstance(y, ndarray) else None
     like = xa if xa is not None else ya if ya is not None else c
-    xa = xa if xa is not None else (like._scalar_like(x) if isinstance(x, (bool, int, float, _np.generic)) else _arr(x))
-    ya = ya if ya is not None else (like._scalar_like(y) if isinstance(y, (bool, int, float, _np.generic)) else _arr(y))
-    if not isinstance(x, ndarray) and not isinstance(y, ndarray):  # both Python scalars: NumPy's weak rules
+    xa = xa if xa is not None else _arr(x, like)
+    ya = ya if ya is not None else _arr(y, like)
+    if _is_py_scalar(x) and _is_py_scalar(y):  # both Python scalars: NumPy's weak rules
         t = _np.result_type(x, y)
         xa, ya = c._scalar_like(_np.asarray(x, t)[()]), c._scalar_like(_np.asarray(y, t)[()])
     return c._where(xa, ya)

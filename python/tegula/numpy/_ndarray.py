@@ -15,7 +15,7 @@ def _normalize_shape(args):
 
 
 def _getitem(self, key):
-    r = self._getitem_basic(key)
+    r = self._getitem_basic((None,) if key is None else key)
     if r is not None:
         return r
     from ._indexing import getitem_advanced
@@ -23,9 +23,18 @@ def _getitem(self, key):
     return getitem_advanced(self, key)
 
 
+def _value(self, value):
+    """An assigned value as a node: Python scalars weak (cast to self's dtype), others as arrays."""
+    if isinstance(value, ndarray):
+        return value
+    if _is_scalar(value):
+        return self._scalar_like(value)
+    return _core.as_array(value, self._device_id)
+
+
 def _setitem(self, key, value):
-    value = value if isinstance(value, ndarray) else self._scalar_like(value) if _is_scalar(value) else \
-        _core.as_array(value, self._device_id)
+    value = _value(self, value)
+    key = (None,) if key is None else key
     if self._setitem_basic(key, value):
         return
     from ._indexing import setitem_advanced
@@ -34,7 +43,7 @@ def _setitem(self, key, value):
 
 
 def _is_scalar(v):
-    return isinstance(v, (bool, int, float)) or (isinstance(v, _np.generic) and v.dtype.name in _core._NAMES)
+    return isinstance(v, (bool, int, float)) and not isinstance(v, _np.generic)
 
 
 def _repr(self):
@@ -120,7 +129,7 @@ def _copy(self):
 
 
 def _fill(self, value):
-    self._assign(self._scalar_like(value))
+    self._assign(_value(self, value))
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):

@@ -119,22 +119,10 @@ def kernel(fn):
     return Kernel(fn)
 
 
-def launch(kernel_, grid, args, stream=None, interpret=None):
-    """Runs `kernel_` once per block of `grid` (an int or a tuple of up to 3 ints).
-
-    args: tegula/torch/cupy GPU arrays (anything with __cuda_array_interface__ or DLPack), Python
-    or numpy scalars, and values for tt.Constant parameters. interpret=True (or TEGULA_INTERPRET=1)
-    runs on the CPU interpreter with numpy arrays (GPU arrays are copied to the host and back).
-    """
+def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
+    """tt.launch's Python path: what the C++ fast path (_tegula.tile_launch) declined or has not seen."""
     if interpret is None:
-        interpret = _INTERPRET if _INTERPRET is not None else _interpret_by_default()
-    fast_key = False
-    if not interpret and type(kernel_) is Kernel:
-        # The C++ fast path first: a seen signature launches with no Python work at all. It declines
-        # (False) anything unusual -- lists, odd grids, numpy arrays -- which the code below handles.
-        fast_key = kernel_._launcher.launch(grid, args, stream)  # None: launched
-        if fast_key is None:
-            return
+        interpret = _interpret_by_default()
     if not isinstance(kernel_, Kernel):
         raise TypeError(f"tt.launch needs a @tt.kernel function, got {type(kernel_).__name__}")
     grid = _args.grid_tuple(grid)
@@ -157,6 +145,10 @@ def launch(kernel_, grid, args, stream=None, interpret=None):
 
         cfg = c.configs[grid] = core.LaunchConfig(grid=grid, block=c.block_threads, shmem_size=c.shared_bytes)
     _tegula.launch(stream, cfg, c.kernel, *_args.flatten(specs))
+
+
+_tegula.set_tile_launch_fallback(_launch_slow)
+launch = _tegula.tile_launch
 
 
 _INTERPRET = None
