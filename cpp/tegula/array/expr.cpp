@@ -142,7 +142,7 @@ node_ptr make_unary(op_kind op, const node_ptr& x) {
 node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
   same_device(a, b);
   dims shape = broadcast_shapes({a->shape, b->shape});
-  dtype common = ir::promote(a->t, b->t);
+  dtype common = result_type({operand_kind::of(a->t), operand_kind::of(b->t)});
   dtype result = common, compute = common;
   if (is_comparison(op)) {
     result = dtype::b1;
@@ -171,7 +171,7 @@ node_ptr make_where(const node_ptr& cond, const node_ptr& a, const node_ptr& b) 
   same_device(cond, a);
   same_device(a, b);
   dims shape = broadcast_shapes({cond->shape, a->shape, b->shape});
-  auto n = new_node(node_kind::where, ir::promote(a->t, b->t), std::move(shape), a);
+  auto n = new_node(node_kind::where, result_type({operand_kind::of(a->t), operand_kind::of(b->t)}), std::move(shape), a);
   n->compute = n->t;
   n->inputs = {make_cast(cond, dtype::b1), a, b};
   note_reader(n);
