@@ -99,6 +99,16 @@ struct emitter {
           v[i] = b.where(in(i, 0), b.cast(in(i, 1), n.t), b.cast(in(i, 2), n.t));
           break;
         case node_kind::cast: v[i] = b.cast(in(i, 0), n.t); break;
+        case node_kind::scan: {  // only ever the root (plan.cpp)
+          value_id x = b.cast(in(i, 0), n.compute);
+          if (reduce_inputs) {
+            (*reduce_inputs)[&n] = x;
+            break;
+          }
+          x = b.broadcast(masked(scan_identity(n.op), b.broadcast(x, {p.TR, p.TC}), n.compute, bj), {p.TR, p.TC});
+          v[i] = b.cast(b.create1(n.op, {x}, {{"axis", std::int64_t(1)}, {"reverse", std::int64_t(0)}}), n.t);
+          break;
+        }
         case node_kind::reduce: {
           value_id x = b.cast(in(i, 0), n.compute);
           if (reduce_inputs && p.order[i] == p.order.back()) {  // the root of a looped reduction
@@ -111,6 +121,10 @@ struct emitter {
       }
     }
     return v;
+  }
+
+  static op_kind scan_identity(op_kind scan) {
+    return scan == op_kind::cumsum ? op_kind::reduce_sum : op_kind::reduce_prod;
   }
 
   // Columns beyond ncols hold padding: replace them by the identity before reducing.
@@ -145,8 +159,32 @@ struct emitter {
       bj = b.binary(op_kind::mod, bid, nct);
     }
     auto v = graph(bi, bj, nullptr);
-    if (p.order.back()->kind != node_kind::reduce) store(bi, bj, v.back(), p.TR, p.TC);
+    if (p.order.back()->kind != node_kind::reduce) store(bi, bj, v.back(), p.TR, p.TC);  // map, rows with a scan
     else store(bi, i32(0), v.back(), p.TR, 1);
+    b.finish();
+    return std::move(f);
+  }
+
+  // scan_loop: each block scans its row tile by tile; the carry is the total of the tiles before.
+  ir::function scan_loop() {
+    const node& root = *p.order.back();
+    const op_kind red = scan_identity(root.op);
+    const dtype ct = root.compute;
+    value_id bi = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
+    value_id chunks = b.cast(b.binary(op_kind::floordiv,
+                                      b.binary(op_kind::add, ncols, b.constant(p.TC - 1, type::tile(dtype::i64))),
+                                      b.constant(p.TC, type::tile(dtype::i64))),
+                             dtype::i32);
+    auto loop = b.begin_for(i32(0), chunks, i32(1), {identity(red, ct, {p.TR, 1})});
+    std::unordered_map<const node*, value_id> inputs;
+    graph(bi, loop.iv, &inputs);
+    value_id x = b.broadcast(masked(red, b.broadcast(inputs.at(&root), {p.TR, p.TC}), ct, loop.iv), {p.TR, p.TC});
+    value_id scanned = b.create1(root.op, {x}, {{"axis", std::int64_t(1)}, {"reverse", std::int64_t(0)}});
+    op_kind combine = root.op == op_kind::cumsum ? op_kind::add : op_kind::mul;
+    value_id with_carry = b.binary(combine, scanned, loop.carried[0]);
+    store(bi, loop.iv, with_carry, p.TR, p.TC);
+    value_id total = b.create1(red, {x}, {{"axis", std::int64_t(1)}, {"keepdims", std::int64_t(1)}});
+    b.end_for({b.binary(combine, loop.carried[0], b.cast(total, ct))});
     b.finish();
     return std::move(f);
   }
@@ -207,6 +245,7 @@ struct emitter {
 ir::function emit_kernel(const plan& p) {
   emitter e(p);
   if (p.shape == kernel_shape::map || p.shape == kernel_shape::rows) return e.map_or_rows();
+  if (p.shape == kernel_shape::scan_loop) return e.scan_loop();
   return e.looped();
 }
 

@@ -237,4 +237,18 @@ node_ptr make_reduce(op_kind op, const node_ptr& x, const std::vector<std::int64
   return n;
 }
 
+node_ptr make_scan(op_kind op, const node_ptr& x, std::int64_t axis) {
+  int a = normalize_axis(axis, static_cast<int>(x->shape.size()));
+  dtype t = x->t;
+  if (ir::is_bool(t) || ir::is_signed_int(t)) t = dtype::i64;
+  else if (ir::is_unsigned_int(t)) t = dtype::u64;
+  auto n = new_node(node_kind::scan, t, x->shape, x);
+  n->op = op;
+  n->compute = ir::is_float(t) && size_bytes(t) == 2 ? dtype::f32 : t;
+  n->inputs = {x};
+  n->axes = {a};
+  note_reader(n);
+  return n;
+}
+
 }  // namespace tegula::array

@@ -14,7 +14,7 @@
 
 namespace tegula::array {
 
-enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce };
+enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce, scan };
 
 struct node;
 using node_ptr = std::shared_ptr<node>;
@@ -70,6 +70,10 @@ node_ptr make_cast(const node_ptr& x, dtype t);  // a no-op returns x
 // axis is a ValueError as in NumPy ("zero-size array to reduction operation maximum which has no identity").
 node_ptr make_reduce(ir::op_kind op, const node_ptr& x, const std::vector<std::int64_t>& axes, bool all_axes,
                      bool keepdims);
+
+// op: cumsum/cumprod along one axis (NumPy's dtypes, as sum/prod). The result has x's shape; its
+// materialised layout may be a transposed view (the scan runs along the kernel's columns).
+node_ptr make_scan(ir::op_kind op, const node_ptr& x, std::int64_t axis);
 
 // The dtype NumPy gives this unary op for an input of dtype t.
 dtype unary_result(ir::op_kind op, dtype t);

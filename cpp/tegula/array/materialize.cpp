@@ -75,7 +75,7 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
       become_leaf(*root, stage2->data, contiguous(root->shape));
       return;
     }
-    become_leaf(*root, out, contiguous(root->shape));
+    become_leaf(*root, out, p.out_layout);
     return;
   }
 }
@@ -117,7 +117,7 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
   // Expressions that read dst see its old values: materialise them now. A temporary source (the
   // value of `a += b`) is evaluated straight into dst instead, when that is race-free.
   bool direct = src_is_temporary && dst_layout.c_contiguous() && src->shape == dst_layout.shape && src->pending() &&
-                src->kind != node_kind::reduce;
+                src->kind != node_kind::reduce && src->kind != node_kind::scan;
   flush_readers(*dst, direct ? src.get() : nullptr);
   ++dst->version;
   if (dst_layout.size() == 0) return;

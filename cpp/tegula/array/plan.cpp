@@ -60,14 +60,16 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
   for (std::size_t i = 0; i < p.order.size(); ++i)
     for (const auto& in : p.order[i]->inputs) p.input_index[i].push_back(seen.at(in.get()));
 
-  const bool reduce_root = root->kind == node_kind::reduce;
+  const bool scan_root = root->kind == node_kind::scan;
+  const bool reduce_root = root->kind == node_kind::reduce || scan_root;  // scans run along the columns too
   const dims S = reduce_root ? root->inputs[0]->shape : root->shape;
   const int nd = static_cast<int>(S.size());
   bool inner = false;
   for (const auto& n : p.order) {
+    if (n != root && n->kind == node_kind::scan) return plan_blocker{n, nullptr, nullptr, {}};
     if (n == root || n->kind != node_kind::reduce) continue;
     bool fits = n->inputs[0]->shape == S && nd > 0 && n->axes == std::vector<int>{nd - 1} && n->keepdims &&
-                (!reduce_root || root->axes == std::vector<int>{nd - 1}) && S[nd - 1] <= max_row_tile;
+                (!reduce_root || root->axes == std::vector<int>{nd - 1}) && !scan_root && S[nd - 1] <= max_row_tile;
     if (!fits) return plan_blocker{n, nullptr, nullptr, {}};
     inner = true;
   }
@@ -117,6 +119,9 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
     p.shape = kernel_shape::rows;
     p.TC = pow2_at_least(p.C);
     p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(2048 / p.TC, 1));
+  } else if (scan_root) {
+    p.shape = kernel_shape::scan_loop;
+    p.TC = 4096;
   } else if (p.R >= 2 * sm_count || !reduce_has_split(root->op)) {
     p.shape = kernel_shape::row_loop;
     p.TC = 4096;
@@ -172,7 +177,7 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
   p.out.t = p.out_t;
   p.out.address = out_address;
   p.out.rows = p.R;
-  if (!reduce_root) {  // map, or rows with inner reductions: the result has the space's shape
+  if (!reduce_root || scan_root) {  // the result has the space's shape (scans: in the space's axis order)
     p.out.cols = p.C, p.out.row_stride = p.C, p.out.col_stride = 1;
   } else if (p.shape == kernel_shape::split) {
     p.out.cols = p.parts, p.out.row_stride = p.parts, p.out.col_stride = 1;
@@ -180,11 +185,21 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
     p.out.cols = 1, p.out.row_stride = 1, p.out.col_stride = 1;
   }
   p.out.aligned = (out_address == 0 || out_address % 16 == 0) && (p.out.rows == 1 || (p.out.row_stride * size_bytes(p.out_t)) % 16 == 0);
+  if (scan_root) {  // stored in the space's axis order: the root's shape over permuted strides
+    dims permuted(nd), strides(nd);
+    for (int k = 0; k < nd; ++k) permuted[k] = S[p.perm[k]];
+    dims cs = c_strides(permuted);
+    for (int k = 0; k < nd; ++k) strides[p.perm[k]] = cs[k];
+    p.out_layout = layout{root->shape, strides, 0};
+  } else {
+    p.out_layout = contiguous(root->shape);
+  }
   auto tiles = [](std::int64_t n, std::int64_t t) { return (n + t - 1) / t; };
   switch (p.shape) {
     case kernel_shape::map: p.grid = tiles(p.R, p.TR) * tiles(p.C, p.TC); break;
     case kernel_shape::rows:
-    case kernel_shape::row_loop: p.grid = tiles(p.R, p.TR); break;
+    case kernel_shape::row_loop:
+    case kernel_shape::scan_loop: p.grid = tiles(p.R, p.TR); break;
     case kernel_shape::split: p.grid = p.R * p.parts; break;
   }
 
@@ -208,6 +223,7 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
       k += static_cast<char>((w.col_bcast ? 1 : 0) | (w.row_bcast ? 2 : 0) | (w.contiguous ? 4 : 0) | (w.aligned ? 8 : 0));
     }
     if (n->kind == node_kind::reduce) k += n->keepdims ? 'k' : 'r';
+    if (n->kind == node_kind::scan) k += 's';
     for (int in : p.input_index[i]) put(k, in);
     k += ';';
   }

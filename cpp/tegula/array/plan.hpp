@@ -22,6 +22,7 @@ enum class kernel_shape : std::uint8_t {
   rows,      // reductions along the columns inside the graph: one block per TR rows, the row (C <= TC) in one tile
   row_loop,  // a root reduction over long rows: each block loops over the row's column tiles
   split,     // a root reduction over few, very long rows: blocks split rows into parts -> partial results
+  scan_loop, // a root scan over long rows: each block walks its row's column tiles, carrying the total
 };
 
 // A leaf (or the output) as seen by the kernel: a 2-D strided view.
@@ -48,6 +49,7 @@ struct plan {
   view2d out;                           // the result (split: the partials)
   dtype out_t = dtype::f32;             // dtype stored (split: the partial dtype)
   std::vector<int> perm;                // space axis order (kept axes, then reduced axes)
+  layout out_layout;                    // the result's layout (of the root's shape) over its storage
   std::string key;                      // kernel cache key
   std::int64_t ncols = 1;               // C, passed to the kernel (masks of partial column tiles)
   std::int64_t grid = 1;

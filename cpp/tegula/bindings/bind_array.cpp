@@ -265,6 +265,9 @@ void bind_array(nb::module_& m) {
         if (!all) axes = to_dims(axis);
         return wrap(array::make_reduce(op_named(op), a.n, axes, all, keepdims));
       }, nb::arg("op"), nb::arg("axis").none(), nb::arg("keepdims") = false)
+      .def("_scan", [](const py_array& a, const std::string& op, std::int64_t axis) {
+        return wrap(array::make_scan(op_named(op), a.n, axis));
+      }, nb::arg("op"), nb::arg("axis"))
       .def("_where", [](const py_array& c, const py_array& x, const py_array& y) {
         return wrap(array::make_where(c.n, x.n, y.n));
       })

@@ -164,7 +164,7 @@ def _finish(result, out, where, dtype=None, casting="same_kind"):
     if where is not True and where is not None:
         if out is None:
             raise NotImplementedError("where= without out= leaves elements uninitialised; pass out= too")
-        result = _arr(where)._where(result, out)
+        result = _arr(where, result)._where(result, out)
     if out is not None:
         if isinstance(out, tuple):
             (out,) = out
@@ -177,9 +177,17 @@ def _finish(result, out, where, dtype=None, casting="same_kind"):
     return result
 
 
+def _in_dtype(x, dtype):
+    """A ufunc's array operand in the loop dtype that dtype= asks for (Python scalars stay weak)."""
+    return x if dtype is None or _is_py_scalar(x) else _arr(x).astype(dtype_name(dtype))
+
+
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
 def _unary(op, doc):
     def ufunc(x, /, out=None, *, where=True, dtype=None, casting="same_kind", **kwargs):
-        return _finish(_arr(x)._unary(op), out, where, dtype, casting)
+        return _finish(_arr(_in_dtype(x, dtype))._unary(op), out, where, dtype, casting)
 
     ufunc.__doc__ = doc
     return ufunc
@@ -187,6 +195,8 @@ def _unary(op, doc):
 
 def _binary(op, doc):
     def ufunc(x1, x2, /, out=None, *, where=True, dtype=None, casting="same_kind", **kwargs):
+        if op not in _COMPARISONS:
+            x1, x2 = _in_dtype(x1, dtype), _in_dtype(x2, dtype)
         if isinstance(x1, ndarray):
             r = x1._binary(op, _operand(x2, x1), False)
         elif isinstance(x2, ndarray):
@@ -205,7 +215,6 @@ def _binary(op, doc):
 negative = _unary("neg", "Numerical negative, element-wise.")
 absolute = _unary("abs", "Absolute value, element-wise.")
 abs = absolute  # noqa: A001
-fabs = absolute
 exp = _unary("exp", "Exponential, element-wise.")
 exp2 = _unary("exp2", "2**x, element-wise.")
 log = _unary("log", "Natural logarithm, element-wise.")
@@ -214,8 +223,6 @@ sqrt = _unary("sqrt", "Square root, element-wise.")
 sin = _unary("sin", "Sine, element-wise.")
 cos = _unary("cos", "Cosine, element-wise.")
 tanh = _unary("tanh", "Hyperbolic tangent, element-wise.")
-floor = _unary("floor", "Floor, element-wise.")
-ceil = _unary("ceil", "Ceiling, element-wise.")
 invert = _unary("not", "Bitwise NOT (logical NOT for booleans), element-wise.")
 bitwise_not = bitwise_invert = invert
 
@@ -241,31 +248,63 @@ greater = _binary("gt", "x1 > x2, element-wise.")
 greater_equal = _binary("ge", "x1 >= x2, element-wise.")
 
 
-def _float_of(x):
-    x = _arr(x)
-    return x if x._dtype_name in ("float16", "bfloat16", "float32", "float64") else x._unary("sqrt")._binary("mul", 0, False)._binary("add", x, False)
+def _done(result, out, kw):
+    """_finish with the where=/dtype=/casting= keywords of a ufunc written in Python."""
+    return _finish(result, out, kw.get("where", True), kw.get("dtype"), kw.get("casting", "same_kind"))
+
+
+def _is_float(x):
+    return x._dtype_name in ("float16", "bfloat16", "float32", "float64")
+
+
+def _no_bool(name, x):
+    if x._dtype_name == "bool":
+        raise TypeError(f"ufunc '{name}' did not contain a loop with signature matching types "
+                        "<class 'numpy.dtypes.BoolDType'> -> None")
+    return x
+
+
+def _rounding(op, doc):
+    """floor/ceil: integers and booleans are already whole, and keep their dtype (NumPy 2)."""
+    def ufunc(x, /, out=None, **kw):
+        x = _arr(x)
+        return _done(x._unary(op) if _is_float(x) else +x, out, kw)
+
+    ufunc.__doc__ = doc
+    return ufunc
+
+
+floor = _rounding("floor", "Floor, element-wise.")
+ceil = _rounding("ceil", "Ceiling, element-wise.")
 
 
 def positive(x, /, out=None, **kw):
-    return _finish(+_arr(x), out, kw.get("where", True))
+    return _done(+_no_bool("positive", _arr(x)), out, kw)
+
+
+def fabs(x, /, out=None, **kw):
+    return _done(_as_float(x)._unary("abs"), out, kw)
 
 
 def square(x, /, out=None, **kw):
     x = _arr(x)
-    return _finish(x * x, out, kw.get("where", True), kw.get("dtype"))
+    x = x.astype("int8") if x._dtype_name == "bool" else x
+    return _done(x * x, out, kw)
 
 
 def reciprocal(x, /, out=None, **kw):
     x = _arr(x)
-    r = (x._scalar_like(1) / x) if x._dtype_name.startswith(("float", "bfloat")) else (x._scalar_like(1) // x)
-    return _finish(r, out, kw.get("where", True), kw.get("dtype"))
+    if _is_float(x):
+        return _done(x._scalar_like(1) / x, out, kw)
+    x = x.astype("int8") if x._dtype_name == "bool" else x
+    # C integer division: 1/x is x for x = +-1, else 0 (NumPy also gives 0 for 0, with a warning)
+    return _done((x._unary("abs") == 1)._where(x, x._scalar_like(0)), out, kw)
 
 
 def _as_float(x):
+    """x in the float dtype NumPy's float-only ufuncs use for it (int8 -> float16, int16 -> float32, ...)."""
     x = _arr(x)
-    if x._dtype_name in ("float16", "bfloat16", "float32", "float64"):
-        return x
-    return x._unary("exp")._unary("log") if False else x.astype(_float_loop(x._dtype_name))
+    return x if _is_float(x) else x.astype(_float_loop(x._dtype_name))
 
 
 def _float_loop(name):
@@ -275,109 +314,154 @@ def _float_loop(name):
 
 def log10(x, /, out=None, **kw):
     x = _as_float(x)
-    return _finish(x._unary("log2") * x._scalar_like(math.log10(2.0)), out, kw.get("where", True), kw.get("dtype"))
+    return _done(x._unary("log2") * x._scalar_like(math.log10(2.0)), out, kw)
 
 
 def tan(x, /, out=None, **kw):
     x = _as_float(x)
-    return _finish(x._unary("sin") / x._unary("cos"), out, kw.get("where", True), kw.get("dtype"))
+    return _done(x._unary("sin") / x._unary("cos"), out, kw)
+
+
+def _expm1(x):
+    # Kahan: (u - 1) * x / log(u) with u = exp(x) cancels exp's rounding error for small |x|
+    u = x._unary("exp")
+    um1 = u - 1
+    small = (u == 1)._where(x, um1 * x / u._unary("log"))
+    return (x._unary("abs") < 1)._where(small, um1)
 
 
 def sinh(x, /, out=None, **kw):
     x = _as_float(x)
-    return _finish((x._unary("exp") - (-x)._unary("exp")) * 0.5, out, kw.get("where", True), kw.get("dtype"))
+    e = _expm1(x)
+    small = (e + e / (e + 1)) * 0.5  # no cancellation near 0
+    big = (x._unary("exp") - (-x)._unary("exp")) * 0.5
+    return _done((x._unary("abs") < 1)._where(small, big), out, kw)
 
 
 def cosh(x, /, out=None, **kw):
     x = _as_float(x)
-    return _finish((x._unary("exp") + (-x)._unary("exp")) * 0.5, out, kw.get("where", True), kw.get("dtype"))
+    return _done((x._unary("exp") + (-x)._unary("exp")) * 0.5, out, kw)
 
 
 def expm1(x, /, out=None, **kw):
-    x = _as_float(x)
-    return _finish(x._unary("exp") - 1, out, kw.get("where", True), kw.get("dtype"))
+    return _done(_expm1(_as_float(x)), out, kw)
 
 
 def log1p(x, /, out=None, **kw):
     x = _as_float(x)
-    return _finish((x + 1)._unary("log"), out, kw.get("where", True), kw.get("dtype"))
+    u = x + 1
+    # Kahan: log(u) * x / (u - 1) corrects the rounding of 1 + x for small |x|
+    small = (u == 1)._where(x, u._unary("log") * x / (u - 1))
+    return _done((x._unary("abs") < 0.5)._where(small, u._unary("log")), out, kw)
 
 
 def trunc(x, /, out=None, **kw):
     x = _arr(x)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        return _finish(x.astype(x._dtype_name), out, kw.get("where", True))
-    return _finish((x < 0)._where(x._unary("ceil"), x._unary("floor")), out, kw.get("where", True))
+    if not _is_float(x):
+        return _done(+x, out, kw)
+    return _done((x < 0)._where(x._unary("ceil"), x._unary("floor")), out, kw)
 
 
 fix = trunc
 
 
-def rint(x, /, out=None, **kw):
-    x = _arr(x)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        return _finish(+x, out, kw.get("where", True))
+def _rint(x):
     f = x._unary("floor")
     d = x - f
-    half = f._binary("mod", 2, False) == 0  # ties to even
-    r = (d > 0.5)._where(f + 1, (d < 0.5)._where(f, half._where(f, f + 1)))
-    return _finish(r, out, kw.get("where", True))
+    even = f._binary("mod", 2, False) == 0  # ties to even
+    r = (d > 0.5)._where(f + 1, (d < 0.5)._where(f, even._where(f, f + 1)))
+    return (x < 0)._where(-r._unary("abs"), r)  # -0.4 and -0.5 round to -0.0
+
+
+def rint(x, /, out=None, **kw):
+    return _done(_rint(_as_float(x)), out, kw)
 
 
 def around(a, decimals=0, out=None):
+    """NumPy's rounding: half to even; integers stay integers (rounded to 10**-decimals when decimals < 0)."""
     a = _arr(a)
+    if a._dtype_name == "bool":
+        return rint(a, out=out) if decimals == 0 else _finish(_rint(_as_float(a) * 10.0 ** decimals) / 10.0 **
+                                                                 decimals, out, True)
+    if not _is_float(a):
+        if decimals >= 0:
+            return _finish(+a, out, True)
+        s = 10 ** -decimals
+        return _finish((_rint(a.astype("float64") / s) * s).astype(a._dtype_name), out, True)
     if decimals == 0:
         return rint(a, out=out)
-    s = 10.0 ** decimals
-    return _finish(rint(a * s) / s, out, True, a.dtype if a._dtype_name.startswith("float") else None)
+    if decimals > 0:
+        s = a._scalar_like(10.0 ** decimals)
+        return _finish(_rint(a * s) / s, out, True)
+    s = a._scalar_like(10.0 ** -decimals)
+    return _finish(_rint(a / s) * s, out, True)
 
 
 round = round_ = around  # noqa: A001
 
 
 def sign(x, /, out=None, **kw):
-    x = _arr(x)
+    x = _no_bool("sign", _arr(x))
     z = x._scalar_like(0)
     one = x._scalar_like(1)
-    r = (x > z)._where(one, (x < z)._where(-one if x._dtype_name != "bool" else one, z))
-    if x._dtype_name.startswith("float"):
+    r = (x > z)._where(one, (x < z)._where(-one, z))
+    if _is_float(x):
         r = (x != x)._where(x, r)
-    return _finish(r.astype(x._dtype_name), out, kw.get("where", True))
+    return _done(r.astype(x._dtype_name), out, kw)
 
 
 def isnan(x, /, out=None, **kw):
     x = _arr(x)
-    return _finish(x != x, out, kw.get("where", True))
+    return _done(x != x, out, kw)
 
 
 def isinf(x, /, out=None, **kw):
     x = _arr(x)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        return _finish(x != x, out, kw.get("where", True))
-    return _finish(x._unary("abs") == math.inf, out, kw.get("where", True))
+    if not _is_float(x):
+        return _done(x != x, out, kw)
+    return _done(x._unary("abs") == math.inf, out, kw)
 
 
 def isfinite(x, /, out=None, **kw):
     x = _arr(x)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        return _finish(x == x, out, kw.get("where", True))
-    return _finish((x - x) == 0, out, kw.get("where", True))
+    if not _is_float(x):
+        return _done(x == x, out, kw)
+    return _done((x - x) == 0, out, kw)
 
 
 def signbit(x, /, out=None, **kw):
     x = _arr(x)
-    return _finish((x < 0) | ((x == 0) & ((x._scalar_like(1) / x) < 0)) if x._dtype_name.startswith("float")
-                   else x < 0, out, kw.get("where", True))
+    if not _is_float(x):
+        return _done(x < 0, out, kw)
+    neg_zero = (x == 0) & ((x._scalar_like(1) / x) < 0)
+    return _done((x < 0) | neg_zero, out, kw)
+
+
+def _pair(x1, x2):
+    """Both operands as tegula arrays; a Python scalar is weak next to the other operand (NEP 50)."""
+    if isinstance(x1, ndarray) or (not isinstance(x2, ndarray) and not _is_py_scalar(x1)):
+        a = _arr(x1)
+        return a, _arr(x2, a)
+    b = _arr(x2)
+    return _arr(x1, b), b
+
+
+def _float_pair(x1, x2):
+    """Both operands in the float dtype of NumPy's float-only binary ufuncs for their promoted dtype."""
+    a, b = _pair(x1, x2)
+    t = a._binary("add", b, False)._dtype_name  # the promoted dtype (a lazy node, never computed)
+    t = t if t in ("float16", "bfloat16", "float32", "float64") else _float_loop(t)
+    return a.astype(t), b.astype(t)
 
 
 def logical_not(x, /, out=None, **kw):
-    return _finish(_arr(x).astype("bool")._unary("not"), out, kw.get("where", True))
+    return _done(_arr(x).astype("bool")._unary("not"), out, kw)
 
 
 def _logical(op):
     def f(x1, x2, /, out=None, **kw):
-        a, b = _arr(x1), _arr(x2, _arr(x1))
-        return _finish(a.astype("bool")._binary(op, b.astype("bool"), False), out, kw.get("where", True))
+        a, b = _pair(x1, x2)
+        return _done(a.astype("bool")._binary(op, b.astype("bool"), False), out, kw)
 
     return f
 
@@ -386,38 +470,44 @@ logical_and, logical_or, logical_xor = _logical("and"), _logical("or"), _logical
 
 
 def fmax(x1, x2, /, out=None, **kw):
-    a = _arr(x1)
-    b = _arr(x2, a)
-    return _finish((a != a)._where(b, (b != b)._where(a, maximum(a, b))), out, kw.get("where", True))
+    a, b = _pair(x1, x2)
+    return _done((a != a)._where(b, (b != b)._where(a, maximum(a, b))), out, kw)
 
 
 def fmin(x1, x2, /, out=None, **kw):
-    a = _arr(x1)
-    b = _arr(x2, a)
-    return _finish((a != a)._where(b, (b != b)._where(a, minimum(a, b))), out, kw.get("where", True))
+    a, b = _pair(x1, x2)
+    return _done((a != a)._where(b, (b != b)._where(a, minimum(a, b))), out, kw)
 
 
 def hypot(x1, x2, /, out=None, **kw):
-    a = _as_float(x1)
-    b = _arr(x2, a)
-    return _finish((a * a + b * b)._unary("sqrt"), out, kw.get("where", True))
+    a, b = _float_pair(x1, x2)
+    a, b = a._unary("abs"), b._unary("abs")
+    hi, lo = maximum(a, b), minimum(a, b)
+    r = lo / hi
+    h = hi * (r * r + 1)._unary("sqrt")  # scaled: no overflow of a*a + b*b
+    h = (hi == 0)._where(hi, h)
+    return _done(((a == math.inf) | (b == math.inf))._where(a._scalar_like(math.inf), h), out, kw)
 
 
 def float_power(x1, x2, /, out=None, **kw):
-    return _finish(_arr(x1).astype("float64") ** _arr(x2, _arr(x1)), out, kw.get("where", True))
+    a, b = _pair(x1, x2)
+    return _done(a.astype("float64") ** b.astype("float64"), out, kw)
 
 
 def fmod(x1, x2, /, out=None, **kw):
-    a = _arr(x1)
-    b = _arr(x2, a)
-    r = a - trunc(a / b) * b if a._dtype_name.startswith("float") else a - (a / b).astype(a._dtype_name) * b
-    return _finish(r.astype(a._dtype_name) if not a._dtype_name.startswith("float") else r, out, kw.get("where", True))
+    """C's fmod: the remainder with the sign of the dividend (NumPy's remainder has the divisor's)."""
+    a, b = _pair(x1, x2)
+    r = a._binary("mod", b, False)
+    r = ((r != 0) & ((r < 0) != (a < 0)))._where(r - b, r)
+    if _is_float(r):
+        r = (r == 0)._where(a * 0, r)  # a zero with the dividend's sign
+        r = ((b._unary("abs") == math.inf) & isfinite(a))._where(a.astype(r._dtype_name), r)
+    return _done(r, out, kw)
 
 
 def copysign(x1, x2, /, out=None, **kw):
-    a = _as_float(x1)
-    b = _arr(x2, a)
-    return _finish(signbit(b)._where(-a._unary("abs"), a._unary("abs")), out, kw.get("where", True))
+    a, b = _float_pair(x1, x2)
+    return _done(signbit(b)._where(-a._unary("abs"), a._unary("abs")), out, kw)
 
 
 def where(condition, x=None, y=None, /):
@@ -431,7 +521,7 @@ def where(condition, x=None, y=None, /):
     ya = ya if ya is not None else _arr(y, like)
     if _is_py_scalar(x) and _is_py_scalar(y):  # both Python scalars: NumPy's weak rules
         t = _np.result_type(x, y)
-        xa, ya = c._scalar_like(_np.asarray(x, t)[()]), c._scalar_like(_np.asarray(y, t)[()])
+        xa, ya = as_array(_np.asarray(x, t), c._device_id), as_array(_np.asarray(y, t), c._device_id)
     return c._where(xa, ya)
 
 
@@ -443,7 +533,7 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kw):  # n
         r = maximum(r, lo)
     if hi is not None:
         r = minimum(r, hi)
-    return _finish(r, out, kw.get("where", True))
+    return _done(r, out, kw)
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -451,9 +541,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     if not x._dtype_name.startswith(("float", "bfloat")):
         return x.copy() if copy else x
     fi = _np.finfo(_np.dtype(x._dtype_name) if x._dtype_name != "bfloat16" else _np.float32)
-    r = (x != x)._where(x._scalar_like(nan), x)
-    r = (r == math.inf)._where(x._scalar_like(fi.max if posinf is None else posinf), r)
-    r = (r == -math.inf)._where(x._scalar_like(fi.min if neginf is None else neginf), r)
+    r = (x != x)._where(x._scalar_like(float(nan)), x)
+    r = (r == math.inf)._where(x._scalar_like(float(fi.max if posinf is None else posinf)), r)
+    r = (r == -math.inf)._where(x._scalar_like(float(fi.min if neginf is None else neginf)), r)
     return r
 
 
@@ -622,12 +712,39 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
     return _finish(nanvar(a, axis, dtype, None, ddof, keepdims)._unary("sqrt"), out, True)
 
 
+def _scan(op, a, axis, dtype, out):
+    a = _arr(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    if dtype is not None:
+        a = a.astype(dtype_name(dtype))
+    r = a._scan(op, axis)
+    if dtype is not None and r._dtype_name != dtype_name(dtype):
+        r = r.astype(dtype_name(dtype))
+    return _finish(r, out, True)
+
+
 def cumsum(a, axis=None, dtype=None, out=None):
-    raise NotImplementedError("cumsum of tegula.numpy arrays comes with the library layer (CUB scans); "
-                              "tile kernels have tt.cumsum")
+    """Cumulative sum along `axis` (flattened when None), one pass per row of the scanned axis."""
+    return _scan("cumsum", a, axis, dtype, out)
 
 
-cumprod = cumsum
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _scan("cumprod", a, axis, dtype, out)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    x = _arr(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("axis must be specified for arrays of more than one dimension")
+        axis = 0
+    r = cumsum(x, axis, dtype)
+    if include_initial:
+        shape = list(r.shape)
+        shape[axis] = 1
+        r = concatenate([zeros(tuple(shape), r.dtype, device=_core.device_of(x)), r], axis)
+    return r
 
 
 # ---- manipulation ---------------------------------------------------------------------------
@@ -945,7 +1062,8 @@ argsort = nonzero = take = sort
 
 
 def conj(x, /, out=None, **kw):
-    return _finish(+_arr(x), out, True)
+    x = _arr(x)
+    return _done(x.astype("int8") if x._dtype_name == "bool" else +x, out, kw)
 
 
 conjugate = conj
