@@ -103,6 +103,15 @@ std::shared_ptr<storage> allocate_like(const node& like, std::size_t bytes) {
 }
 
 void materialize(const node_ptr& n) {
+  if (n->kind == node_kind::scalar) {  // a 0-d array holding the value (a cast kernel writes it)
+    auto cast = std::make_shared<node>(*n);
+    cast->kind = node_kind::cast;
+    cast->compute = n->t;
+    cast->inputs = {std::make_shared<node>(*n)};
+    evaluate(cast, nullptr);
+    become_leaf(*n, cast->data, cast->lay);
+    return;
+  }
   if (!n->pending()) return;
   evaluate(n, nullptr);
 }
