@@ -25,8 +25,11 @@ struct emitter {
     f.name = "tegula_array_kernel";
     for (std::size_t i = 0; i < p.leaves.size(); ++i)
       leaf_params.push_back(b.add_param("x" + std::to_string(i), type::array(p.leaves[i].t, 2)));
-    for (std::size_t i = 0; i < p.scalars.size(); ++i)
-      scalar_params.push_back(b.add_param("s" + std::to_string(i), type::tile(p.scalars[i]->t)));
+    for (std::size_t i = 0; i < p.scalars.size(); ++i) {
+      const node* s = p.scalars[i];
+      dtype t = s->kind == node_kind::iota ? iota_wide(s->t) : s->t;
+      scalar_params.push_back(b.add_param("s" + std::to_string(i), type::tile(t)));
+    }
     ncols = b.add_param("ncols", type::tile(dtype::i64));
     out = b.add_param("out", type::array(p.out_t, 2));
   }
@@ -90,6 +93,15 @@ struct emitter {
           break;
         }
         case node_kind::scalar: v[i] = scalar_params[p.leaf_of[i]]; break;
+        case node_kind::iota: {  // flat space (R = 1): the element index is the column
+          dtype w = iota_wide(n.t);
+          value_id cols = b.cast(attr1(op_kind::arange, {}, {{"n", p.TC}}), dtype::i64);
+          cols = b.binary(op_kind::add, cols, b.binary(op_kind::mul, b.cast(bj, dtype::i64), b.constant(p.TC, type::tile(dtype::i64))));
+          cols = attr1(op_kind::reshape, {cols}, {{"shape", std::vector<std::int64_t>{1, p.TC}}});
+          value_id start = scalar_params[p.leaf_of[i]], step = scalar_params[p.leaf_of[i] + 1];
+          v[i] = b.cast(b.binary(op_kind::add, start, b.binary(op_kind::mul, b.cast(cols, w), step)), n.t);
+          break;
+        }
         case node_kind::unary: v[i] = b.create1(n.op, {b.cast(in(i, 0), n.compute)}); break;
         case node_kind::binary:
           v[i] = binary_op(n.op, b.cast(in(i, 0), n.compute), b.cast(in(i, 1), n.compute), n.compute);

@@ -251,4 +251,18 @@ node_ptr make_scan(op_kind op, const node_ptr& x, std::int64_t axis) {
   return n;
 }
 
+node_ptr make_iota(std::int64_t n, double start, double step, dtype t, device_kind device, rt::device* gpu) {
+  if (n < 0) fail(error_kind::invalid_argument, "negative dimensions are not allowed");
+  auto x = std::make_shared<node>();
+  x->kind = node_kind::iota;
+  x->t = x->compute = t;
+  x->shape = {n};
+  x->device = device;
+  x->gpu = gpu;
+  x->fvalue = start, x->fstep = step;
+  x->ivalue = static_cast<std::int64_t>(start), x->istep = static_cast<std::int64_t>(step);
+  materialize(x);
+  return x;
+}
+
 }  // namespace tegula::array

@@ -14,7 +14,7 @@
 
 namespace tegula::array {
 
-enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce, scan };
+enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce, scan, iota };
 
 struct node;
 using node_ptr = std::shared_ptr<node>;
@@ -31,9 +31,10 @@ struct node {
   dtype compute = dtype::f32;  // binary: the dtype both operands are cast to (comparisons: their promotion)
   std::vector<node_ptr> inputs;
 
-  // scalar: a value of dtype t, passed to kernels as a parameter (not part of the compiled kernel)
-  double fvalue = 0;
-  std::int64_t ivalue = 0;
+  // scalar: a value of dtype t, passed to kernels as a parameter (not part of the compiled kernel);
+  // iota: start (fvalue, ivalue) and step (fstep, istep)
+  double fvalue = 0, fstep = 0;
+  std::int64_t ivalue = 0, istep = 0;
 
   // reduce: sorted normalised axes of inputs[0] and keepdims
   std::vector<int> axes;
@@ -74,6 +75,10 @@ node_ptr make_reduce(ir::op_kind op, const node_ptr& x, const std::vector<std::i
 // op: cumsum/cumprod along one axis (NumPy's dtypes, as sum/prod). The result has x's shape; its
 // materialised layout may be a transposed view (the scan runs along the kernel's columns).
 node_ptr make_scan(ir::op_kind op, const node_ptr& x, std::int64_t axis);
+
+// start + i * step for i in [0, n), of dtype t (arange, linspace): materialised at once (its values
+// depend on the element's position, which only a 1-D space gives).
+node_ptr make_iota(std::int64_t n, double start, double step, dtype t, device_kind device, rt::device* gpu);
 
 // The dtype NumPy gives this unary op for an input of dtype t.
 dtype unary_result(ir::op_kind op, dtype t);

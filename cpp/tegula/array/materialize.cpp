@@ -62,7 +62,15 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
     p.out.address = out->address();
     std::vector<kernel_arg> args;
     for (const auto& w : p.leaves) args.push_back(as_arg(w));
-    for (const node* s : p.scalars) args.push_back(kernel_scalar{s->t, s->fvalue, s->ivalue});
+    for (std::size_t i = 0; i < p.scalars.size(); ++i) {
+      const node* s = p.scalars[i];
+      if (s->kind != node_kind::iota) {
+        args.push_back(kernel_scalar{s->t, s->fvalue, s->ivalue});
+      } else {
+        bool step = i > 0 && p.scalars[i - 1] == s;  // the second entry of an iota
+        args.push_back(kernel_scalar{iota_wide(s->t), step ? s->fstep : s->fvalue, step ? s->istep : s->ivalue});
+      }
+    }
     args.push_back(kernel_scalar{dtype::i64, 0, p.ncols});
     args.push_back(as_arg(p.out));
     const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);

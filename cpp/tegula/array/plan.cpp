@@ -66,7 +66,8 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
   const int nd = static_cast<int>(S.size());
   bool inner = false;
   for (const auto& n : p.order) {
-    if (n != root && n->kind == node_kind::scan) return plan_blocker{n, nullptr, nullptr, {}};
+    if (n != root && (n->kind == node_kind::scan || n->kind == node_kind::iota))
+      return plan_blocker{n, nullptr, nullptr, {}};
     if (n == root || n->kind != node_kind::reduce) continue;
     bool fits = n->inputs[0]->shape == S && nd > 0 && n->axes == std::vector<int>{nd - 1} && n->keepdims &&
                 (!reduce_root || root->axes == std::vector<int>{nd - 1}) && !scan_root && S[nd - 1] <= max_row_tile;
@@ -137,9 +138,10 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
   p.leaf_of.assign(p.order.size(), -1);
   for (std::size_t i = 0; i < p.order.size(); ++i) {
     const auto& n = p.order[i];
-    if (n->kind == node_kind::scalar) {
+    if (n->kind == node_kind::scalar || n->kind == node_kind::iota) {
       p.leaf_of[i] = static_cast<int>(p.scalars.size());
       p.scalars.push_back(n.get());
+      if (n->kind == node_kind::iota) p.scalars.push_back(n.get());  // its start, then its step
       continue;
     }
     if (n->kind != node_kind::leaf) continue;

@@ -45,7 +45,7 @@ struct plan {
   std::vector<int> leaf_of;             // order index -> leaf/scalar param index, -1 for ops
   std::vector<std::vector<int>> input_index;  // order index -> order indices of its inputs
   std::vector<view2d> leaves;           // one per leaf in order
-  std::vector<const node*> scalars;     // one per scalar in order
+  std::vector<const node*> scalars;     // one per scalar in order (an iota: two, start and step)
   view2d out;                           // the result (split: the partials)
   dtype out_t = dtype::f32;             // dtype stored (split: the partial dtype)
   std::vector<int> perm;                // space axis order (kept axes, then reduced axes)
@@ -73,6 +73,9 @@ struct plan_blocker {
 using substitutes = std::unordered_map<const node*, node_ptr>;
 std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t out_address, int sm_count,
                                            const substitutes& subst);
+
+// The dtype an iota computes in: float64 for floats, int64 for ints and bool.
+inline dtype iota_wide(dtype t) { return ir::is_float(t) ? dtype::f64 : dtype::i64; }
 
 // The largest row (elements) the rows kernel holds in one tile.
 constexpr std::int64_t max_row_tile = 8192;

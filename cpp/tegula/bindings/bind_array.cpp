@@ -358,6 +358,12 @@ void bind_array(nb::module_& m) {
     return py_array{array::make_leaf(s, l, d)};
   }, nb::arg("ptr"), nb::arg("shape"), nb::arg("strides"), nb::arg("dtype"), nb::arg("device"), nb::arg("owner"),
      "A zero-copy array over someone else's memory (strides in elements); `owner` is kept alive.");
+  m.def("array_iota", [](std::int64_t n, double start, double step, const std::string& t, int device) {
+    rt::device* gpu = device < 0 ? nullptr : &rt::device::get(device);
+    return py_array{array::make_iota(n, start, step, dtype_of(t), device < 0 ? array::device_kind::cpu
+                                                                                : array::device_kind::cuda, gpu)};
+  }, nb::arg("n"), nb::arg("start"), nb::arg("step"), nb::arg("dtype"), nb::arg("device"),
+     "start + i * step for i < n, computed on the device (arange, linspace).");
   m.def("array_set_eager", [](bool on) { eager_mode = on; });
   m.def("array_eager", []() { return eager_mode; });
   m.def("array_stats", []() {

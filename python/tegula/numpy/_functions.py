@@ -129,14 +129,38 @@ def _host_made(values, device):
 
 
 def arange(start, stop=None, step=1, dtype=None, *, device=None, like=None):
-    return _host_made(_np.arange(start, stop, step, dtype=None if dtype is None else _np.dtype(dtype)), device)
+    """Computed on the device: start + i * step."""
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    if dtype is None:
+        dtype = _np.result_type(*[_np.asarray(v) if not isinstance(v, (int, float, bool)) else
+                                  (_np.int64 if isinstance(v, int) else _np.float64) for v in (start, stop, step)])
+    name = dtype_name(dtype)
+    if _py_all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)):
+        n = len(range(int(start), int(stop), int(step)))
+    else:
+        n = _py_max(0, math.ceil((stop - start) / step))
+    return _tegula.array_iota(n, float(start), float(step), name, _dev(device))
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
-    r = _np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
-    if retstep:
-        return _host_made(r[0], device), r[1]
-    return _host_made(r, device)
+    """Computed on the device (the last value is exactly `stop` when endpoint)."""
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if axis != 0 or not _py_all(isinstance(v, (int, float, _np.number)) for v in (start, stop)):
+        r = _np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
+        if retstep:
+            return _host_made(r[0], device), r[1]
+        return _host_made(r, device)
+    div = (num - 1) if endpoint else num
+    step = (stop - start) / div if div > 0 else _np.nan
+    name = dtype_name(dtype) if dtype is not None else "float64"
+    a = _tegula.array_iota(num, float(start), 0.0 if div <= 0 else float(step), name, _dev(device))
+    if endpoint and num > 1:
+        a[num - 1] = stop
+    return (a, step) if retstep else a
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
