@@ -76,10 +76,10 @@ void copy_strided(const std::shared_ptr<storage>& src, const layout& src_layout,
   auto [slo, shi] = src_layout.extent();
   auto [dlo, dhi] = dst_layout.extent();
   std::vector<kernel_arg> args;
-  args.push_back(kernel_array{src->address() + static_cast<std::uintptr_t>(slo * size_bytes(src_t)), src_t,
-                              {shi - slo}, {1}, true, false});
-  args.push_back(kernel_array{dst->address() + static_cast<std::uintptr_t>(dlo * size_bytes(dst_t)), dst_t,
-                              {dhi - dlo}, {1}, true, false});
+  args.push_back(kernel_array{src->address() + static_cast<std::uintptr_t>(slo * size_bytes(src_t)), src_t, 1,
+                              {shi - slo, 0}, {1, 0}, true, false});
+  args.push_back(kernel_array{dst->address() + static_cast<std::uintptr_t>(dlo * size_bytes(dst_t)), dst_t, 1,
+                              {dhi - dlo, 0}, {1, 0}, true, false});
   auto i64 = [](std::int64_t v) { return kernel_scalar{ir::dtype::i64, 0, v}; };
   args.push_back(i64(n));
   args.push_back(i64(s.offset - slo));

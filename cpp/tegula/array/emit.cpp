@@ -80,7 +80,7 @@ struct emitter {
   // The value of every node for the tile at (bi, bj); `col0` is bj * TC (for column masks).
   std::vector<value_id> graph(value_id bi, value_id bj, std::unordered_map<const node*, value_id>* reduce_inputs) {
     std::vector<value_id> v(p.order.size(), -1);
-    auto in = [&](std::size_t i, int k) { return v[p.input_index[i][k]]; };
+    auto in = [&](std::size_t i, int k) { return v[p.input(i, k)]; };
     value_id zero = i32(0);
     for (std::size_t i = 0; i < p.order.size(); ++i) {
       const node& n = *p.order[i];

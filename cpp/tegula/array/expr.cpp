@@ -152,7 +152,7 @@ node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
     if (ir::is_float(common))
       fail(error_kind::type_error, "ufunc '", ufunc_name(op), "' not supported for the input types, and the inputs "
            "could not be safely coerced to any supported types according to the casting rule ''safe''");
-    if ((op == op_kind::shl || op == op_kind::shr) && ir::is_bool(common)) result = compute = dtype::i64;
+    if ((op == op_kind::shl || op == op_kind::shr) && ir::is_bool(common)) result = compute = dtype::i8;
   } else if (op == op_kind::sub && ir::is_bool(common)) {
     fail(error_kind::type_error, "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
                                  "the `^` operator, or the logical_xor function instead.");

@@ -104,7 +104,9 @@ void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, cons
     std::vector<interp::argument> in;
     for (const auto& a : args) {
       if (auto* x = std::get_if<kernel_array>(&a)) {
-        in.emplace_back(interp::array_arg{reinterpret_cast<void*>(x->address), x->t, x->shape, x->strides});
+        in.emplace_back(interp::array_arg{reinterpret_cast<void*>(x->address), x->t,
+                                          std::vector<std::int64_t>(x->shape, x->shape + x->rank),
+                                          std::vector<std::int64_t>(x->strides, x->strides + x->rank)});
       } else {
         const auto& s = std::get<kernel_scalar>(a);
         if (ir::is_float(s.t)) in.emplace_back(interp::scalar_arg{s.f});
@@ -127,8 +129,8 @@ void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, cons
     if (auto* x = std::get_if<kernel_array>(&a)) {
       std::uint64_t ptr = x->address;
       buf.put(next().offset, &ptr, 8);
-      for (auto v : x->shape) buf.put(next().offset, &v, 8);
-      for (auto v : x->strides) buf.put(next().offset, &v, 8);
+      for (int d = 0; d < x->rank; ++d) buf.put(next().offset, &x->shape[d], 8);
+      for (int d = 0; d < x->rank; ++d) buf.put(next().offset, &x->strides[d], 8);
     } else {
       put_scalar(buf, next(), std::get<kernel_scalar>(a));
     }

@@ -21,7 +21,8 @@ namespace tegula::array {
 struct kernel_array {
   std::uintptr_t address = 0;
   ir::dtype t = ir::dtype::f32;
-  std::vector<std::int64_t> shape, strides;  // elements
+  int rank = 1;                               // 1 or 2
+  std::int64_t shape[2] = {0, 0}, strides[2] = {0, 0};  // elements
   bool contiguous = true, aligned = true;     // the codegen specialization (part of the key)
 };
 struct kernel_scalar {

@@ -16,7 +16,7 @@ namespace {
 constexpr int cpu_sm_count = 132;
 
 kernel_array as_arg(const view2d& w) {
-  return kernel_array{w.address, w.t, {w.rows, w.cols}, {w.row_stride, w.col_stride}, w.contiguous, w.aligned};
+  return kernel_array{w.address, w.t, 2, {w.rows, w.cols}, {w.row_stride, w.col_stride}, w.contiguous, w.aligned};
 }
 
 void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
@@ -29,14 +29,39 @@ void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
 
 // Evaluates the graph of pending `root` into `out` (contiguous, root's shape and dtype unless the
 // plan is a split, whose partials it returns). Returns the final node's storage and layout.
+// Plans are reused per recursion depth (their vectors keep their capacity): a repeated small
+// operation then plans with no allocation.
+struct plan_slot {
+  plan p;
+  std::vector<kernel_arg> args;
+};
+struct depth_guard {
+  static thread_local std::vector<std::unique_ptr<plan_slot>> slots;
+  static thread_local std::size_t depth;
+  plan_slot* slot;
+  depth_guard() {
+    if (slots.size() <= depth) slots.push_back(std::make_unique<plan_slot>());
+    slot = slots[depth++].get();
+  }
+  ~depth_guard() {
+    --depth;
+    slot->p.order.clear();  // drop node references now, not at the next plan
+  }
+};
+thread_local std::vector<std::unique_ptr<plan_slot>> depth_guard::slots;
+thread_local std::size_t depth_guard::depth = 0;
+
 void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
   int sms = root->device == device_kind::cuda ? root->gpu->sm_count() : cpu_sm_count;
   substitutes subst;
+  depth_guard guard;
   for (int attempt = 0;; ++attempt) {
     if (attempt > 64) fail(error_kind::internal, "array planning did not converge");
     std::uintptr_t out_address = given_out ? given_out->address() : 0;
-    auto planned = make_plan(root, out_address, sms, subst);
-    if (auto* blk = std::get_if<plan_blocker>(&planned)) {
+    plan_blocker blocker;
+    plan& p = guard.slot->p;
+    if (!make_plan(p, blocker, root, out_address, sms, subst)) {
+      plan_blocker* blk = &blocker;
       if (blk->materialize_first) {
         materialize(blk->materialize_first);
       } else {
@@ -55,12 +80,12 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
       }
       continue;
     }
-    plan& p = std::get<plan>(planned);
     std::shared_ptr<storage> out = given_out;
     std::size_t out_bytes = static_cast<std::size_t>(p.out.rows * p.out.cols) * size_bytes(p.out_t);
     if (p.shape == kernel_shape::split || !out) out = allocate_like(*root, out_bytes);
     p.out.address = out->address();
-    std::vector<kernel_arg> args;
+    std::vector<kernel_arg>& args = guard.slot->args;
+    args.clear();
     for (const auto& w : p.leaves) args.push_back(as_arg(w));
     for (std::size_t i = 0; i < p.scalars.size(); ++i) {
       const node* s = p.scalars[i];

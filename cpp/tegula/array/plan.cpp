@@ -17,22 +17,31 @@ std::int64_t pow2_at_least(std::int64_t n) {
   return p;
 }
 
-void collect(const node_ptr& n, std::vector<node_ptr>& order, std::unordered_map<const node*, int>& seen,
-             const substitutes& subst) {
-  if (seen.count(n.get())) return;
+int find_seen(const std::vector<std::pair<const node*, int>>& seen, const node* n) {
+  for (const auto& [k, v] : seen)  // graphs are small: a linear scan beats hashing
+    if (k == n) return v;
+  return -1;
+}
+
+void collect(const node_ptr& n, plan& p, const substitutes& subst) {
+  if (find_seen(p.seen, n.get()) >= 0) return;
   if (n->pending())
-    for (const auto& in : n->inputs) collect(in, order, seen, subst);
-  seen[n.get()] = static_cast<int>(order.size());
-  auto s = subst.find(n.get());
-  order.push_back(s == subst.end() ? n : s->second);
+    for (const auto& in : n->inputs) collect(in, p, subst);
+  p.seen.emplace_back(n.get(), static_cast<int>(p.order.size()));
+  if (subst.empty()) {
+    p.order.push_back(n);
+  } else {
+    auto s = subst.find(n.get());
+    p.order.push_back(s == subst.end() ? n : s->second);
+  }
 }
 
 // One group of space axes (extents, strides) as a single (extent, stride), or nullopt.
-std::optional<std::pair<std::int64_t, std::int64_t>> merge(const std::vector<std::int64_t>& ext,
-                                                           const std::vector<std::int64_t>& str) {
+std::optional<std::pair<std::int64_t, std::int64_t>> merge(const std::int64_t* ext, const std::int64_t* str,
+                                                           int n) {
   std::int64_t extent = 1, stride = 0;
   bool any = false;
-  for (std::size_t i = ext.size(); i-- > 0;) {  // innermost first
+  for (int i = n; i-- > 0;) {  // innermost first
     if (ext[i] == 1) continue;
     if (!any) {
       extent = ext[i], stride = str[i], any = true;
@@ -51,27 +60,44 @@ bool reduce_has_split(op_kind op) { return op != op_kind::argmax && op != op_kin
 
 }  // namespace
 
-std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t out_address, int sm_count,
-                                           const substitutes& subst) {
-  plan p;
-  std::unordered_map<const node*, int> seen;
-  collect(root, p.order, seen, subst);
-  p.input_index.resize(p.order.size());
-  for (std::size_t i = 0; i < p.order.size(); ++i)
-    for (const auto& in : p.order[i]->inputs) p.input_index[i].push_back(seen.at(in.get()));
+void plan::reset() {
+  shape = kernel_shape::map;
+  R = C = TR = TC = parts = 1;
+  order.clear(), leaf_of.clear(), inputs_flat.clear(), inputs_begin.clear(), leaves.clear(), scalars.clear();
+  out = view2d{};
+  perm.clear();
+  key.clear();
+  ncols = 1, grid = 1;
+  seen.clear(), leaf_strides.clear();
+}
+
+bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,
+               const substitutes& subst) {
+  p.reset();
+  collect(root, p, subst);
+  for (std::size_t i = 0; i < p.order.size(); ++i) {
+    p.inputs_begin.push_back(static_cast<int>(p.inputs_flat.size()));
+    for (const auto& in : p.order[i]->inputs) p.inputs_flat.push_back(find_seen(p.seen, in.get()));
+  }
+  p.inputs_begin.push_back(static_cast<int>(p.inputs_flat.size()));
+  auto blocked = [&](plan_blocker b) {
+    blocker = std::move(b);
+    return false;
+  };
 
   const bool scan_root = root->kind == node_kind::scan;
   const bool reduce_root = root->kind == node_kind::reduce || scan_root;  // scans run along the columns too
-  const dims S = reduce_root ? root->inputs[0]->shape : root->shape;
+  const dims& S = reduce_root ? root->inputs[0]->shape : root->shape;
+  if (S.size() > 64) fail(error_kind::invalid_argument, "arrays may have at most 64 dimensions");
   const int nd = static_cast<int>(S.size());
   bool inner = false;
   for (const auto& n : p.order) {
     if (n != root && (n->kind == node_kind::scan || n->kind == node_kind::iota))
-      return plan_blocker{n, nullptr, nullptr, {}};
+      return blocked({n, nullptr, nullptr, {}});
     if (n == root || n->kind != node_kind::reduce) continue;
     bool fits = n->inputs[0]->shape == S && nd > 0 && n->axes == std::vector<int>{nd - 1} && n->keepdims &&
                 (!reduce_root || root->axes == std::vector<int>{nd - 1}) && !scan_root && S[nd - 1] <= max_row_tile;
-    if (!fits) return plan_blocker{n, nullptr, nullptr, {}};
+    if (!fits) return blocked({n, nullptr, nullptr, {}});
     inner = true;
   }
 
@@ -87,25 +113,30 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
   struct leaf_view {
     std::pair<std::int64_t, std::int64_t> rows, cols;
   };
-  auto view_of = [&](const layout& l, int split) -> std::optional<leaf_view> {
-    std::vector<std::int64_t> e1, s1, e2, s2;
-    for (int i = 0; i < nd; ++i) {
-      int a = p.perm[i];
-      (i < split ? e1 : e2).push_back(S[a]);
-      (i < split ? s1 : s2).push_back(l.strides[a]);
-    }
-    auto r = merge(e1, s1), c = merge(e2, s2);
+  auto view_of = [&](const std::int64_t* strides, int split) -> std::optional<leaf_view> {
+    std::int64_t e[64], st[64];
+    for (int i = 0; i < nd; ++i) e[i] = S[p.perm[i]], st[i] = strides[p.perm[i]];
+    auto r = merge(e, st, split), c = merge(e + split, st + split, nd - split);
     if (!r || !c) return std::nullopt;
     return leaf_view{*r, *c};
   };
-  std::vector<layout> spaced;
-  for (const auto& n : p.order)
-    if (n->kind == node_kind::leaf) spaced.push_back(broadcast_to(n->lay, S));
+  // Each leaf's strides broadcast to the space (NumPy's rule: missing or extent-1 axes get 0).
+  int nleaves = 0;
+  for (const auto& n : p.order) {
+    if (n->kind != node_kind::leaf) continue;
+    ++nleaves;
+    const int ln = n->lay.ndim();
+    for (int i = 0; i < nd; ++i) {
+      int j = i - (nd - ln);
+      p.leaf_strides.push_back(j < 0 || (n->lay.shape[j] == 1 && S[i] != 1) ? 0 : n->lay.strides[j]);
+    }
+  }
+  auto strides_of = [&](int leaf) { return p.leaf_strides.data() + static_cast<std::ptrdiff_t>(leaf) * nd; };
   // Elementwise graphs try one flat column space first (every leaf dense in the same order).
   int split = nd - static_cast<int>(reduced.size());
   if (!reduce_root && !inner) {
     bool flat = true;
-    for (const auto& l : spaced) flat = flat && view_of(l, 0).has_value();
+    for (int l = 0; l < nleaves && flat; ++l) flat = view_of(strides_of(l), 0).has_value();
     split = flat ? 0 : std::max(nd - 1, 0);
   }
   for (int i = 0; i < nd; ++i) (i < split ? p.R : p.C) *= S[p.perm[i]];
@@ -145,17 +176,16 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
       continue;
     }
     if (n->kind != node_kind::leaf) continue;
-    const layout& l = spaced[li++];
-    auto v = view_of(l, split);
+    auto v = view_of(strides_of(li++), split);
     if (!v) {
       dims permuted(nd);
       for (int k = 0; k < nd; ++k) permuted[k] = S[p.perm[k]];
       dims cs = c_strides(permuted), strides(nd);
       for (int k = 0; k < nd; ++k) strides[p.perm[k]] = cs[k];
       const node* key = nullptr;
-      for (const auto& [k, v] : seen)
+      for (const auto& [k, v] : p.seen)
         if (v == static_cast<int>(i)) key = k;
-      return plan_blocker{nullptr, n, key, layout{S, strides, 0}};
+      return blocked({nullptr, n, key, layout{S, strides, 0}});
     }
     view2d w;
     w.t = n->t;
@@ -226,10 +256,10 @@ std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t 
     }
     if (n->kind == node_kind::reduce) k += n->keepdims ? 'k' : 'r';
     if (n->kind == node_kind::scan) k += 's';
-    for (int in : p.input_index[i]) put(k, in);
+    for (int j = p.inputs_begin[i]; j < p.inputs_begin[i + 1]; ++j) put(k, p.inputs_flat[j]);
     k += ';';
   }
-  return p;
+  return true;
 }
 
 }  // namespace tegula::array

@@ -43,7 +43,7 @@ struct plan {
   std::int64_t parts = 1;               // split: blocks per row
   std::vector<node_ptr> order;          // the graph in topological order (leaves and scalars included)
   std::vector<int> leaf_of;             // order index -> leaf/scalar param index, -1 for ops
-  std::vector<std::vector<int>> input_index;  // order index -> order indices of its inputs
+  std::vector<int> inputs_flat, inputs_begin;  // order index i's inputs: inputs_flat[inputs_begin[i]..[i+1])
   std::vector<view2d> leaves;           // one per leaf in order
   std::vector<const node*> scalars;     // one per scalar in order (an iota: two, start and step)
   view2d out;                           // the result (split: the partials)
@@ -53,6 +53,14 @@ struct plan {
   std::string key;                      // kernel cache key
   std::int64_t ncols = 1;               // C, passed to the kernel (masks of partial column tiles)
   std::int64_t grid = 1;
+
+  // Scratch reused between plans (materialize.cpp keeps one plan per recursion depth), so a
+  // repeated small operation plans without allocating.
+  std::vector<std::pair<const node*, int>> seen;
+  std::vector<std::int64_t> leaf_strides;  // nd per leaf: its strides broadcast to the space
+
+  int input(std::size_t i, int k) const { return inputs_flat[inputs_begin[i] + k]; }
+  void reset();
 };
 
 // What must happen before a graph can be planned: a node to materialise on its own first (an
@@ -71,8 +79,9 @@ struct plan_blocker {
 // result's address when it is known (alignment is part of the key), else 0 (a fresh allocation,
 // which is always aligned).
 using substitutes = std::unordered_map<const node*, node_ptr>;
-std::variant<plan, plan_blocker> make_plan(const node_ptr& root, std::uintptr_t out_address, int sm_count,
-                                           const substitutes& subst);
+// Returns false (and fills `blocker`) when something must happen first.
+bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,
+               const substitutes& subst);
 
 // The dtype an iota computes in: float64 for floats, int64 for ints and bool.
 inline dtype iota_wide(dtype t) { return ir::is_float(t) ? dtype::f64 : dtype::i64; }

@@ -57,7 +57,14 @@ py_array wrap(node_ptr n) {
 }
 
 // `o` as a node next to `like` for a binary op, or nullptr (NotImplemented).
-node_ptr operand(nb::handle o, const node_ptr& like) {
+bool is_comparison(op_kind op) {
+  return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
+         op == op_kind::ge;
+}
+
+// `o` as a node next to `like` for op `op` (NumPy 2: a Python int divides as float64, and compares
+// exactly even when it does not fit the array's dtype), or nullptr (NotImplemented).
+node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) {
   PyObject* p = o.ptr();
   if (nb::isinstance<py_array>(o)) return nb::cast<py_array&>(o).n;
   using ok = array::operand_kind;
@@ -72,6 +79,14 @@ node_ptr operand(nb::handle o, const node_ptr& like) {
                        " out of bounds for ", ir::name(like->t));
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_int}});
     if (ir::is_float(t)) return array::make_scalar(static_cast<double>(v), t, like);
+    if (op == op_kind::div) return array::make_scalar(static_cast<double>(v), dtype::f64, like);
+    if (is_comparison(op)) {
+      try {
+        array::check_int_scalar_fits(v, t);
+      } catch (const error&) {
+        return array::make_scalar_int(v, dtype::i64, like);  // compared in a dtype that holds both
+      }
+    }
     array::check_int_scalar_fits(v, t);
     return array::make_scalar_int(v, t, like);
   }
@@ -101,14 +116,14 @@ node_ptr operand(nb::handle o, const node_ptr& like) {
 }
 
 nb::object binary(op_kind op, const py_array& self, nb::handle other, bool reflected) {
-  node_ptr b = operand(other, self.n);
+  node_ptr b = operand(other, self.n, op);
   if (!b) return nb::borrow(Py_NotImplemented);
   return nb::cast(wrap(reflected ? array::make_binary(op, b, self.n) : array::make_binary(op, self.n, b)));
 }
 
 // In-place: self <op>= other, NumPy's same_kind casting of the result into self's dtype.
 nb::object inplace(op_kind op, py_array& self, nb::handle other) {
-  node_ptr b = operand(other, self.n);
+  node_ptr b = operand(other, self.n, op);
   if (!b) return nb::borrow(Py_NotImplemented);
   node_ptr value = array::make_binary(op, self.n, b);
   if (!array::can_cast(value->t, self.n->t, array::casting::same_kind))
@@ -335,7 +350,12 @@ void bind_array(nb::module_& m) {
   cls.def("__neg__", [](const py_array& a) { return wrap(array::make_unary(op_kind::neg, a.n)); })
       .def("__abs__", [](const py_array& a) { return wrap(array::make_unary(op_kind::abs, a.n)); })
       .def("__invert__", [](const py_array& a) { return wrap(array::make_unary(op_kind::logical_not, a.n)); })
-      .def("__pos__", [](const py_array& a) { return wrap(array::make_cast(array::make_cast(a.n, a.n->t), a.n->t)); });
+      .def("__pos__", [](const py_array& a) {
+        if (ir::is_bool(a.n->t))
+          fail(error_kind::type_error, "ufunc 'positive' did not contain a loop with signature matching types "
+                                       "<class 'numpy.dtypes.BoolDType'> -> None");
+        return wrap(array::make_binary(op_kind::add, a.n, array::make_scalar_int(0, a.n->t, a.n)));
+      });
   cls.attr("__hash__") = nb::none();
 
   m.def("array_from_host", &from_host, nb::arg("ptr"), nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());
