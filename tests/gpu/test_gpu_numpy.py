@@ -81,6 +81,9 @@ def test_torch_zero_copy_both_ways():
     torch.testing.assert_close(back, t)
     s = torch.as_tensor(tnp.exp(a[:, 1:]), device="cuda")
     torch.testing.assert_close(s, torch.exp(t[:, 1:]))
+    d = torch.from_dlpack(a[::2, 3:])  # DLPack: zero-copy, strided
+    assert d.data_ptr() == t[::2, 3:].data_ptr() and d.stride() == t[::2, 3:].stride()
+    torch.testing.assert_close(d, t[::2, 3:])
 
 
 def test_fusion_builds_one_kernel_and_reuses_it(rng):

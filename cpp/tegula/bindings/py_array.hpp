@@ -1,5 +1,7 @@
 // The Python-visible ndarray handle: one node of the array engine (shared by views and graphs).
 #pragma once
+#include <nanobind/nanobind.h>
+
 #include "tegula/array/expr.hpp"
 
 namespace tegula::bind {
@@ -7,5 +9,9 @@ namespace tegula::bind {
 struct py_array {
   array::node_ptr n;
 };
+
+// a.__dlpack__(stream=, max_version=, copy=): array_dlpack.cpp.
+nanobind::object export_dlpack(const py_array& a, nanobind::handle stream, nanobind::handle max_version,
+                               nanobind::handle copy);
 
 }  // namespace tegula::bind

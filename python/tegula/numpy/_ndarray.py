@@ -106,13 +106,6 @@ def _dlpack_device(self):
     return (1, 0) if self._device_id < 0 else (2, self._device_id)
 
 
-def _dlpack(self, stream=None, max_version=None, dl_device=None, copy=None):
-    if self._device_id >= 0:
-        raise NotImplementedError("__dlpack__ export of GPU arrays is not implemented yet: torch.as_tensor(a) and "
-                                  "cupy.asarray(a) take them zero-copy through __cuda_array_interface__")
-    return to_numpy(self).__dlpack__()
-
-
 def _to_device(self, device, stream=None):
     dev = _core.device_id(device)
     if dev == self._device_id:
@@ -178,7 +171,6 @@ def install():
     A.__array_ufunc__ = _array_ufunc
     A.__array_function__ = _array_function
     A.__array_namespace__ = lambda self, api_version=None: __import__("tegula.numpy", fromlist=["x"])
-    A.__dlpack__ = _dlpack
     A.__dlpack_device__ = _dlpack_device
     A.__len__ = _len
     A.__iter__ = _iter
