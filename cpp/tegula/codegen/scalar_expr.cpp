@@ -103,6 +103,7 @@ bool is_elementwise(op_kind k) {
     case op_kind::neg: case op_kind::logical_not: case op_kind::abs: case op_kind::exp: case op_kind::exp2:
     case op_kind::log: case op_kind::log2: case op_kind::sqrt: case op_kind::rsqrt: case op_kind::sin:
     case op_kind::cos: case op_kind::tanh: case op_kind::floor: case op_kind::ceil: case op_kind::astype:
+    case op_kind::tan: case op_kind::asin: case op_kind::acos: case op_kind::atan: case op_kind::sinh: case op_kind::cosh: case op_kind::asinh: case op_kind::acosh: case op_kind::atanh: case op_kind::log10: case op_kind::log1p: case op_kind::expm1: case op_kind::trunc: case op_kind::rint:
     case op_kind::bitcast: case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div:
     case op_kind::floordiv: case op_kind::mod: case op_kind::pow: case op_kind::minimum: case op_kind::maximum:
     case op_kind::bit_and: case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr:
@@ -153,6 +154,24 @@ std::string scalar_expr(op_kind k, const std::vector<dtype>& in, dtype out, cons
     case op_kind::ceil:
       if (!ir::is_float(t)) return convert(t, out, x);
       return math1("ceil", t, out, x);
+    case op_kind::tan: return math1("tan", t, out, x);
+    case op_kind::asin: return math1("asin", t, out, x);
+    case op_kind::acos: return math1("acos", t, out, x);
+    case op_kind::atan: return math1("atan", t, out, x);
+    case op_kind::sinh: return math1("sinh", t, out, x);
+    case op_kind::cosh: return math1("cosh", t, out, x);
+    case op_kind::asinh: return math1("asinh", t, out, x);
+    case op_kind::acosh: return math1("acosh", t, out, x);
+    case op_kind::atanh: return math1("atanh", t, out, x);
+    case op_kind::log10: return math1("log10", t, out, x);
+    case op_kind::log1p: return math1("log1p", t, out, x);
+    case op_kind::expm1: return math1("expm1", t, out, x);
+    case op_kind::trunc:
+      if (!ir::is_float(t)) return convert(t, out, x);
+      return math1("trunc", t, out, x);
+    case op_kind::rint:
+      if (!ir::is_float(t)) return convert(t, out, x);
+      return math1("rint", t, out, x);
     case op_kind::astype:
       if ((out == dtype::f16 || out == dtype::bf16) && (t == dtype::f64 || ir::is_int(t))) needs.narrow_from_double = true;
       return convert(t, out, x);

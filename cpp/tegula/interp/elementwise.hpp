@@ -8,7 +8,8 @@ namespace tegula::interp {
 
 // The executor maps op kinds to these (only it switches over ir::op_kind).
 enum class unary_fn : std::uint8_t {
-  neg, logical_not, abs, exp, exp2, log, log2, sqrt, rsqrt, sin, cos, tanh, floor, ceil
+  neg, logical_not, abs, exp, exp2, log, log2, sqrt, rsqrt, sin, cos, tanh, floor, ceil,
+  tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, log10, log1p, expm1, trunc, rint
 };
 enum class binary_fn : std::uint8_t {
   add, sub, mul, div, floordiv, mod, pow, minimum, maximum, bit_and, bit_or, bit_xor, shl, shr

@@ -24,6 +24,20 @@ std::optional<unary_fn> unary_of(ir::op_kind k) {
     case K::tanh: return unary_fn::tanh;
     case K::floor: return unary_fn::floor;
     case K::ceil: return unary_fn::ceil;
+    case K::tan: return unary_fn::tan;
+    case K::asin: return unary_fn::asin;
+    case K::acos: return unary_fn::acos;
+    case K::atan: return unary_fn::atan;
+    case K::sinh: return unary_fn::sinh;
+    case K::cosh: return unary_fn::cosh;
+    case K::asinh: return unary_fn::asinh;
+    case K::acosh: return unary_fn::acosh;
+    case K::atanh: return unary_fn::atanh;
+    case K::log10: return unary_fn::log10;
+    case K::log1p: return unary_fn::log1p;
+    case K::expm1: return unary_fn::expm1;
+    case K::trunc: return unary_fn::trunc;
+    case K::rint: return unary_fn::rint;
     default: return std::nullopt;  // not unary elementwise: the executor's full switch covers every op
   }
 }

@@ -192,6 +192,20 @@ void executor::exec(const ir::op& o) {
     case K::tanh:
     case K::floor:
     case K::ceil:
+    case K::tan:
+    case K::asin:
+    case K::acos:
+    case K::atan:
+    case K::sinh:
+    case K::cosh:
+    case K::asinh:
+    case K::acosh:
+    case K::atanh:
+    case K::log10:
+    case K::log1p:
+    case K::expm1:
+    case K::trunc:
+    case K::rint:
     case K::bitcast:
     case K::add:
     case K::sub:

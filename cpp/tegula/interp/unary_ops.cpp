@@ -35,6 +35,20 @@ tile_value real_unary(unary_fn fn, const tile_value& x) {
     case unary_fn::tanh: return map1<D>(x, [](D v) { return std::tanh(v); });
     case unary_fn::floor: return map1<D>(x, [](D v) { return std::floor(v); });
     case unary_fn::ceil: return map1<D>(x, [](D v) { return std::ceil(v); });
+    case unary_fn::tan: return map1<D>(x, [](D v) { return std::tan(v); });
+    case unary_fn::asin: return map1<D>(x, [](D v) { return std::asin(v); });
+    case unary_fn::acos: return map1<D>(x, [](D v) { return std::acos(v); });
+    case unary_fn::atan: return map1<D>(x, [](D v) { return std::atan(v); });
+    case unary_fn::sinh: return map1<D>(x, [](D v) { return std::sinh(v); });
+    case unary_fn::cosh: return map1<D>(x, [](D v) { return std::cosh(v); });
+    case unary_fn::asinh: return map1<D>(x, [](D v) { return std::asinh(v); });
+    case unary_fn::acosh: return map1<D>(x, [](D v) { return std::acosh(v); });
+    case unary_fn::atanh: return map1<D>(x, [](D v) { return std::atanh(v); });
+    case unary_fn::log10: return map1<D>(x, [](D v) { return std::log10(v); });
+    case unary_fn::log1p: return map1<D>(x, [](D v) { return std::log1p(v); });
+    case unary_fn::expm1: return map1<D>(x, [](D v) { return std::expm1(v); });
+    case unary_fn::trunc: return map1<D>(x, [](D v) { return std::trunc(v); });
+    case unary_fn::rint: return map1<D>(x, [](D v) { return std::nearbyint(v); });
   }
   fail_op("unknown unary function");
 }
@@ -51,10 +65,12 @@ tile_value int_unary(unary_fn fn, const tile_value& x) {
       return map1<I>(x, [](I v) { return ~v; });
     case unary_fn::abs: return map1<I>(x, [](I v) { return v < 0 ? I(U(0) - U(v)) : v; });
     case unary_fn::floor:
-    case unary_fn::ceil: return map1<I>(x, [](I v) { return v; });
+    case unary_fn::ceil:
+    case unary_fn::trunc:
+    case unary_fn::rint: return map1<I>(x, [](I v) { return v; });
     case unary_fn::exp: case unary_fn::exp2: case unary_fn::log: case unary_fn::log2:
     case unary_fn::sqrt: case unary_fn::rsqrt: case unary_fn::sin: case unary_fn::cos:
-    case unary_fn::tanh: break;
+    case unary_fn::tanh: case unary_fn::tan: case unary_fn::asin: case unary_fn::acos: case unary_fn::atan: case unary_fn::sinh: case unary_fn::cosh: case unary_fn::asinh: case unary_fn::acosh: case unary_fn::atanh: case unary_fn::log10: case unary_fn::log1p: case unary_fn::expm1: break;
   }
   fail_op("needs a floating-point operand, got ", ir::name(x.dtype()));
 }
@@ -66,10 +82,12 @@ tile_value uint_unary(unary_fn fn, const tile_value& x) {
     case unary_fn::logical_not: return map1<U>(x, [](U v) { return ~v; });
     case unary_fn::abs:
     case unary_fn::floor:
-    case unary_fn::ceil: return map1<U>(x, [](U v) { return v; });
+    case unary_fn::ceil:
+    case unary_fn::trunc:
+    case unary_fn::rint: return map1<U>(x, [](U v) { return v; });
     case unary_fn::exp: case unary_fn::exp2: case unary_fn::log: case unary_fn::log2:
     case unary_fn::sqrt: case unary_fn::rsqrt: case unary_fn::sin: case unary_fn::cos:
-    case unary_fn::tanh: break;
+    case unary_fn::tanh: case unary_fn::tan: case unary_fn::asin: case unary_fn::acos: case unary_fn::atan: case unary_fn::sinh: case unary_fn::cosh: case unary_fn::asinh: case unary_fn::acosh: case unary_fn::atanh: case unary_fn::log10: case unary_fn::log1p: case unary_fn::expm1: break;
   }
   fail_op("needs a floating-point operand, got ", ir::name(x.dtype()));
 }

@@ -343,6 +343,7 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
     case op_kind::neg: case op_kind::logical_not: case op_kind::abs: case op_kind::exp: case op_kind::exp2:
     case op_kind::log: case op_kind::log2: case op_kind::sqrt: case op_kind::rsqrt: case op_kind::sin:
     case op_kind::cos: case op_kind::tanh: case op_kind::floor: case op_kind::ceil:
+    case op_kind::tan: case op_kind::asin: case op_kind::acos: case op_kind::atan: case op_kind::sinh: case op_kind::cosh: case op_kind::asinh: case op_kind::acosh: case op_kind::atanh: case op_kind::log10: case op_kind::log1p: case op_kind::expm1: case op_kind::trunc: case op_kind::rint:
       return {c.unary()};
     case op_kind::astype: {
       c.count(1);

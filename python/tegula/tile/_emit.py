@@ -8,6 +8,11 @@ from ._values import Array, Tile, is_static_number
 
 _PADDINGS = ("zero", "neg_inf", "pos_inf", "nan")
 
+# Unary ops computed in floating point (integer tiles are converted first, as NumPy does).
+_FLOAT_ONLY = frozenset(("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "floor", "ceil", "tan",
+                         "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log10", "log1p", "expm1",
+                         "trunc", "rint"))
+
 
 def _float_for(dtype: str) -> str:
     """NumPy's result dtype of a float-only function (exp, sqrt, ...) of an integer or bool tile."""
@@ -166,7 +171,7 @@ class Emitter:
     # ---- elementwise -------------------------------------------------------------------------
     def op_unary(self, e, op, x):
         t = self.as_tile(x)
-        if op in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "floor", "ceil"):
+        if op in _FLOAT_ONLY:
             t = self.cast(t, _float_for(t.dtype))
         return self.tile(self.b.create(op, [t.id])[0])
 
