@@ -37,6 +37,8 @@ from ._core import (
 )
 from ._functions import *  # noqa: F401,F403
 from ._functions import __dict__ as _fdict
+from ._array_api import *  # noqa: F401,F403
+from ._array_api import __dict__ as _adict
 
 _ndarray.install()
 
@@ -106,4 +108,4 @@ def __array_namespace_info__():
     return _Info()
 
 
-__all__ = sorted(n for n in list(globals()) + list(_fdict) if not n.startswith("_"))
+__all__ = sorted({n for n in list(globals()) + list(_fdict) + list(_adict) if not n.startswith("_")})
