@@ -85,7 +85,8 @@ def _shape_with(a, axis, size):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    return F.sum(_arr(x1) * _arr(x2), axis=axis)
+    p = _arr(x1) * _arr(x2)
+    return F.sum(p, axis=axis, dtype=p._dtype_name)  # in the operands' dtype (sum alone widens small ints)
 
 
 def unstack(x, /, *, axis=0):

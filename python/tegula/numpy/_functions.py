@@ -10,7 +10,7 @@ import math
 
 import numpy as _np
 
-from . import _core
+from . import _core, _ndarray
 from ._core import _tegula, as_array, dtype_name, ndarray
 
 _py_max, _py_min, _py_abs, _py_sum, _py_all, _py_any, _py_round = (
@@ -37,6 +37,10 @@ def _arr(x, like=None):
 def _operand(x, like):
     """The other operand of like's binary op: Python scalars go to C++ as they are (weak)."""
     return x if _is_py_scalar(x) else _arr(x, like)
+
+
+def _copy_of(x):
+    return _ndarray.same_dtype_copy(x)
 
 
 def _dev(device):
@@ -157,9 +161,13 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     div = (num - 1) if endpoint else num
     step = (stop - start) / div if div > 0 else _np.nan
     name = dtype_name(dtype) if dtype is not None else "float64"
-    a = _tegula.array_iota(num, float(start), 0.0 if div <= 0 else float(step), name, _dev(device))
+    exact = name in ("float16", "bfloat16", "float32", "float64")
+    a = _tegula.array_iota(num, float(start), 0.0 if div <= 0 else float(step), name if exact else "float64",
+                           _dev(device))
     if endpoint and num > 1:
         a[num - 1] = stop
+    if not exact:  # NumPy computes in float64 and floors into an integer dtype
+        a = a._unary("floor").astype(name)
     return (a, step) if retstep else a
 
 
@@ -292,7 +300,7 @@ def _rounding(op, doc):
     """floor/ceil: integers and booleans are already whole, and keep their dtype (NumPy 2)."""
     def ufunc(x, /, out=None, **kw):
         x = _arr(x)
-        return _done(x._unary(op) if _is_float(x) else +x, out, kw)
+        return _done(x._unary(op) if _is_float(x) else _copy_of(x), out, kw)
 
     ufunc.__doc__ = doc
     return ufunc
@@ -303,7 +311,7 @@ ceil = _rounding("ceil", "Ceiling, element-wise.")
 
 
 def positive(x, /, out=None, **kw):
-    return _done(+_no_bool("positive", _arr(x)), out, kw)
+    return _done(_copy_of(_no_bool("positive", _arr(x))), out, kw)
 
 
 def fabs(x, /, out=None, **kw):
@@ -350,7 +358,7 @@ def _expm1(x):
     # Kahan: (u - 1) * x / log(u) with u = exp(x) cancels exp's rounding error for small |x|
     u = x._unary("exp")
     um1 = u - 1
-    small = (u == 1)._where(x, um1 * x / u._unary("log"))
+    small = (u == 1)._where(x, um1 * (x / u._unary("log")))
     return (x._unary("abs") < 1)._where(small, um1)
 
 
@@ -375,14 +383,14 @@ def log1p(x, /, out=None, **kw):
     x = _as_float(x)
     u = x + 1
     # Kahan: log(u) * x / (u - 1) corrects the rounding of 1 + x for small |x|
-    small = (u == 1)._where(x, u._unary("log") * x / (u - 1))
+    small = (u == 1)._where(x, u._unary("log") * (x / (u - 1)))
     return _done((x._unary("abs") < 0.5)._where(small, u._unary("log")), out, kw)
 
 
 def trunc(x, /, out=None, **kw):
     x = _arr(x)
     if not _is_float(x):
-        return _done(+x, out, kw)
+        return _done(_copy_of(x), out, kw)
     return _done((x < 0)._where(x._unary("ceil"), x._unary("floor")), out, kw)
 
 
@@ -409,7 +417,7 @@ def around(a, decimals=0, out=None):
                                                                  decimals, out, True)
     if not _is_float(a):
         if decimals >= 0:
-            return _finish(+a, out, True)
+            return _finish(_copy_of(a), out, True)
         s = 10 ** -decimals
         return _finish((_rint(a.astype("float64") / s) * s).astype(a._dtype_name), out, True)
     if decimals == 0:
@@ -586,12 +594,22 @@ def _reduce(op, a, axis, keepdims, dtype=None, out=None, initial=None, where=Tru
         raise NotImplementedError("where= in reductions is not supported yet")
     if dtype is not None:
         a = a.astype(dtype_name(dtype))
+    if isinstance(axis, (tuple, list)):
+        _axes(axis, a.ndim)  # NumPy's message for repeated axes
+    if initial is not None and op in ("max", "min") and a.size == 0:
+        return _finish(_empty_with_initial(a, axis, keepdims, initial), out, True)
     r = a._reduce(op, _axis(axis), bool(keepdims))
     if initial is not None:
         r = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[op](r, initial)
     if dtype is not None and r._dtype_name != dtype_name(dtype):
         r = r.astype(dtype_name(dtype))
     return _finish(r, out, True)
+
+
+def _empty_with_initial(a, axis, keepdims, initial):
+    """max/min of an empty array with initial=: every result element is `initial` (in a's dtype)."""
+    shape = _np.empty(a.shape, bool).sum(axis=_axis(axis), keepdims=bool(keepdims)).shape
+    return full(shape, initial, a._dtype_name, device=_core.device_of(a))
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
@@ -632,53 +650,82 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
     return _argreduce("argmin", a, axis, out, keepdims)
 
 
-def _count(a, axis):
+def _axes(axis, ndim):
+    """axis (None, int or tuple) as sorted non-negative axes, with NumPy's AxisError and duplicate check."""
     if axis is None:
-        return a.size
+        return tuple(range(ndim))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return math.prod(a.shape[x] for x in axes)
+    norm = tuple(x + ndim if -ndim <= x < 0 else x if 0 <= x < ndim else _raise_axis(x, ndim) for x in axes)
+    if len(set(norm)) != len(norm):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(sorted(norm))
+
+
+def _count(a, axis):
+    return math.prod(a.shape[x] for x in _axes(axis, a.ndim))
 
 
 def _mean_dtype(a, dtype):
     if dtype is not None:
         return dtype_name(dtype)
-    return a._dtype_name if a._dtype_name in ("float16", "bfloat16", "float32", "float64") else "float64"
+    return a._dtype_name if _is_float(a) else "float64"
+
+
+def _accumulator(a, t):
+    """a in the dtype its mean accumulates in: float32 for the half types, else the mean's dtype."""
+    return a.astype("float32" if t in ("float16", "bfloat16") else t)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = _arr(a)
+    _where_unsupported(where)
     t = _mean_dtype(a, dtype)
-    acc = a.astype("float32") if t in ("float16", "bfloat16") else a.astype(t)
+    acc = _accumulator(a, t)
     r = acc._reduce("sum", _axis(axis), bool(keepdims)) / _count(a, axis)
-    return _finish(r.astype(t), out, where if where is True else True)
+    return _finish(r.astype(t), out, True)
+
+
+def _squares_over(d, axis, keepdims, dof):
+    """sum(d * d) / dof, NaN where dof <= 0 (NumPy warns there)."""
+    r = (d * d)._reduce("sum", _axis(axis), bool(keepdims)) / dof
+    return r if not isinstance(dof, ndarray) else (dof <= 0)._where(r._scalar_like(math.nan), r)
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):  # noqa: A002
     a = _arr(a)
+    _where_unsupported(where)
     if correction is not None:
         ddof = correction
     t = _mean_dtype(a, dtype)
-    acc = a.astype("float32") if t in ("float16", "bfloat16") else a.astype(t)
+    acc = _accumulator(a, t)
     n = _count(a, axis)
     m = acc._reduce("sum", _axis(axis), True) / n
-    m._materialize()
-    d = acc - m
-    r = (d * d)._reduce("sum", _axis(axis), bool(keepdims)) / _py_max(n - ddof, 0)
+    m._materialize()  # two passes: the mean first, then the squares of the deviations
+    r = _squares_over(acc - m, axis, keepdims, _py_max(n - ddof, 0))
     return _finish(r.astype(t), out, True)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):  # noqa: A002
-    return _finish(var(a, axis, dtype, None, ddof, keepdims, correction=correction)._unary("sqrt"), out, True)
+    r = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
+    return _finish(r._unary("sqrt"), out, True)
+
+
+def _where_unsupported(where):
+    if where is not True:
+        raise NotImplementedError("where= in reductions is not supported yet")
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
-    return _finish(_arr(a).astype("bool")._reduce("min", _axis(axis), bool(keepdims)), out, True) \
-        if _arr(a).size else _finish(full((), True, "bool", device=_core.device_of(_arr(a))), out, True)
+    """True where no element is zero: a count of zeros, so that empty slices give True as in NumPy."""
+    _where_unsupported(where)
+    zeros = _arr(a).astype("bool")._unary("not")._reduce("sum", _axis(axis), bool(keepdims))
+    return _finish(zeros == 0, out, True)
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
-    return _finish(_arr(a).astype("bool")._reduce("max", _axis(axis), bool(keepdims)), out, True) \
-        if _arr(a).size else _finish(full((), False, "bool", device=_core.device_of(_arr(a))), out, True)
+    """True where some element is nonzero (a count: empty slices give False)."""
+    _where_unsupported(where)
+    return _finish(_arr(a).astype("bool")._reduce("sum", _axis(axis), bool(keepdims)) > 0, out, True)
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
@@ -700,38 +747,76 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, **kw):
     return prod(_nan_filled(a, 1), axis, dtype, out, keepdims)
 
 
+def _all_nan(a, axis, keepdims):
+    """Where every element of a slice is NaN (None for dtypes without NaN)."""
+    a = _arr(a)
+    if not _is_float(a):
+        return None
+    return all(a != a, axis, keepdims=keepdims)
+
+
+def _nan_extreme(op, a, axis, out, keepdims):
+    """nanmax/nanmin: NaNs skipped; an all-NaN slice gives NaN (NumPy also warns)."""
+    a = _arr(a)
+    r = _reduce(op, _nan_filled(a, -math.inf if op == "max" else math.inf), axis, keepdims)
+    empty = _all_nan(a, axis, keepdims)
+    if empty is not None:
+        r = empty._where(r._scalar_like(math.nan), r)
+    return _finish(r, out, True)
+
+
 def nanmax(a, axis=None, out=None, keepdims=False, **kw):
-    return max(_nan_filled(a, -math.inf), axis, out, keepdims)
+    return _nan_extreme("max", a, axis, out, keepdims)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, **kw):
-    return min(_nan_filled(a, math.inf), axis, out, keepdims)
+    return _nan_extreme("min", a, axis, out, keepdims)
+
+
+def _nan_arg(op, a, axis, out, keepdims):
+    """nanargmax/nanargmin: an all-NaN slice raises ValueError, as in NumPy (this reads one flag back)."""
+    a = _arr(a)
+    empty = _all_nan(a, axis, False)
+    if empty is not None and empty.size and bool(any(empty)):
+        raise ValueError("All-NaN slice encountered")
+    return _argreduce(op, _nan_filled(a, -math.inf if op == "argmax" else math.inf), axis, out, keepdims)
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    return argmax(_nan_filled(a, -math.inf), axis, out, keepdims=keepdims)
+    return _nan_arg("argmax", a, axis, out, keepdims)
 
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    return argmin(_nan_filled(a, math.inf), axis, out, keepdims=keepdims)
+    return _nan_arg("argmin", a, axis, out, keepdims)
+
+
+def _nan_count(a, acc, axis, keepdims):
+    """The number of non-NaN elements per slice, in the accumulator's dtype."""
+    return (a == a)._reduce("sum", _axis(axis), bool(keepdims)).astype(acc._dtype_name)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, **kw):
     a = _arr(a)
-    ok = (a == a)
-    return _finish(sum(_nan_filled(a, 0), axis, dtype, None, keepdims) / ok._reduce("sum", _axis(axis), bool(keepdims)),
-                   out, True)
+    if not _is_float(a):
+        return mean(a, axis, dtype, out, keepdims)
+    t = _mean_dtype(a, dtype)
+    acc = _accumulator(a, t)
+    r = _nan_filled(acc, 0)._reduce("sum", _axis(axis), bool(keepdims)) / _nan_count(a, acc, axis, keepdims)
+    return _finish(r.astype(t), out, True)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
     a = _arr(a)
-    ok = (a == a)
-    n = ok._reduce("sum", _axis(axis), True)
-    m = sum(_nan_filled(a, 0), axis, dtype, None, True) / n
+    if not _is_float(a):
+        return var(a, axis, dtype, out, ddof, keepdims)
+    t = _mean_dtype(a, dtype)
+    acc = _accumulator(a, t)
+    _count(a, axis)  # checks the axes
+    m = _nan_filled(acc, 0)._reduce("sum", _axis(axis), True) / _nan_count(a, acc, axis, True)
     m._materialize()
-    d = _nan_filled(a - m, 0)
-    r = (d * d)._reduce("sum", _axis(axis), bool(keepdims)) / (ok._reduce("sum", _axis(axis), bool(keepdims)) - ddof)
-    return _finish(r, out, True)
+    d = _nan_filled(acc - m, 0)
+    r = _squares_over(d, axis, keepdims, _nan_count(a, acc, axis, keepdims) - ddof)
+    return _finish(r.astype(t), out, True)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
@@ -794,20 +879,36 @@ def transpose(a, axes=None):
 permute_dims = transpose
 
 
+def _norm_axis(axis, nd, name=None):
+    """axis in [0, nd) (negative counts from the end), else NumPy's AxisError."""
+    if -nd <= axis < nd:
+        return axis % nd if nd else 0
+    prefix = f"{name}: " if name else ""
+    raise _tegula.AxisError(f"{prefix}axis {axis} is out of bounds for array of dimension {nd}")
+
+
 def swapaxes(a, axis1, axis2):
     a = _arr(a)
+    i, j = _norm_axis(axis1, a.ndim, "axis1"), _norm_axis(axis2, a.ndim, "axis2")
     perm = list(range(a.ndim))
-    i, j = perm[axis1], perm[axis2]
     perm[i], perm[j] = j, i
     return a._transpose(perm)
 
 
+def _axis_list(axes, nd, what):
+    axes = [axes] if isinstance(axes, int) else list(axes)
+    norm = [_norm_axis(x, nd, what) for x in axes]
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"repeated axis in `{what}` argument")
+    return norm
+
+
 def moveaxis(a, source, destination):
     a = _arr(a)
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [s % a.ndim for s in src]
-    dst = [d % a.ndim for d in dst]
+    src = _axis_list(source, a.ndim, "source")
+    dst = _axis_list(destination, a.ndim, "destination")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
     order = [n for n in range(a.ndim) if n not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -851,8 +952,27 @@ def atleast_2d(*arys):
     return r[0] if len(r) == 1 else r
 
 
+def _arrays_on_one_device(arrays):
+    """The inputs as tegula arrays; host data goes to the device of the first tegula array among them."""
+    like = next((a for a in arrays if isinstance(a, ndarray)), None)
+    return [a if isinstance(a, ndarray) else as_array(a, None if like is None else like._device_id) for a in arrays]
+
+
+def _check_concatenable(arrs, axis):
+    nd = arrs[0].ndim
+    for i, a in enumerate(arrs[1:], 1):
+        if a.ndim != nd:
+            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 has "
+                             f"{nd} dimension(s) and the array at index {i} has {a.ndim} dimension(s)")
+        for d in range(nd):
+            if d != axis and a.shape[d] != arrs[0].shape[d]:
+                raise ValueError("all the input array dimensions except for the concatenation axis must match "
+                                 f"exactly, but along dimension {d}, the array at index 0 has size "
+                                 f"{arrs[0].shape[d]} and the array at index {i} has size {a.shape[d]}")
+
+
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
-    arrs = [_arr(a) for a in arrays]
+    arrs = _arrays_on_one_device(list(arrays))
     if not arrs:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
@@ -861,11 +981,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     if nd == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
     axis = axis % nd if -nd <= axis < nd else _raise_axis(axis, nd)
-    for a in arrs[1:]:
-        if a.ndim != nd:
-            raise ValueError("all the input array dimensions except for the concatenation axis must match exactly, "
-                             f"but along dimension 0, the array at index 0 has {nd} dimension(s) and the array at "
-                             f"index {arrs.index(a)} has {a.ndim} dimension(s)")
+    _check_concatenable(arrs, axis)
     shape = list(arrs[0].shape)
     shape[axis] = _py_sum(a.shape[axis] for a in arrs)
     t = dtype_name(dtype) if dtype is not None else _np.result_type(*[_np.empty(0, a._dtype_name) for a in arrs]).name
@@ -1017,8 +1133,11 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
 def copyto(dst, src, casting="same_kind", where=True):
     s = _arr(src, dst)
+    if not _is_py_scalar(src) and not _np.can_cast(_np.dtype(s._dtype_name), dst.dtype, casting):
+        raise TypeError(f"Cannot cast array data from dtype('{s._dtype_name}') to dtype('{dst._dtype_name}') "
+                        f"according to the rule '{casting}'")
     if where is not True:
-        s = _arr(where)._where(s, dst)
+        s = _arr(where, dst)._where(s, dst)
     dst._assign(s)
 
 
@@ -1136,7 +1255,7 @@ def extract(condition, arr):
 
 def conj(x, /, out=None, **kw):
     x = _arr(x)
-    return _done(x.astype("int8") if x._dtype_name == "bool" else +x, out, kw)
+    return _done(x.astype("int8") if x._dtype_name == "bool" else _copy_of(x), out, kw)
 
 
 conjugate = conj

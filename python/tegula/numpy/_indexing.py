@@ -143,7 +143,32 @@ def _is_bool_array(k):
         isinstance(k, (list, _np.ndarray)) and _np.asarray(k).dtype == bool)
 
 
+_VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+                  "arrays are valid indices")
+
+
+def basic_key(key):
+    """key with NumPy integer scalars as Python ints (what the C++ basic indexer takes), or None when it holds
+    arrays. Keys of other types (floats, strings) raise NumPy's IndexError."""
+    out = []
+    for k in key if isinstance(key, tuple) else (key,):
+        if isinstance(k, _np.integer):
+            out.append(int(k))
+        elif k is None or k is Ellipsis or isinstance(k, (int, slice)):
+            out.append(k)
+        elif isinstance(k, (float, complex, str, bytes, _np.floating)):
+            raise IndexError(_VALID_INDICES)
+        else:
+            return None
+    return tuple(out)
+
+
 def getitem_advanced(a, key):
+    k = basic_key(key)
+    if k is not None:
+        r = a._getitem_basic(k)
+        if r is not None:
+            return r
     if _is_bool_array(key):
         mask = key if isinstance(key, ndarray) else _core.as_array(_np.asarray(key), a._device_id)
         if mask.shape != a.shape[:mask.ndim]:
@@ -164,6 +189,9 @@ def getitem_advanced(a, key):
 
 
 def setitem_advanced(a, key, value):
+    k = basic_key(key)
+    if k is not None and a._setitem_basic(k, value):
+        return
     if _is_bool_array(key):
         mask = key if isinstance(key, ndarray) else _core.as_array(_np.asarray(key), a._device_id)
         if mask.shape == a.shape:

@@ -35,11 +35,23 @@ def _value(self, value):
 def _setitem(self, key, value):
     value = _value(self, value)
     key = (None,) if key is None else key
-    if self._setitem_basic(key, value):
-        return
+    try:
+        if self._setitem_basic(key, value):
+            return
+    except ValueError as e:
+        if "could not be broadcast" not in str(e):
+            raise
+        target = self._getitem_basic(key).shape
+        raise ValueError(f"could not broadcast input array from shape {_shape_text(value.shape)} into shape "
+                         f"{_shape_text(target)}") from None
     from ._indexing import setitem_advanced
 
     setitem_advanced(self, key, value)
+
+
+def _shape_text(shape):
+    """A shape as NumPy writes it in messages: (3,) and (2,4)."""
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _is_scalar(v):
@@ -62,6 +74,19 @@ def _item(self, *args):
     if self.size != 1:
         raise ValueError("can only convert an array of size 1 to a Python scalar")
     return to_numpy(self).item()
+
+
+def _scalar(self, kind):
+    """float(a), int(a), complex(a): only for one element, as NumPy (a TypeError otherwise)."""
+    if self.size != 1:
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    return kind(to_numpy(self).item())
+
+
+def _matmul(self, other):
+    from . import _functions
+
+    return _functions.dot(self, other)
 
 
 def _bool(self):
@@ -115,6 +140,19 @@ def _to_device(self, device, stream=None):
     return _core.from_numpy(to_numpy(self), dev)
 
 
+def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    """NumPy's astype: any dtype spelling; a new array even for the same dtype unless copy=False."""
+    name = _core.dtype_name(dtype)
+    if name != self._dtype_name:
+        return ndarray._cast(self, name)
+    return same_dtype_copy(self) if copy else self
+
+
+def same_dtype_copy(a):
+    """A lazy copy of `a` (x * 1 keeps -0.0 and NaN, unlike x + 0; the C++ cast to the same dtype aliases)."""
+    return a._binary("mul", True if a._dtype_name == "bool" else 1, False)
+
+
 def _copy(self):
     out = _core._tegula.array_empty(self.shape, self._dtype_name, self._device_id)
     out._assign(self)
@@ -125,13 +163,29 @@ def _fill(self, value):
     self._assign(_value(self, value))
 
 
+# ufunc methods as the reductions and scans they are (NumPy's ufunc.reduce reduces axis 0 by default)
+_UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
+                 "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
+_UFUNC_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     from . import _functions
 
-    fn = getattr(_functions, ufunc.__name__, None)
-    if method != "__call__" or fn is None:
-        return NotImplemented
-    return fn(*inputs, **kwargs)
+    name = ufunc.__name__
+    fn = getattr(_functions, name, None)
+    if method == "__call__" and fn is not None:
+        return fn(*inputs, **kwargs)
+    if method == "reduce" and name in _UFUNC_REDUCE:
+        kwargs.setdefault("axis", 0)
+        return getattr(_functions, _UFUNC_REDUCE[name])(*inputs, **kwargs)
+    if method == "accumulate" and name in _UFUNC_ACCUMULATE:
+        kwargs.setdefault("axis", 0)
+        return getattr(_functions, _UFUNC_ACCUMULATE[name])(*inputs, **kwargs)
+    if method == "outer" and fn is not None and len(inputs) == 2:
+        a, b = _functions._pair(*inputs)
+        return fn(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+    return NotImplemented  # NumPy then raises TypeError
 
 
 def _array_function(self, func, types, args, kwargs):
@@ -155,6 +209,9 @@ def _method(name):
 
 def install():
     A = ndarray
+    if not hasattr(A, "_cast"):
+        A._cast = A.astype  # the C++ cast (dtype names only; the same dtype gives the same array)
+    A.astype = _astype
     A.dtype = property(lambda self: np_dtype(self._dtype_name))
     A.device = property(_core.device_of)
     A.T = property(lambda self: self._transpose([]))
@@ -175,11 +232,13 @@ def install():
     A.__len__ = _len
     A.__iter__ = _iter
     A.__bool__ = _bool
-    A.__float__ = lambda self: float(_item(self))
-    A.__int__ = lambda self: int(_item(self))
+    A.__float__ = lambda self: _scalar(self, float)
+    A.__int__ = lambda self: _scalar(self, int)
+    A.__matmul__ = _matmul
+    A.__rmatmul__ = lambda self, other: _matmul(other, self)
     A.__index__ = lambda self: int(_item(self)) if self._dtype_name.startswith(("int", "uint")) else \
         (_ for _ in ()).throw(TypeError("only integer arrays can be used as an index"))
-    A.__complex__ = lambda self: complex(_item(self))
+    A.__complex__ = lambda self: _scalar(self, complex)
     A.get = lambda self: to_numpy(self)
     A.tolist = lambda self: to_numpy(self).tolist()
     A.item = _item

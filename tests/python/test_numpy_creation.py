@@ -1,0 +1,282 @@
+"""tegula.numpy creation functions against NumPy 2: array/asarray (arrays, lists, scalars, dtype=),
+empty/zeros/ones/full and their *_like forms, arange, linspace, eye/identity/tri, array attributes."""
+import numpy as np
+import pytest
+
+import tegula.numpy as tnp
+from numpy_util import ALL_DTYPES, SHAPES, assert_same, device, random, rng, t  # noqa: F401
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_asarray_roundtrips_every_dtype_and_shape(device, rng, dtype, shape):
+    x = random(rng, shape, dtype)
+    a = t(x, device)
+    assert isinstance(a, tnp.ndarray)
+    assert a.shape == x.shape and a.ndim == x.ndim and a.size == x.size
+    assert a.dtype == x.dtype and a.itemsize == x.itemsize and a.nbytes == x.nbytes
+    if x.size:
+        assert a.strides == x.strides  # a copy of host data is C-contiguous
+    assert_same(a, x)
+    assert_same(tnp.asnumpy(a), x)
+    np.testing.assert_array_equal(np.asarray(a), x)
+
+
+def test_asarray_of_extreme_values(device):
+    for dtype in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
+        info = np.iinfo(dtype)
+        x = np.array([info.min, info.max, 0, 1], dtype=dtype)
+        assert_same(t(x, device), x)
+    for dtype in ("float16", "float32", "float64"):
+        fi = np.finfo(dtype)
+        x = np.array([fi.max, fi.min, fi.tiny, fi.smallest_subnormal, -0.0, np.inf, -np.inf, np.nan], dtype=dtype)
+        a = t(x, device).get()
+        np.testing.assert_array_equal(a, x)
+        assert np.signbit(a[4])
+
+
+def test_asarray_of_non_contiguous_numpy_input(device, rng):
+    x = rng.standard_normal((6, 8))
+    for v in (x[::2], x[:, ::-3], x.T, x[1:5, 2:7], np.broadcast_to(x[0], (3, 8))):
+        assert_same(t(v, device), v)
+
+
+@pytest.mark.parametrize("obj", [
+    [1, 2, 3], [1.0, 2, 3], [True, False, True], [[1, 2], [3, 4], [5, 6]], [[1.5], [2.5]], 3, 2.5, True, [],
+    [[[1, 2, 3]], [[4, 5, 6]]], (1, 2), [np.int8(3), np.int8(4)],
+], ids=repr)
+def test_asarray_of_python_objects_gives_numpys_dtype(device, obj):
+    assert_same(t(obj, device), np.asarray(obj))
+    assert_same(tnp.array(obj, device=device), np.array(obj))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", np.int32,
+                                   np.dtype("uint8"), tnp.float32, float, int, bool], ids=str)
+def test_asarray_dtype_argument(device, dtype):
+    obj = [[0, 1, 2], [3, 4, 5]]
+    assert_same(tnp.asarray(obj, dtype=dtype, device=device), np.asarray(obj, dtype=dtype))
+    assert_same(tnp.array(obj, dtype=dtype, device=device), np.array(obj, dtype=dtype))
+    x = np.array([[0.5, 1.75, -2.25]])
+    assert_same(tnp.asarray(x, dtype=dtype, device=device), np.asarray(x, dtype=dtype))
+
+
+def test_asarray_casts_a_tegula_array(device, rng):
+    x = rng.standard_normal((4, 3)) * 10
+    a = t(x, device)
+    for dtype in ("float32", "int32", "uint8", "bool", "float16"):
+        with np.errstate(invalid="ignore"):
+            expected = x.astype(dtype) if dtype != "uint8" else np.abs(x).astype(dtype)
+        src = a if dtype != "uint8" else tnp.abs(a)
+        assert_same(tnp.asarray(src, dtype=dtype), expected)
+
+
+def test_numpy_scalars_become_0d_arrays_of_their_dtype(device):
+    for s in (np.float32(2.5), np.int8(-3), np.uint64(2**63 + 5), np.bool_(True), np.float16(0.1)):
+        assert_same(t(s, device), np.asarray(s))
+
+
+def test_asarray_of_a_tegula_array_shares_and_array_copies(device, rng):
+    x = rng.standard_normal(5)
+    a = t(x, device)
+    same = tnp.asarray(a)
+    assert same is a
+    copied = tnp.array(a)
+    view = tnp.array(a, copy=False)
+    a[0] = 42.0
+    assert float(same[0]) == 42.0 and float(view[0]) == 42.0
+    assert float(copied[0]) == x[0]
+    c2 = tnp.asarray(a, copy=True)
+    a[1] = -1.0
+    assert float(c2[1]) == x[1]
+
+
+def test_array_ndmin(device):
+    assert_same(tnp.array([1, 2], ndmin=3, device=device), np.array([1, 2], ndmin=3))
+    assert_same(tnp.array(5.0, ndmin=2, device=device), np.array(5.0, ndmin=2))
+
+
+def test_unsupported_dtypes_raise():
+    with pytest.raises(NotImplementedError, match="complex"):
+        tnp.asarray(np.ones(3, np.complex64))
+    with pytest.raises(TypeError):
+        tnp.asarray(np.array(["a", "b"]))
+    with pytest.raises(TypeError):
+        tnp.zeros(3, dtype="datetime64[s]")
+
+
+@pytest.mark.parametrize("shape", [(), 0, 5, (0,), (3, 7), (2, 0, 5), (2, 3, 1, 4), [2, 3]], ids=str)
+@pytest.mark.parametrize("dtype", [None, "bool", "int8", "uint32", "int64", "float16", "float32"])
+def test_zeros_ones_empty(device, shape, dtype):
+    assert_same(tnp.zeros(shape, dtype, device=device), np.zeros(shape, dtype))
+    assert_same(tnp.ones(shape, dtype, device=device), np.ones(shape, dtype))
+    e = tnp.empty(shape, dtype, device=device)
+    ref = np.empty(shape, dtype)
+    assert e.shape == ref.shape and e.dtype == ref.dtype
+
+
+@pytest.mark.parametrize("fill", [3, -2, 2.5, True, np.float32(1.5), np.int16(-7), np.nan, np.inf], ids=repr)
+@pytest.mark.parametrize("dtype", [None, "float32", "int16", "uint8", "float64", "bool"])
+def test_full(device, fill, dtype):
+    if dtype in ("int16", "uint8") and isinstance(fill, float) and not np.isfinite(fill):
+        pytest.skip("NumPy refuses a non-finite fill for integer dtypes")
+    if dtype == "uint8" and type(fill) is int and fill < 0:
+        with pytest.raises((OverflowError, ValueError)):
+            np.full((2, 3), fill, dtype)
+        with pytest.raises((OverflowError, ValueError)):
+            tnp.full((2, 3), fill, dtype, device=device)
+        return
+    with np.errstate(invalid="ignore"):
+        expected = np.full((2, 3), fill, dtype)
+    assert_same(tnp.full((2, 3), fill, dtype, device=device), expected)
+    assert_same(tnp.full((), fill, dtype, device=device), np.full((), fill, dtype))
+
+
+def test_full_with_an_array_fill_broadcasts(device):
+    row = np.arange(4.0)
+    assert_same(tnp.full((3, 4), t(row, device)), np.full((3, 4), row))
+
+
+@pytest.mark.parametrize("src_dtype", ["bool", "int8", "uint64", "float16", "float64"])
+def test_like_functions(device, rng, src_dtype):
+    x = random(rng, (3, 4), src_dtype)
+    a = t(x, device)
+    assert_same(tnp.zeros_like(a), np.zeros_like(x))
+    assert_same(tnp.ones_like(a), np.ones_like(x))
+    assert_same(tnp.full_like(a, 7), np.full_like(x, 7))
+    assert_same(tnp.zeros_like(a, dtype="float32"), np.zeros_like(x, dtype="float32"))
+    assert_same(tnp.ones_like(a, shape=(2, 5)), np.ones_like(x, shape=(2, 5)))
+    assert_same(tnp.full_like(a, 1.75, dtype="float64"), np.full_like(x, 1.75, dtype="float64"))
+    e = tnp.empty_like(a)
+    assert e.shape == x.shape and e.dtype == x.dtype
+    assert tnp.zeros_like(a).device == a.device
+
+
+def test_full_like_casts_the_fill_to_the_arrays_dtype(device):
+    x = np.arange(6, dtype=np.int32).reshape(2, 3)
+    assert_same(tnp.full_like(t(x, device), 2.9), np.full_like(x, 2.9))
+    assert_same(tnp.full_like(t(x, device), True), np.full_like(x, True))
+
+
+def test_like_functions_of_a_view(device, rng):
+    x = rng.standard_normal((4, 6))
+    v = t(x, device)[::2, ::-3].T
+    assert_same(tnp.ones_like(v), np.ones_like(x[::2, ::-3].T))
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((10,), {}), ((2, 11, 3), {}), ((10, 0, -2), {}), ((0,), {}), ((5, 1), {}), ((0, 1, 0.1), {}),
+    ((-3.5, 4.0, 0.75), {}), ((5,), {"dtype": "float32"}), ((7,), {"dtype": "uint8"}), ((1, 8, 2), {"dtype": "int16"}),
+    ((3.0,), {}), ((np.int32(2), np.int32(9)), {}),
+], ids=str)
+def test_arange(device, args, kw):
+    assert_same(tnp.arange(*args, **kw, device=device), np.arange(*args, **kw))
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((0, 1), {}), ((0, 1, 7), {}), ((-2.5, 3, 11), {"endpoint": False}), ((1, 1, 4), {}), ((0, 10, 1), {}),
+    ((0, 10, 0), {}), ((0, 5, 6), {"dtype": "float32"}), ((0, 10, 5), {"dtype": "int64"}), ((5, -5, 9), {}),
+    ((-5, 0, 4), {"dtype": "int32"}), ((0, 1, 5), {"dtype": "float16"}),
+], ids=str)
+def test_linspace(device, args, kw):
+    assert_same(tnp.linspace(*args, **kw, device=device), np.linspace(*args, **kw))
+
+
+def test_linspace_retstep(device):
+    a, step = tnp.linspace(0, 3, 7, retstep=True, device=device)
+    b, ref = np.linspace(0, 3, 7, retstep=True)
+    assert_same(a, b)
+    assert step == ref
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((3,), {}), ((4, 6), {}), ((5, 3), {}), ((4,), {"k": 1}), ((4, 5), {"k": -2}), ((3,), {"k": 5}),
+    ((0,), {}), ((3,), {"dtype": "int32"}), ((2, 3), {"dtype": bool}),
+], ids=str)
+def test_eye(device, args, kw):
+    assert_same(tnp.eye(*args, **kw, device=device), np.eye(*args, **kw))
+
+
+def test_identity_and_tri(device):
+    assert_same(tnp.identity(4, device=device), np.identity(4))
+    assert_same(tnp.identity(3, dtype="int8", device=device), np.identity(3, dtype="int8"))
+    assert_same(tnp.tri(3, 5, 1, device=device), np.tri(3, 5, 1))
+
+
+def test_meshgrid(device):
+    x, y = np.arange(3.0), np.arange(4.0) * 2
+    for indexing in ("xy", "ij"):
+        got = tnp.meshgrid(t(x, device), t(y, device), indexing=indexing)
+        for g, r in zip(got, np.meshgrid(x, y, indexing=indexing)):
+            assert_same(g, r)
+
+
+def test_device_and_attributes(device):
+    a = tnp.zeros((2, 3), device=device)
+    assert a.device == (tnp.Device("cpu") if device == "cpu" else tnp.Device("cuda", 0))
+    assert len(a) == 2
+    assert a.T.shape == (3, 2)
+    assert a.mT.shape == (3, 2)
+    with pytest.raises(TypeError, match="len"):
+        len(tnp.zeros((), device=device))
+    assert tnp.shape(a) == (2, 3) and tnp.ndim(a) == 2 and tnp.size(a) == 6 and tnp.size(a, 1) == 3
+
+
+def test_negative_dimensions_raise_value_error(device):
+    with pytest.raises(ValueError, match="negative dimensions"):
+        np.zeros((2, -1))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        tnp.zeros((2, -1), device=device)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        tnp.empty(-3, device=device)
+
+
+def test_to_device_and_copy(device, rng):
+    x = rng.standard_normal((3, 2))
+    a = t(x, device)
+    c = a.to_device("cpu")
+    assert c.device == tnp.Device("cpu")
+    assert_same(c, x)
+    d = a.copy()
+    a[...] = 0
+    assert_same(d, x)
+    assert_same(tnp.copy(d), x)
+
+
+def test_scalar_conversions(device):
+    assert float(t(2.5, device)) == 2.5
+    assert int(t(np.int16(-7), device)) == -7
+    assert bool(t(True, device)) is True
+    assert t([[3]], device).item() == 3
+    assert t(np.arange(6).reshape(2, 3), device).item(4) == 4
+    assert t(np.arange(6).reshape(2, 3), device).tolist() == [[0, 1, 2], [3, 4, 5]]
+    with pytest.raises(ValueError, match="size 1"):
+        t([1, 2], device).item()
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(t([1, 2], device))
+    assert [1, 2, 3][t(np.int64(1), device)] == 2
+    with pytest.raises(TypeError):
+        [1, 2, 3][t(1.0, device)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", np.float32, np.dtype("int8"), float, int, bool, tnp.float16, "uint16"],
+                         ids=str)
+def test_astype_takes_any_dtype_spelling(device, rng, dtype):
+    x = rng.standard_normal((3, 4)) * 5
+    if np.dtype(dtype).kind == "u":
+        x = np.abs(x)  # negative floats into unsigned integers are undefined in C (and platform-specific in NumPy)
+    with np.errstate(invalid="ignore"):
+        assert_same(t(x, device).astype(dtype), x.astype(dtype))
+        assert_same(t(x, device)[::2, ::-1].astype(dtype), x[::2, ::-1].astype(dtype))
+
+
+def test_astype_copies_unless_copy_false(device):
+    x = np.array([-0.0, 1.0, np.nan])
+    a = t(x, device)
+    b = a.astype("float64")
+    b[1] = 5.0
+    assert_same(a, x)
+    assert np.signbit(b.get()[0])
+    c = a.astype(np.float64, copy=False)
+    assert c is a
+    flags = t(np.array([True, False]), device).astype(bool)
+    assert_same(flags, np.array([True, False]))
