@@ -56,7 +56,7 @@ cd /tmp || exit 1
 TESTS=()
 for d in "$REPO/tests/python" "$REPO/tests/gpu"; do [ -d "$d" ] && TESTS+=("$d"); done
 if (( ${#TESTS[@]} )); then
-  timeout "$(limit 200 120)" "$PY" -m pytest -q -rs ${PYTEST_ARGS:-} "${TESTS[@]}" --junitxml "$OUT/pytest.xml" 2>&1 | tee "$OUT/pytest.log"
+  timeout "$(limit 300 100)" "$PY" -m pytest -q -rs ${PYTEST_ARGS:-} "${TESTS[@]}" --junitxml "$OUT/pytest.xml" 2>&1 | tee "$OUT/pytest.log"
   echo "pytest exit code ${PIPESTATUS[0]}"
 else
   echo "pytest skipped: no tests/python or tests/gpu" | tee "$OUT/pytest.log"

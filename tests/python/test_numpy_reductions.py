@@ -100,11 +100,7 @@ def test_reduction(device, rng, name, dtype):
                 check_reduction(np_fn, t_fn, x, a, kw)
 
 
-EMPTY_CRASH = pytest.mark.xfail(strict=True, reason="C++ planner: reducing (3, 0) over all axes, or (2, 0, 3) over "
-                                                   "None or axis 2, raises RuntimeError 'array planning did not converge'")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=EMPTY_CRASH) for n in REDUCTIONS])
+@pytest.mark.parametrize("name", REDUCTIONS)
 def test_reduction_of_empty_arrays(device, name):
     np_fn, t_fn = getattr(np, name), getattr(tnp, name)
     for shape in ((3, 0), (2, 0, 3)):

@@ -86,9 +86,6 @@ def test_pending_chain_over_a_materialised_array(device, rng):
     assert_same(c, (x + 1) * 2)
 
 
-@pytest.mark.xfail(strict=True, reason="C++ engine: readers built while the written array was still pending are "
-                                       "not materialised before the write (c = b * 2 with b pending, then b[...] = 0 "
-                                       "or b += 1, gives c from the new b)")
 @pytest.mark.parametrize("write", ["setitem", "iadd", "materialise_then_setitem"])
 def test_pending_chain_and_pending_writer(device, rng, write):
     x = rng.standard_normal(6)

@@ -214,7 +214,6 @@ def test_unary_operators(device, rng):
         check(lambda: ~x, lambda: ~a)
 
 
-@pytest.mark.xfail(strict=True, reason="C++ bind_array __pos__: +x is x + 0, which turns -0.0 into 0.0")
 def test_unary_plus_keeps_negative_zero(device):
     assert np.signbit((+t(np.array([-0.0]), device)).get()[0])
 
@@ -286,8 +285,6 @@ def test_python_int_out_of_range_raises(device):
         t(np.arange(3, dtype=np.int64), device) + 2**70
 
 
-@pytest.mark.xfail(strict=True, reason="C++ bind_array operand(): an out-of-range Python int raises ValueError "
-                                       "(error_kind::invalid_argument); NumPy raises OverflowError")
 def test_python_int_out_of_range_is_overflow_error(device):
     with pytest.raises(OverflowError, match="Python integer 300 out of bounds for uint8"):
         t(np.arange(3, dtype=np.uint8), device) + 300
@@ -304,9 +301,6 @@ def test_numpy_scalars_are_strong_through_functions(device, rng, dtype):
             check(lambda: getattr(np, name)(s, x), lambda: getattr(tnp, name)(s, a))
 
 
-@pytest.mark.xfail(strict=True, reason="C++ bind_array operand(): NumPy scalars in operators raise std::bad_cast "
-                                       "(RuntimeError), and np.float64 (a float subclass) is taken as a weak "
-                                       "Python float")
 @pytest.mark.parametrize("s", [np.float32(2.5), np.float64(1.5), np.int16(3), np.bool_(True)], ids=repr)
 def test_numpy_scalars_are_strong_in_operators(device, s):
     x = np.arange(4, dtype=np.float16)
@@ -587,8 +581,6 @@ def test_inplace_python_scalar(device, rng, op, dtype):
         _inplace_check(f, x, t(x, device), s, s)
 
 
-@pytest.mark.xfail(strict=True, reason="C++ bind_array inplace(): returns nb::cast(self), a new Python object "
-                                       "over the same node, so `a += 1` rebinds a to another wrapper")
 def test_inplace_operator_returns_the_same_object(device):
     a = t(np.arange(4.0), device)
     b = a

@@ -60,6 +60,10 @@ std::int64_t node::size() const {
 
 void note_reader(const node_ptr& pending) {
   for (const auto& in : pending->inputs) {
+    if (in->pending()) {
+      in->consumers.push_back(pending);
+      continue;
+    }
     if (in->kind != node_kind::leaf || !in->data) continue;
     auto& r = in->data->readers;
     r.push_back(pending);

@@ -44,6 +44,10 @@ struct node {
   std::shared_ptr<storage> data;
   layout lay;
 
+  // Pending nodes with this (pending) node as a direct input: when it materialises they become
+  // readers of its storage (note_reader), so a later write into it materialises them first.
+  std::vector<std::weak_ptr<node>> consumers;
+
   bool pending() const { return kind != node_kind::leaf && kind != node_kind::scalar; }
   std::int64_t size() const;
 };

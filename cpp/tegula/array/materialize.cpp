@@ -25,6 +25,9 @@ void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
   n.axes.clear();
   n.data = std::move(data);
   n.lay = std::move(lay);
+  for (auto& c : n.consumers)  // they read the new storage now
+    if (!c.expired()) n.data->readers.push_back(std::move(c));
+  n.consumers.clear();
 }
 
 // Evaluates the graph of pending `root` into `out` (contiguous, root's shape and dtype unless the
@@ -51,7 +54,23 @@ struct depth_guard {
 thread_local std::vector<std::unique_ptr<plan_slot>> depth_guard::slots;
 thread_local std::size_t depth_guard::depth = 0;
 
+// Results with no elements, and reductions over no elements (the identity: sum 0, prod 1).
+bool evaluate_empty(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
+  bool reduce_of_empty = root->kind == node_kind::reduce && root->inputs[0]->size() == 0;
+  if (root->size() != 0 && !reduce_of_empty) return false;
+  std::size_t bytes = static_cast<std::size_t>(root->size()) * size_bytes(root->t);
+  std::shared_ptr<storage> out = given_out ? given_out : allocate_like(*root, bytes);
+  if (reduce_of_empty) {
+    node_ptr identity = make_scalar_int(root->op == ir::op_kind::reduce_prod ? 1 : 0, root->t, root);
+    if (ir::is_float(root->t)) identity = make_scalar(root->op == ir::op_kind::reduce_prod ? 1.0 : 0.0, root->t, root);
+    assign(out, contiguous(root->shape), root->t, identity);
+  }
+  become_leaf(*root, out, contiguous(root->shape));
+  return true;
+}
+
 void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
+  if (evaluate_empty(root, given_out)) return;
   int sms = root->device == device_kind::cuda ? root->gpu->sm_count() : cpu_sm_count;
   substitutes subst;
   depth_guard guard;

@@ -41,6 +41,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> merge(const std::int64_t* e
                                                            int n) {
   std::int64_t extent = 1, stride = 0;
   bool any = false;
+  for (int i = 0; i < n; ++i)
+    if (ext[i] == 0) return std::make_pair(std::int64_t(0), std::int64_t(1));  // no elements: any stride
   for (int i = n; i-- > 0;) {  // innermost first
     if (ext[i] == 1) continue;
     if (!any) {

@@ -64,7 +64,7 @@ void check_int_scalar_fits(std::int64_t value, dtype t) {
   } else {
     fits = value >= 0 && (bits == 64 || value < (std::int64_t{1} << bits));
   }
-  if (!fits) fail(error_kind::invalid_argument, "Python integer ", value, " out of bounds for ", name(t));
+  if (!fits) fail(error_kind::overflow, "Python integer ", value, " out of bounds for ", name(t));
 }
 
 dtype float_loop(dtype t) {

@@ -24,7 +24,7 @@ struct operand_kind {
 // it is floating, else float64. With no arrays at all: bool / int64 / float64.
 dtype result_type(const std::vector<operand_kind>& operands);
 
-// For a Python int scalar combined into dtype `t`: throws OverflowError-kind invalid_argument
+// For a Python int scalar combined into dtype `t`: throws error_kind::overflow (OverflowError)
 // text "Python integer 300 out of bounds for uint8" (NumPy 2) when it does not fit an int dtype.
 void check_int_scalar_fits(std::int64_t value, dtype t);
 

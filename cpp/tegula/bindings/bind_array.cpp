@@ -57,6 +57,26 @@ py_array wrap(node_ptr n) {
 }
 
 // `o` as a node next to `like` for a binary op, or nullptr (NotImplemented).
+// A NumPy scalar or 0-d array (anything with dtype, shape () and item()): a strong scalar of its
+// dtype, or nullptr when it is not one (or of a dtype tegula lacks).
+node_ptr strong_scalar(nb::handle o, const node_ptr& like) {
+  if (!nb::hasattr(o, "dtype") || !nb::hasattr(o, "shape") || !nb::hasattr(o, "item")) return nullptr;
+  nb::object shape = o.attr("shape");
+  if (!PyTuple_Check(shape.ptr()) || PyTuple_GET_SIZE(shape.ptr()) != 0) return nullptr;
+  nb::object dtype = o.attr("dtype");
+  nb::object name = nb::steal(PyObject_Str(dtype.ptr()));
+  if (!name.is_valid()) throw nb::python_error();
+  auto t = ir::dtype_from_name(nb::cast<std::string>(name));
+  if (!t) return nullptr;
+  nb::object item = o.attr("item")();
+  if (ir::is_float(*t)) return array::make_scalar(PyFloat_AsDouble(item.ptr()), *t, like);
+  if (ir::is_bool(*t)) return array::make_scalar_int(PyObject_IsTrue(item.ptr()) == 1, *t, like);
+  std::int64_t v = ir::is_unsigned_int(*t) ? static_cast<std::int64_t>(PyLong_AsUnsignedLongLong(item.ptr()))
+                                           : PyLong_AsLongLong(item.ptr());
+  if (PyErr_Occurred()) throw nb::python_error();
+  return array::make_scalar_int(v, *t, like);
+}
+
 bool is_comparison(op_kind op) {
   return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
          op == op_kind::ge;
@@ -68,14 +88,14 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
   PyObject* p = o.ptr();
   if (nb::isinstance<py_array>(o)) return nb::cast<py_array&>(o).n;
   using ok = array::operand_kind;
-  if (PyBool_Check(p)) {
+  if (PyBool_Check(p)) {  // bool cannot be subclassed: np.bool_ is not a PyBool
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_bool}});
     return array::make_scalar_int(p == Py_True ? 1 : 0, t, like);
   }
-  if (PyLong_Check(p)) {
+  if (PyLong_CheckExact(p)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (overflow) fail(error_kind::invalid_argument, "Python integer ", nb::cast<std::string>(nb::str(o)),
+    if (overflow) fail(error_kind::overflow, "Python integer ", nb::cast<std::string>(nb::str(o)),
                        " out of bounds for ", ir::name(like->t));
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_int}});
     if (ir::is_float(t)) return array::make_scalar(static_cast<double>(v), t, like);
@@ -90,28 +110,12 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
     array::check_int_scalar_fits(v, t);
     return array::make_scalar_int(v, t, like);
   }
-  if (PyFloat_Check(p)) {
+  if (PyFloat_CheckExact(p)) {
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_float}});
     return array::make_scalar(PyFloat_AS_DOUBLE(p), t, like);
   }
   if (PyComplex_Check(p)) fail(error_kind::not_implemented, "tegula.numpy has no complex dtypes yet");
-  // numpy scalars (np.float32(2), ...): strong dtypes
-  if (nb::hasattr(o, "dtype") && nb::hasattr(o, "item") && !nb::hasattr(o, "__array_interface__") ) {
-    std::string name = nb::cast<std::string>(nb::str(o.attr("dtype")));
-    auto t = ir::dtype_from_name(name);
-    if (!t) return nullptr;
-    nb::object item = o.attr("item")();
-    if (ir::is_float(*t)) return array::make_scalar(nb::cast<double>(item), *t, like);
-    return array::make_scalar_int(nb::cast<std::int64_t>(item), *t, like);
-  }
-  if (nb::hasattr(o, "dtype") && nb::hasattr(o, "shape") && nb::len(nb::object(o.attr("shape"))) == 0 &&
-      nb::hasattr(o, "item")) {  // a numpy 0-d array: a strong scalar
-    auto t = ir::dtype_from_name(nb::cast<std::string>(nb::str(o.attr("dtype"))));
-    if (!t) return nullptr;
-    nb::object item = o.attr("item")();
-    if (ir::is_float(*t)) return array::make_scalar(nb::cast<double>(item), *t, like);
-    return array::make_scalar_int(nb::cast<std::int64_t>(item), *t, like);
-  }
+  return strong_scalar(o, like);
   return nullptr;
 }
 
@@ -131,7 +135,7 @@ nb::object inplace(op_kind op, py_array& self, nb::handle other) {
          "') to dtype('", ir::name(self.n->t), "') with casting rule 'same_kind'");
   array::materialize(self.n);
   array::assign(self.n->data, self.n->lay, self.n->t, value, true);
-  return nb::borrow(nb::cast(self));
+  return nb::none();
 }
 
 const array::node& leaf(const py_array& a) {
@@ -156,7 +160,8 @@ std::vector<array::index_item> index_items(nb::handle key) {
         return nb::cast<std::int64_t>(v.attr("__index__")());
       };
       it.start = get("start"), it.stop = get("stop"), it.step = get("step");
-    } else if (PyLong_Check(p) || (nb::hasattr(k, "__index__") && !nb::hasattr(k, "shape"))) {
+    } else if (PyLong_Check(p) || (PyIndex_Check(p) && !PyBool_Check(p) &&
+                                    (!nb::hasattr(k, "shape") || nb::len(nb::object(k.attr("shape"))) == 0))) {
       it.value = nb::cast<std::int64_t>(k.attr("__index__")());
     } else {
       return false;
@@ -343,7 +348,10 @@ void bind_array(nb::module_& m) {
     op_kind op = b.op;
     cls.def(("__" + n + "__").c_str(), [op](const py_array& a, nb::handle o) { return binary(op, a, o, false); });
     cls.def(("__r" + n + "__").c_str(), [op](const py_array& a, nb::handle o) { return binary(op, a, o, true); });
-    cls.def(("__i" + n + "__").c_str(), [op](py_array& a, nb::handle o) { return inplace(op, a, o); });
+    cls.def(("__i" + n + "__").c_str(), [op](nb::handle self, nb::handle o) -> nb::object {
+      nb::object r = inplace(op, nb::cast<py_array&>(self), o);
+      return r.is(nb::handle(Py_NotImplemented)) ? r : nb::borrow(self);  // `a += b` keeps a's object
+    });
   }
   static const binop compares[] = {{"eq", op_kind::eq}, {"ne", op_kind::ne}, {"lt", op_kind::lt},
                                    {"le", op_kind::le}, {"gt", op_kind::gt}, {"ge", op_kind::ge}};
@@ -359,7 +367,7 @@ void bind_array(nb::module_& m) {
         if (ir::is_bool(a.n->t))
           fail(error_kind::type_error, "ufunc 'positive' did not contain a loop with signature matching types "
                                        "<class 'numpy.dtypes.BoolDType'> -> None");
-        return wrap(array::make_binary(op_kind::add, a.n, array::make_scalar_int(0, a.n->t, a.n)));
+        return wrap(array::make_binary(op_kind::mul, a.n, array::make_scalar_int(1, a.n->t, a.n)));  // keeps -0.0
       });
   cls.attr("__hash__") = nb::none();
 

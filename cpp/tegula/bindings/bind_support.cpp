@@ -20,6 +20,7 @@ PyObject* python_type(error_kind kind) {
     case error_kind::invalid_argument: return PyExc_ValueError;
     case error_kind::type_error: return PyExc_TypeError;
     case error_kind::index_error: return PyExc_IndexError;
+    case error_kind::overflow: return PyExc_OverflowError;
     case error_kind::axis_error: return axis_error;
     case error_kind::not_implemented: return PyExc_NotImplementedError;
     case error_kind::out_of_memory: return PyExc_MemoryError;

@@ -14,6 +14,7 @@ enum class error_kind {
   invalid_argument,  // ValueError
   type_error,        // TypeError
   index_error,       // IndexError
+  overflow,          // OverflowError
   axis_error,        // tegula.AxisError (a ValueError and an IndexError, as numpy.exceptions.AxisError)
   not_implemented,   // NotImplementedError: a NumPy feature tegula does not have (yet); the message says which
   out_of_memory,     // MemoryError
