@@ -344,65 +344,36 @@ def _float_loop(name):
         name, "float64")
 
 
-def log10(x, /, out=None, **kw):
-    x = _as_float(x)
-    return _done(x._unary("log2") * x._scalar_like(math.log10(2.0)), out, kw)
+def _native(op, doc):
+    """A float-only ufunc that is one tile IR op (ints/bools computed in NumPy's float loop dtype)."""
+    def ufunc(x, /, out=None, **kw):
+        return _done(_as_float(x)._unary(op), out, kw)
+
+    ufunc.__name__ = op
+    ufunc.__doc__ = doc
+    return ufunc
 
 
-def tan(x, /, out=None, **kw):
-    x = _as_float(x)
-    return _done(x._unary("sin") / x._unary("cos"), out, kw)
-
-
-def _expm1(x):
-    # Kahan: (u - 1) * x / log(u) with u = exp(x) cancels exp's rounding error for small |x|
-    u = x._unary("exp")
-    um1 = u - 1
-    small = (u == 1)._where(x, um1 * (x / u._unary("log")))
-    return (x._unary("abs") < 1)._where(small, um1)
-
-
-def sinh(x, /, out=None, **kw):
-    x = _as_float(x)
-    e = _expm1(x)
-    small = (e + e / (e + 1)) * 0.5  # no cancellation near 0
-    big = (x._unary("exp") - (-x)._unary("exp")) * 0.5
-    return _done((x._unary("abs") < 1)._where(small, big), out, kw)
-
-
-def cosh(x, /, out=None, **kw):
-    x = _as_float(x)
-    return _done((x._unary("exp") + (-x)._unary("exp")) * 0.5, out, kw)
-
-
-def expm1(x, /, out=None, **kw):
-    return _done(_expm1(_as_float(x)), out, kw)
-
-
-def log1p(x, /, out=None, **kw):
-    x = _as_float(x)
-    u = x + 1
-    # Kahan: log(u) * x / (u - 1) corrects the rounding of 1 + x for small |x|
-    small = (u == 1)._where(x, u._unary("log") * (x / (u - 1)))
-    return _done((x._unary("abs") < 0.5)._where(small, u._unary("log")), out, kw)
+log10 = _native("log10", "Base-10 logarithm, element-wise.")
+log1p = _native("log1p", "log(1 + x), accurate near 0, element-wise.")
+expm1 = _native("expm1", "exp(x) - 1, accurate near 0, element-wise.")
+tan = _native("tan", "Tangent, element-wise.")
+sinh = _native("sinh", "Hyperbolic sine, element-wise.")
+cosh = _native("cosh", "Hyperbolic cosine, element-wise.")
 
 
 def trunc(x, /, out=None, **kw):
     x = _arr(x)
     if not _is_float(x):
         return _done(_copy_of(x), out, kw)
-    return _done((x < 0)._where(x._unary("ceil"), x._unary("floor")), out, kw)
+    return _done(x._unary("trunc"), out, kw)
 
 
 fix = trunc
 
 
 def _rint(x):
-    f = x._unary("floor")
-    d = x - f
-    even = f._binary("mod", 2, False) == 0  # ties to even
-    r = (d > 0.5)._where(f + 1, (d < 0.5)._where(f, even._where(f, f + 1)))
-    return (x < 0)._where(-r._unary("abs"), r)  # -0.4 and -0.5 round to -0.0
+    return x._unary("rint")  # round half to even, -0.4 -> -0.0 (CUDA rint / std::nearbyint)
 
 
 def rint(x, /, out=None, **kw):
