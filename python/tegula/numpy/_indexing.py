@@ -12,6 +12,11 @@ from ._core import ndarray
 
 
 def _launch(kernel, grid, args, device_id):
+    for x in args:
+        if isinstance(x, ndarray) and x._device_id != device_id:
+            raise ValueError(f"arrays on different devices ({_core.device_of(x)} and "
+                             f"{_core.Device('cpu') if device_id < 0 else _core.Device('cuda', device_id)}) cannot be "
+                             "combined; move one with .to_device()")
     if device_id < 0:
         _tt.launch(kernel, grid=grid, args=tuple(host_view(a) if isinstance(a, ndarray) else a for a in args),
                    interpret=True)
@@ -30,6 +35,8 @@ class _HostInterface:
 
 def host_view(a):
     """A zero-copy NumPy view of a CPU-device array (writes go through)."""
+    if a._device_id >= 0:
+        raise ValueError("host_view of a GPU array: copy it with .get()")
     return _np.asarray(_HostInterface(a))
 
 
@@ -65,10 +72,10 @@ def _kernels():
     return _index_kernels
 
 
-def _checked_index(idx, n, axis=0):
+def _checked_index(idx, n, axis=0, device_id=None):
     from . import _functions as F
 
-    idx = idx if isinstance(idx, ndarray) else _core.as_array(_np.asarray(idx))
+    idx = idx if isinstance(idx, ndarray) else _core.as_array(_np.asarray(idx), device_id)
     if not idx._dtype_name.startswith(("int", "uint")):
         if idx._dtype_name == "bool":
             raise IndexError("boolean index arrays are only supported as the whole key")
@@ -97,7 +104,7 @@ def take_rows(a, idx):
     if a.ndim == 0:
         raise IndexError("too many indices for array: array is 0-dimensional, but 1 were indexed")
     n = a.shape[0]
-    idx = _checked_index(idx, n)
+    idx = _checked_index(idx, n, 0, a._device_id)
     shape = idx.shape + a.shape[1:]
     flat_idx = _flat(idx)
     a2, rest = _rows_2d(a)
@@ -113,7 +120,7 @@ def put_rows(a, idx, value):
     from . import _functions as F
 
     n = a.shape[0]
-    idx = _checked_index(idx, n)
+    idx = _checked_index(idx, n, 0, a._device_id)
     flat_idx = _flat(idx)
     rest_shape = a.shape[1:]
     v = value if isinstance(value, ndarray) else _core.as_array(value, a._device_id)
