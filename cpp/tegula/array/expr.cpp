@@ -143,10 +143,17 @@ node_ptr make_unary(op_kind op, const node_ptr& x) {
   return n;
 }
 
+// The common fast cases (equal shapes, a scalar operand) without building a list of shapes.
+static dims broadcast2(const dims& a, const dims& b) {
+  if (a == b || b.empty()) return a;
+  if (a.empty()) return b;
+  return broadcast_shapes({a, b});
+}
+
 node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
   same_device(a, b);
-  dims shape = broadcast_shapes({a->shape, b->shape});
-  dtype common = result_type({operand_kind::of(a->t), operand_kind::of(b->t)});
+  dims shape = broadcast2(a->shape, b->shape);
+  dtype common = a->t == b->t ? a->t : result_type({operand_kind::of(a->t), operand_kind::of(b->t)});
   dtype result = common, compute = common;
   if (is_comparison(op)) {
     result = dtype::b1;

@@ -111,7 +111,7 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
     return array::make_scalar_int(v, t, like);
   }
   if (PyFloat_CheckExact(p)) {
-    dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_float}});
+    dtype t = ir::is_float(like->t) ? like->t : array::result_type({ok::of(like->t), ok{ok::kind::py_float}});
     return array::make_scalar(PyFloat_AS_DOUBLE(p), t, like);
   }
   if (PyComplex_Check(p)) fail(error_kind::not_implemented, "tegula.numpy has no complex dtypes yet");
