@@ -90,7 +90,7 @@ def numpy_demo(gpu):
     ms = (time.perf_counter() - t0) / 10 * 1e3
     err = np.abs(s.get() - ref).max()
     print(f"tegula.numpy softmax {rows}x{cols} on the {where}: {launches} kernel launch(es), {ms:.3f} ms per call "
-          f"({2 * xh.nbytes / ms / 1e6:.0f} GB/s), max error vs NumPy {err:.1e}")
+          f"({2 * xh.nbytes / ms / 1e6:.3g} GB/s), max error vs NumPy {err:.1e}")
     print("the fused kernel's tile IR:\n" + tnp.last_kernel()[0])
     return 0 if err < 1e-5 else 1
 
