@@ -317,8 +317,6 @@ def test_numpy_scalar_on_the_left_dispatches_to_tegula(device):
 
 
 # ---- comparisons ------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="C++ promotion: int64 vs uint64 comparisons go through float64 "
-                                       "(2**63-1 < 2**63 is False, 2**53+1 == 2**53 is True); NumPy 2 compares exactly")
 def test_compare_int64_with_uint64_exactly(device):
     i = np.array([-1, 0, 2**63 - 1, -(2**63), 5], dtype=np.int64)
     u = np.array([2**63, 0, 2**63, 0, 2**64 - 1], dtype=np.uint64)

@@ -65,6 +65,31 @@ struct emitter {
     }
   }
 
+  static bool is_compare(op_kind op) {
+    return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
+           op == op_kind::ge;
+  }
+  // A signed int against uint64 (NumPy promotes to float64, but compares exactly).
+  static bool mixed_sign_64(dtype a, dtype b) {
+    return (ir::is_signed_int(a) && b == dtype::u64) || (a == dtype::u64 && ir::is_signed_int(b));
+  }
+  // Exact comparison of a signed and an unsigned 64-bit integer: a negative value is below every
+  // unsigned one; otherwise both compare as uint64.
+  value_id exact_compare(op_kind op, value_id x, value_id y, bool x_signed) {
+    if (!x_signed) {  // y is the signed one: mirror the comparison
+      std::swap(x, y);
+      op = op == op_kind::lt ? op_kind::gt : op == op_kind::gt ? op_kind::lt
+         : op == op_kind::le ? op_kind::ge : op == op_kind::ge ? op_kind::le : op;
+    }
+    value_id s = b.cast(x, dtype::i64), u = b.cast(y, dtype::u64);
+    value_id negative = b.binary(op_kind::lt, s, b.constant(std::int64_t(0), type::tile(dtype::i64)));
+    value_id same = b.binary(op, b.cast(s, dtype::u64), u);
+    switch (op) {
+      case op_kind::lt: case op_kind::le: case op_kind::ne: return b.binary(op_kind::bit_or, negative, same);
+      default: return b.binary(op_kind::bit_and, b.create1(op_kind::logical_not, {negative}), same);  // gt ge eq
+    }
+  }
+
   // Integer // and % by zero give 0 in NumPy (with a warning); guard the divisor so neither the GPU
   // nor the interpreter divides by zero.
   value_id binary_op(op_kind op, value_id x, value_id y, dtype compute) {
@@ -103,10 +128,16 @@ struct emitter {
           break;
         }
         case node_kind::unary: v[i] = b.create1(n.op, {b.cast(in(i, 0), n.compute)}); break;
-        case node_kind::binary:
+        case node_kind::binary: {
+          dtype ta = p.order[p.input(i, 0)]->t, tb = p.order[p.input(i, 1)]->t;
+          if (is_compare(n.op) && mixed_sign_64(ta, tb)) {
+            v[i] = exact_compare(n.op, in(i, 0), in(i, 1), ir::is_signed_int(ta));
+            break;
+          }
           v[i] = binary_op(n.op, b.cast(in(i, 0), n.compute), b.cast(in(i, 1), n.compute), n.compute);
           v[i] = b.cast(v[i], n.t);
           break;
+        }
         case node_kind::where:
           v[i] = b.where(in(i, 0), b.cast(in(i, 1), n.t), b.cast(in(i, 2), n.t));
           break;
