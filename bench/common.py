@@ -58,3 +58,16 @@ def import_cuda_core():
             errors.append(f"{mod_name}: {e}")
     raise ImportError("; ".join(errors))
 
+
+def torch_cuda():
+    """torch, or Skip when it has no CUDA (the anchors and inputs of the GPU workloads)."""
+    import torch
+
+    if not torch.cuda.is_available():
+        raise Skip("torch.cuda.is_available() is False")
+    return torch
+
+
+def gbs(nbytes, ms):
+    """GB/s of moving `nbytes` in `ms` milliseconds."""
+    return nbytes / (ms * 1e-3) / 1e9

@@ -2,22 +2,10 @@
 per-call cost of one small operation (fusion off and on)."""
 from __future__ import annotations
 
-from common import Skip, guarded, row
+from common import gbs as _gbs, guarded, row, torch_cuda as _torch
 from timing import host_loop_us, torch_event_ms
 
 W = "numpy"
-
-
-def _torch():
-    import torch
-
-    if not torch.cuda.is_available():
-        raise Skip("torch.cuda.is_available() is False")
-    return torch
-
-
-def _gbs(nbytes, ms):
-    return nbytes / (ms * 1e-3) / 1e9
 
 
 def _check(name, got, ref, tol):

@@ -5,24 +5,12 @@ import os
 import sys
 import time
 
-from common import Skip, guarded, row
+from common import gbs as _gbs, guarded, row, torch_cuda as _torch
 from timing import host_loop_us, median, torch_event_ms
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "common"))
 
 W = "tile"
-
-
-def _torch():
-    import torch
-
-    if not torch.cuda.is_available():
-        raise Skip("torch.cuda.is_available() is False")
-    return torch
-
-
-def _gbs(nbytes, ms):
-    return nbytes / (ms * 1e-3) / 1e9
 
 
 def _chain(ctx):

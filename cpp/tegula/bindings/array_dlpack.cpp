@@ -8,6 +8,7 @@
 
 #include "tegula/array/materialize.hpp"
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/dlpack_capsule.hpp"
 #include "tegula/bindings/py_array.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/stream.hpp"
@@ -17,27 +18,6 @@
 namespace tegula::bind {
 namespace {
 
-struct export_ctx {
-  array::node_ptr keep;  // the leaf (and so its storage) lives as long as the consumer's tensor
-  std::vector<std::int64_t> shape, strides;
-};
-
-template <class Managed>
-void delete_managed(Managed* m) {
-  delete static_cast<export_ctx*>(m->manager_ctx);
-  delete m;
-}
-
-template <class Managed>
-void capsule_destructor(PyObject* capsule) {
-  const char* name = PyCapsule_GetName(capsule);
-  if (name && std::string(name).rfind("used_", 0) != 0) {
-    auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule, name));
-    if (m && m->deleter) m->deleter(m);
-  }
-  PyErr_Clear();
-}
-
 dlpack::DLDataType dl_dtype(ir::dtype t) {
   auto bits = static_cast<std::uint8_t>(ir::size_bits(t) == 1 ? 8 : ir::size_bits(t));
   if (ir::is_bool(t)) return {dlpack::kDLBool, 8, 1};
@@ -45,34 +25,6 @@ dlpack::DLDataType dl_dtype(ir::dtype t) {
   if (ir::is_float(t)) return {dlpack::kDLFloat, bits, 1};
   if (ir::is_signed_int(t)) return {dlpack::kDLInt, bits, 1};
   return {dlpack::kDLUInt, bits, 1};
-}
-
-template <class Managed>
-nb::object capsule(const array::node_ptr& leaf, const char* name) {
-  auto* ctx = new export_ctx{leaf, leaf->lay.shape, leaf->lay.strides};
-  auto* m = new Managed{};
-  if constexpr (std::is_same_v<Managed, dlpack::DLManagedTensorVersioned>) {
-    m->version = {1, 0};
-    m->flags = 0;
-  }
-  dlpack::DLTensor& t = m->dl_tensor;
-  t.data = reinterpret_cast<void*>(leaf->data->address() +
-                                   static_cast<std::uintptr_t>(leaf->lay.offset * ir::size_bytes(leaf->t)));
-  t.device = leaf->device == array::device_kind::cpu ? dlpack::DLDevice{dlpack::kDLCPU, 0}
-                                                     : dlpack::DLDevice{dlpack::kDLCUDA, leaf->gpu->ordinal()};
-  t.ndim = static_cast<std::int32_t>(ctx->shape.size());
-  t.dtype = dl_dtype(leaf->t);
-  t.shape = ctx->shape.data();
-  t.strides = ctx->strides.data();
-  t.byte_offset = 0;
-  m->manager_ctx = ctx;
-  m->deleter = &delete_managed<Managed>;
-  PyObject* c = PyCapsule_New(m, name, &capsule_destructor<Managed>);
-  if (!c) {
-    delete_managed(m);
-    throw nb::python_error();
-  }
-  return nb::steal(c);
 }
 
 }  // namespace
@@ -91,8 +43,13 @@ nb::object export_dlpack(const py_array& a, nb::handle stream, nb::handle max_ve
     }
   }
   bool versioned = !max_version.is_none() && nb::cast<int>(max_version[0]) >= 1;
-  return versioned ? capsule<dlpack::DLManagedTensorVersioned>(leaf, "dltensor_versioned")
-                   : capsule<dlpack::DLManagedTensor>(leaf, "dltensor");
+  auto owner = std::make_unique<dlpack_owner>(dlpack_owner{leaf, leaf->lay.shape, leaf->lay.strides});
+  void* data = reinterpret_cast<void*>(leaf->data->address() +
+                                       static_cast<std::uintptr_t>(leaf->lay.offset * ir::size_bytes(leaf->t)));
+  dlpack::DLDevice device = leaf->device == array::device_kind::cpu
+                                ? dlpack::DLDevice{dlpack::kDLCPU, 0}
+                                : dlpack::DLDevice{dlpack::kDLCUDA, leaf->gpu->ordinal()};
+  return dlpack_capsule(data, device, dl_dtype(leaf->t), std::move(owner), versioned);
 }
 
 }  // namespace tegula::bind

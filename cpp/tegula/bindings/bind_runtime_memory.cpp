@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "tegula/bindings/arguments.hpp"
+#include "tegula/bindings/dlpack_capsule.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/runtime/buffer.hpp"
 #include "tegula/runtime/event.hpp"
@@ -32,55 +33,6 @@ struct host_view {
 const rt::stream& work_stream(const rt::buffer& b, nb::handle s, std::shared_ptr<rt::stream>& hold) {
   if (s.is_none() && b.alloc_stream()) return *b.alloc_stream();
   return to_stream(s, hold);
-}
-
-// Owner of an exported DLPack tensor: the buffer stays alive until the consumer calls the deleter.
-struct export_ctx {
-  std::shared_ptr<rt::buffer> buffer;
-  int64_t shape[1];
-};
-
-template <class Managed>
-void delete_managed(Managed* m) {
-  delete static_cast<export_ctx*>(m->manager_ctx);
-  delete m;
-}
-
-template <class Managed>
-void capsule_destructor(PyObject* capsule) {
-  // Only an unconsumed capsule still owns its tensor (consumers rename it to used_dltensor*).
-  const char* name = PyCapsule_GetName(capsule);
-  if (name && std::string(name).rfind("used_", 0) != 0) {
-    auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule, name));
-    if (m && m->deleter) m->deleter(m);
-  }
-  PyErr_Clear();
-}
-
-template <class Managed>
-nb::object make_capsule(const std::shared_ptr<rt::buffer>& b, const char* name) {
-  auto* ctx = new export_ctx{b, {int64_t(b->size())}};
-  auto* m = new Managed{};
-  if constexpr (std::is_same_v<Managed, dlpack::DLManagedTensorVersioned>) {
-    m->version = {1, 0};
-    m->flags = 0;
-  }
-  dlpack::DLTensor& t = m->dl_tensor;
-  t.data = reinterpret_cast<void*>(b->ptr());
-  t.device = {dlpack::kDLCUDA, b->dev().ordinal()};
-  t.ndim = 1;
-  t.dtype = {dlpack::kDLUInt, 8, 1};
-  t.shape = ctx->shape;
-  t.strides = nullptr;
-  t.byte_offset = 0;
-  m->manager_ctx = ctx;
-  m->deleter = &delete_managed<Managed>;
-  PyObject* c = PyCapsule_New(m, name, &capsule_destructor<Managed>);
-  if (!c) {
-    delete_managed(m);
-    throw nb::python_error();
-  }
-  return nb::steal(c);
 }
 
 // The array API's __dlpack__ stream rule: the consumer passes its stream; the producer makes that
@@ -198,8 +150,9 @@ void bind_runtime_memory(nb::module_& m) {
         }
         order_for_consumer(*b, stream);
         bool versioned = !max_version.is_none() && nb::cast<int>(max_version[0]) >= 1;
-        return versioned ? make_capsule<dlpack::DLManagedTensorVersioned>(b, "dltensor_versioned")
-                         : make_capsule<dlpack::DLManagedTensor>(b, "dltensor");
+        auto owner = std::make_unique<dlpack_owner>(dlpack_owner{b, {std::int64_t(b->size())}, {}});
+        return dlpack_capsule(reinterpret_cast<void*>(b->ptr()), {dlpack::kDLCUDA, b->dev().ordinal()},
+                              {dlpack::kDLUInt, 8, 1}, std::move(owner), versioned);
       }, nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("max_version") = nb::none(),
       nb::arg("dl_device") = nb::none(), nb::arg("copy") = nb::none(),
       "DLPack export as a 1-D uint8 tensor, ordered before the consumer's `stream`.")

@@ -163,20 +163,6 @@ deg2rad = radians = lambda x, /, out=None, **kw: F._finish(F._as_float(x) * (mat
 rad2deg = degrees = lambda x, /, out=None, **kw: F._finish(F._as_float(x) * (180 / math.pi), out, True)  # noqa: E731
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    x = _arr(x)
-    if axis is None:
-        if x.ndim > 1:
-            raise ValueError("axis must be specified for arrays of more than one dimension")
-        axis = 0
-    r = F.cumprod(x, axis, dtype)
-    if include_initial:
-        shape = list(r.shape)
-        shape[axis] = 1
-        r = F.concatenate([F.ones(tuple(shape), r.dtype, device=_core.device_of(x)), r], axis)
-    return r
-
-
 def _needs_library(name):
     def f(*args, **kwargs):
         raise NotImplementedError(f"{name} needs the library layer (CUB/cuBLASLt), which comes with issue #6")

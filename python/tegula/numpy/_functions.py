@@ -815,18 +815,27 @@ def cumprod(a, axis=None, dtype=None, out=None):
     return _scan("cumprod", a, axis, dtype, out)
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+def _cumulative(scan, initial, x, axis, dtype, include_initial):
+    """The array API's cumulative_sum/prod: axis required beyond 1-D, optionally led by the identity."""
     x = _arr(x)
     if axis is None:
         if x.ndim > 1:
             raise ValueError("axis must be specified for arrays of more than one dimension")
         axis = 0
-    r = cumsum(x, axis, dtype)
+    r = scan(x, axis, dtype)
     if include_initial:
         shape = list(r.shape)
         shape[axis] = 1
-        r = concatenate([zeros(tuple(shape), r.dtype, device=_core.device_of(x)), r], axis)
+        r = concatenate([full(tuple(shape), initial, r.dtype, device=_core.device_of(x)), r], axis)
     return r
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative(cumsum, 0, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative(cumprod, 1, x, axis, dtype, include_initial)
 
 
 # ---- manipulation ---------------------------------------------------------------------------
