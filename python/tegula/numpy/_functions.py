@@ -56,6 +56,10 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     if dtype is None:
         dtype = _np.asarray(fill_value).dtype if not isinstance(fill_value, ndarray) else fill_value.dtype
+    if isinstance(fill_value, ndarray):  # an array fill: the result lives where it does unless told otherwise
+        device = _core.device_of(fill_value) if device is None else device
+        if _dev(device) != fill_value._device_id:
+            fill_value = fill_value.to_device(device)
     a = empty(shape, dtype, device=device)
     a._assign(_arr(fill_value, a) if not isinstance(fill_value, ndarray) else fill_value)
     return a
