@@ -1,4 +1,5 @@
 // Tests of array/layout: NumPy 2 view arithmetic; expected values were produced by NumPy 2.4.
+#include "expect_error.hpp"
 #include "tegula/array/layout.hpp"
 
 #include <gtest/gtest.h>
@@ -28,15 +29,7 @@ void expect_layout(const layout& got, const layout& want) {
   EXPECT_EQ(got.offset, want.offset);
 }
 
-void expect_error(const std::function<void()>& f, error_kind kind, const std::string& message) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << message;
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
+using tegula::testing::expect_error;
 
 // The buffer offsets of a layout's elements in C order: two layouts with equal lists are the same array.
 std::vector<std::int64_t> addresses(const layout& l) {

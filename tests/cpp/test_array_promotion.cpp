@@ -1,5 +1,6 @@
 // Tests of array/promotion: NEP 50 result_type, ufunc float loops and can_cast against NumPy 2.4
 // (bfloat16, which NumPy lacks, follows the project's rules stated in promotion.cpp).
+#include "expect_error.hpp"
 #include "tegula/array/promotion.hpp"
 
 #include <gtest/gtest.h>
@@ -25,15 +26,7 @@ operand_kind arr(dtype t) { return operand_kind::of(t); }
 
 std::string names(dtype a, dtype b) { return std::string(name(a)) + ", " + std::string(name(b)); }
 
-void expect_error(const std::function<void()>& f, error_kind kind, const std::string& message) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << message;
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
+using tegula::testing::expect_error;
 
 TEST(ArrayPromotion, ResultTypeOfEveryArrayPair) {
   // numpy.result_type(a, b); rows a, columns b, both in dtype order. bfloat16 row/column: the
