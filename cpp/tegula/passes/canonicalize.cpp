@@ -1,6 +1,7 @@
 // canonicalize: folds constant arithmetic on scalar/splat constants and removes no-op ops.
 #include "tegula/passes/canonicalize.hpp"
 
+#include <cmath>
 #include <optional>
 
 #include "tegula/passes/fold.hpp"
@@ -105,6 +106,9 @@ class canonicalizer {
           }
         }
         break;
+      case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div:
+        if (auto kept = identity_operand(o)) return map_.replace(o.results[0], *kept);
+        break;
       default: break;
     }
     // Shape ops and extremes of a splat are the same splat in the result's shape.
@@ -132,6 +136,39 @@ class canonicalizer {
         }
     }
     out.push_back(std::move(o));
+  }
+
+  // x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1 -> x, where that is exact: integers always; floats
+  // for * 1, / 1 and - 0 (x + 0.0 is not: -0.0 + 0.0 is +0.0). Only when the result has x's type
+  // (no broadcast, no promotion).
+  std::optional<ir::value_id> identity_operand(const ir::op& o) const {
+    const ir::type& rt = type_of(o.results[0]);
+    const bool fl = ir::is_float(rt.elem);
+    auto is_value = [&](std::size_t i, std::int64_t want) {
+      const auto& k = known(o.operands[i]);
+      if (!k) return false;
+      if (const auto* d = std::get_if<double>(&*k)) return *d == double(want) && !(want == 0 && std::signbit(*d));
+      if (const auto* n = std::get_if<std::int64_t>(&*k)) return *n == want;
+      return false;
+    };
+    auto keep = [&](std::size_t i) -> std::optional<ir::value_id> {
+      if (type_of(o.operands[i]) != rt) return std::nullopt;
+      return o.operands[i];
+    };
+    switch (o.kind) {
+      case op_kind::add:
+        if (fl) return std::nullopt;
+        if (is_value(1, 0)) return keep(0);
+        if (is_value(0, 0)) return keep(1);
+        return std::nullopt;
+      case op_kind::sub: return is_value(1, 0) ? keep(0) : std::nullopt;
+      case op_kind::mul:
+        if (is_value(1, 1)) return keep(0);
+        if (is_value(0, 1)) return keep(1);
+        return std::nullopt;
+      case op_kind::div: return fl && is_value(1, 1) ? keep(0) : std::nullopt;  // int div is C division: also exact, but rare
+      default: return std::nullopt;
+    }
   }
 
   // Replaces an op by the (already rewritten) ops of one of its regions; results take the yield's values.
