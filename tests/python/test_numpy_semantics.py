@@ -102,6 +102,28 @@ def test_pending_chain_and_pending_writer(device, rng, write):
     assert_same(c, (x + 1) * 2)
 
 
+@pytest.mark.parametrize("write", ["int_index", "bool_mask_values", "int_index_of_view"])
+def test_advanced_index_writes_keep_earlier_readers(device, rng, write):
+    # these writes go through tile kernels, outside the engine's own assignment path
+    x = rng.standard_normal(6)
+    a = t(x, device)
+    y = a + 1  # pending, reads a
+    expected = x.copy()
+    if write == "int_index":
+        a[[0, 2]] = t(np.array([9.0, 8.0]), device)
+        expected[[0, 2]] = [9.0, 8.0]
+    elif write == "bool_mask_values":
+        m = x > 0
+        a[t(m, device)] = t(np.arange(m.sum(), dtype=np.float64), device)
+        expected[m] = np.arange(m.sum())
+    else:
+        v = a[1:]
+        v[[0]] = 7.0
+        expected[1] = 7.0
+    assert_same(y, x + 1)
+    assert_same(a, expected)
+
+
 def test_out_write_keeps_earlier_readers(device, rng):
     x = rng.standard_normal(5)
     a = t(x, device)

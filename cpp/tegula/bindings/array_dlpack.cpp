@@ -34,6 +34,7 @@ nb::object export_dlpack(const py_array& a, nb::handle stream, nb::handle max_ve
     fail(error_kind::not_implemented, "__dlpack__(copy=True): copy the array first (a.copy())");
   array::materialize(a.n);
   const array::node_ptr& leaf = a.n;
+  array::flush_readers(*leaf->data);  // the consumer may write: pending readers take their values now
   if (leaf->device == array::device_kind::cuda && !stream.is_none()) {
     long long s = nb::cast<long long>(stream);
     if (s == 0) fail(error_kind::invalid_argument, "__dlpack__: stream=0 is ambiguous for CUDA; use 1 (legacy default) or 2 (per-thread)");

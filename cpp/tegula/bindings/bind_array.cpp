@@ -269,6 +269,9 @@ void bind_array(nb::module_& m) {
         const auto& n = leaf(a);
         return n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * ir::size_bytes(n.t));
       })
+      .def("_prepare_write", [](const py_array& a) { array::flush_readers(*leaf(a).data); },
+           "Materialises the pending expressions that read this array's memory: call before anything outside "
+           "the engine (a tile kernel, a DLPack or CUDA-array-interface consumer) may write it.")
       .def_prop_ro("_base_id", [](const py_array& a) { return reinterpret_cast<std::uintptr_t>(leaf(a).data.get()); })
       .def("_to_host", &to_host, nb::arg("dst"))
       .def("__dlpack__", [](const py_array& a, nb::handle stream, nb::handle max_version, nb::handle dl_device,

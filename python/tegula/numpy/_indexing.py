@@ -37,6 +37,7 @@ def host_view(a):
     """A zero-copy NumPy view of a CPU-device array (writes go through)."""
     if a._device_id >= 0:
         raise ValueError("host_view of a GPU array: copy it with .get()")
+    a._prepare_write()  # the kernel may write through the view: pending readers take their values now
     return _np.asarray(_HostInterface(a))
 
 
