@@ -2,7 +2,6 @@
 #include "tegula/array/emit.hpp"
 
 #include <limits>
-#include <unordered_map>
 
 #include "tegula/ir/builder.hpp"
 #include "tegula/support/error.hpp"
@@ -102,8 +101,9 @@ struct emitter {
     return b.binary(op, x, y);
   }
 
-  // The value of every node for the tile at (bi, bj); `col0` is bj * TC (for column masks).
-  std::vector<value_id> graph(value_id bi, value_id bj, std::unordered_map<const node*, value_id>* reduce_inputs) {
+  // The value of every node for the tile at (bi, bj). In looped kernels (`loop_root` set) the
+  // root reduction/scan is not applied: its (cast) input goes to *loop_root for the loop to combine.
+  std::vector<value_id> graph(value_id bi, value_id bj, value_id* loop_root) {
     std::vector<value_id> v(p.order.size(), -1);
     auto in = [&](std::size_t i, int k) { return v[p.input(i, k)]; };
     value_id zero = i32(0);
@@ -120,9 +120,7 @@ struct emitter {
         case node_kind::scalar: v[i] = scalar_params[p.leaf_of[i]]; break;
         case node_kind::iota: {  // flat space (R = 1): the element index is the column
           dtype w = iota_wide(n.t);
-          value_id cols = b.cast(attr1(op_kind::arange, {}, {{"n", p.TC}}), dtype::i64);
-          cols = b.binary(op_kind::add, cols, b.binary(op_kind::mul, b.cast(bj, dtype::i64), b.constant(p.TC, type::tile(dtype::i64))));
-          cols = attr1(op_kind::reshape, {cols}, {{"shape", std::vector<std::int64_t>{1, p.TC}}});
+          value_id cols = column_index(bj);
           value_id start = scalar_params[p.leaf_of[i]], step = scalar_params[p.leaf_of[i] + 1];
           v[i] = b.cast(b.binary(op_kind::add, start, b.binary(op_kind::mul, b.cast(cols, w), step)), n.t);
           break;
@@ -144,8 +142,8 @@ struct emitter {
         case node_kind::cast: v[i] = b.cast(in(i, 0), n.t); break;
         case node_kind::scan: {  // only ever the root (plan.cpp)
           value_id x = b.cast(in(i, 0), n.compute);
-          if (reduce_inputs) {
-            (*reduce_inputs)[&n] = x;
+          if (loop_root) {
+            *loop_root = x;
             break;
           }
           x = b.broadcast(masked(scan_identity(n.op), b.broadcast(x, {p.TR, p.TC}), n.compute, bj), {p.TR, p.TC});
@@ -154,8 +152,8 @@ struct emitter {
         }
         case node_kind::reduce: {
           value_id x = b.cast(in(i, 0), n.compute);
-          if (reduce_inputs && p.order[i] == p.order.back()) {  // the root of a looped reduction
-            (*reduce_inputs)[&n] = x;
+          if (loop_root && p.order[i] == p.order.back()) {  // the root of a looped reduction
+            *loop_root = x;
             break;
           }
           v[i] = b.cast(row_reduce(n.op, x, n.compute, bj), n.t);
@@ -170,14 +168,39 @@ struct emitter {
     return scan == op_kind::cumsum ? op_kind::reduce_sum : op_kind::reduce_prod;
   }
 
+  // bj * TC as an int64 scalar: the first column of column tile bj.
+  value_id first_column(value_id bj) {
+    return b.binary(op_kind::mul, b.cast(bj, dtype::i64), b.constant(p.TC, type::tile(dtype::i64)));
+  }
+
+  // The space column of each element of column tile bj, as a (1, TC) int64 tile.
+  value_id column_index(value_id bj) {
+    value_id cols = b.binary(op_kind::add, b.cast(attr1(op_kind::arange, {}, {{"n", p.TC}}), dtype::i64),
+                             first_column(bj));
+    return attr1(op_kind::reshape, {cols}, {{"shape", std::vector<std::int64_t>{1, p.TC}}});
+  }
+
   // Columns beyond ncols hold padding: replace them by the identity before reducing.
   value_id masked(op_kind op, value_id x, dtype t, value_id bj) {
     if (p.C == p.TC && p.shape == kernel_shape::rows) return x;
-    value_id cols = b.cast(attr1(op_kind::arange, {}, {{"n", p.TC}}), dtype::i64);
-    cols = attr1(op_kind::reshape, {cols}, {{"shape", std::vector<std::int64_t>{1, p.TC}}});
-    value_id col0 = b.binary(op_kind::mul, b.cast(bj, dtype::i64), b.constant(p.TC, type::tile(dtype::i64)));
-    value_id ok = b.binary(op_kind::lt, b.binary(op_kind::add, cols, col0), ncols);
+    value_id ok = b.binary(op_kind::lt, column_index(bj), ncols);
     return b.where(ok, x, identity(op, t, {}));
+  }
+
+  // ceil(ncols / TC) as int32: the column tiles a looped kernel walks.
+  value_id column_tiles() {
+    return b.cast(b.binary(op_kind::floordiv, b.binary(op_kind::add, ncols, b.constant(p.TC - 1, type::tile(dtype::i64))),
+                           b.constant(p.TC, type::tile(dtype::i64))),
+                  dtype::i32);
+  }
+
+  // Inside a looped kernel: the root's input for column tile `iv`, its padding replaced by the
+  // identity of `op`, as a (TR, TC) tile of the root's compute dtype.
+  value_id loop_root_input(value_id bi, value_id iv, op_kind op) {
+    value_id x = -1;
+    graph(bi, iv, &x);
+    const dtype ct = p.order.back()->compute;
+    return b.broadcast(masked(op, b.broadcast(x, {p.TR, p.TC}), ct, iv), {p.TR, p.TC});
   }
 
   value_id row_reduce(op_kind op, value_id x, dtype t, value_id bj) {
@@ -214,14 +237,8 @@ struct emitter {
     const op_kind red = scan_identity(root.op);
     const dtype ct = root.compute;
     value_id bi = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
-    value_id chunks = b.cast(b.binary(op_kind::floordiv,
-                                      b.binary(op_kind::add, ncols, b.constant(p.TC - 1, type::tile(dtype::i64))),
-                                      b.constant(p.TC, type::tile(dtype::i64))),
-                             dtype::i32);
-    auto loop = b.begin_for(i32(0), chunks, i32(1), {identity(red, ct, {p.TR, 1})});
-    std::unordered_map<const node*, value_id> inputs;
-    graph(bi, loop.iv, &inputs);
-    value_id x = b.broadcast(masked(red, b.broadcast(inputs.at(&root), {p.TR, p.TC}), ct, loop.iv), {p.TR, p.TC});
+    auto loop = b.begin_for(i32(0), column_tiles(), i32(1), {identity(red, ct, {p.TR, 1})});
+    value_id x = loop_root_input(bi, loop.iv, red);
     value_id scanned = b.create1(root.op, {x}, {{"axis", std::int64_t(1)}, {"reverse", std::int64_t(0)}});
     op_kind combine = root.op == op_kind::cumsum ? op_kind::add : op_kind::mul;
     value_id with_carry = b.binary(combine, scanned, loop.carried[0]);
@@ -246,24 +263,17 @@ struct emitter {
       first = b.binary(op_kind::mod, bid, parts);
       step = parts;
     }
-    value_id chunks = b.cast(b.binary(op_kind::floordiv,
-                                      b.binary(op_kind::add, ncols, b.constant(p.TC - 1, type::tile(dtype::i64))),
-                                      b.constant(p.TC, type::tile(dtype::i64))),
-                             dtype::i32);
     std::vector<value_id> init = {identity(op, ct, {p.TR, 1})};
     if (arg) init.push_back(b.constant(std::int64_t(0), type::tile(dtype::i64, {p.TR, 1})));
-    auto loop = b.begin_for(first, chunks, step, init);
-    std::unordered_map<const node*, value_id> inputs;
-    graph(bi, loop.iv, &inputs);
-    value_id x = b.broadcast(masked(op, b.broadcast(inputs.at(&root), {p.TR, p.TC}), ct, loop.iv), {p.TR, p.TC});
+    auto loop = b.begin_for(first, column_tiles(), step, init);
+    value_id x = loop_root_input(bi, loop.iv, op);
     std::vector<std::pair<std::string, ir::attribute>> a = {{"axis", std::int64_t(1)}, {"keepdims", std::int64_t(1)}};
     std::vector<value_id> next;
     if (arg) {
       op_kind ext = op == op_kind::argmax ? op_kind::reduce_max : op_kind::reduce_min;
       value_id m = b.create1(ext, {x}, a);
       value_id at = b.cast(b.create1(op, {x}, a), dtype::i64);
-      at = b.binary(op_kind::add, at,
-                    b.binary(op_kind::mul, b.cast(loop.iv, dtype::i64), b.constant(p.TC, type::tile(dtype::i64))));
+      at = b.binary(op_kind::add, at, first_column(loop.iv));
       value_id better = b.binary(op == op_kind::argmax ? op_kind::gt : op_kind::lt, m, loop.carried[0]);
       next = {b.where(better, m, loop.carried[0]), b.where(better, at, loop.carried[1])};
     } else {

@@ -30,8 +30,6 @@ void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
   n.consumers.clear();
 }
 
-// Evaluates the graph of pending `root` into `out` (contiguous, root's shape and dtype unless the
-// plan is a split, whose partials it returns). Returns the final node's storage and layout.
 // Plans are reused per recursion depth (their vectors keep their capacity): a repeated small
 // operation then plans with no allocation.
 struct plan_slot {
@@ -61,14 +59,15 @@ bool evaluate_empty(const node_ptr& root, const std::shared_ptr<storage>& given_
   std::size_t bytes = static_cast<std::size_t>(root->size()) * size_bytes(root->t);
   std::shared_ptr<storage> out = given_out ? given_out : allocate_like(*root, bytes);
   if (reduce_of_empty) {
-    node_ptr identity = make_scalar_int(root->op == ir::op_kind::reduce_prod ? 1 : 0, root->t, root);
-    if (ir::is_float(root->t)) identity = make_scalar(root->op == ir::op_kind::reduce_prod ? 1.0 : 0.0, root->t, root);
-    assign(out, contiguous(root->shape), root->t, identity);
+    const int one = root->op == ir::op_kind::reduce_prod ? 1 : 0;
+    assign(out, contiguous(root->shape), root->t, make_scalar_int(one, root->t, root));  // cast on the way in
   }
   become_leaf(*root, out, contiguous(root->shape));
   return true;
 }
 
+// Makes pending `root` a leaf: its graph evaluated into `given_out` when set (a contiguous view
+// start, for assign) or into fresh contiguous storage (a scan: in the space's axis order).
 void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
   if (evaluate_empty(root, given_out)) return;
   int sms = root->device == device_kind::cuda ? root->gpu->sm_count() : cpu_sm_count;
@@ -80,13 +79,12 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
     plan_blocker blocker;
     plan& p = guard.slot->p;
     if (!make_plan(p, blocker, root, out_address, sms, subst)) {
-      plan_blocker* blk = &blocker;
-      if (blk->materialize_first) {
-        materialize(blk->materialize_first);
+      if (blocker.materialize_first) {
+        materialize(blocker.materialize_first);
       } else {
         // A leaf the 2-D kernel cannot read: copy it (broadcast to the space) into a layout it can.
-        node_ptr leaf = blk->copy_leaf;
-        const layout& target = blk->space_layout;
+        node_ptr leaf = blocker.copy_leaf;
+        const layout& target = blocker.space_layout;
         std::int64_t n = 1;
         for (auto e : target.shape) n *= e;
         auto data = allocate_like(*leaf, static_cast<std::size_t>(n) * size_bytes(leaf->t));
@@ -95,7 +93,7 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
         dst.offset = -lo;
         copy_strided(leaf->data, broadcast_to(leaf->lay, target.shape), leaf->t, data, dst, leaf->t);
         node_ptr copy = make_leaf(data, dst, leaf->t);
-        subst[blk->copy_key] = copy;
+        subst[blocker.copy_key] = copy;
       }
       continue;
     }
@@ -118,12 +116,12 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
     args.push_back(kernel_scalar{dtype::i64, 0, p.ncols});
     args.push_back(as_arg(p.out));
     const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);
-    if (root->size() > 0 || p.shape != kernel_shape::map) run_kernel(k, root->device, root->gpu, args, p.grid);
+    run_kernel(k, root->device, root->gpu, args, p.grid);  // empty results never get here (evaluate_empty)
     if (p.shape == kernel_shape::split) {
       // Second stage: reduce the partials (R, parts) along their columns, into the result.
       node_ptr partial = make_leaf(out, contiguous({p.R, p.parts}), p.out_t);
       node_ptr stage2 = make_cast(make_reduce(root->op, partial, {1}, false, false), root->t);
-      evaluate(stage2, given_out ? given_out : nullptr);
+      evaluate(stage2, given_out);
       become_leaf(*root, stage2->data, contiguous(root->shape));
       return;
     }
@@ -180,7 +178,6 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
   bool direct = src_is_temporary && dst_layout.c_contiguous() && src->shape == dst_layout.shape && src->pending() &&
                 src->kind != node_kind::reduce && src->kind != node_kind::scan;
   flush_readers(*dst, direct ? src.get() : nullptr);
-  ++dst->version;
   if (dst_layout.size() == 0) return;
   if (direct && !reads_other_view(src, *dst, dst_layout)) {
     node_ptr root = make_cast(src, dst_t);
@@ -191,14 +188,12 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
     evaluate(root, alias);
     return;
   }
-  // General path: the value in contiguous memory (a private copy of a pending node, so the
-  // caller's node is untouched), then a strided copy into the view.
+  // General path: the value in memory (a private copy of a pending or scalar node is materialised,
+  // so the caller's node is untouched), then a strided copy into the view.
   node_ptr v = src;
-  if (v->pending()) {
+  if (v->kind != node_kind::leaf) {
     v = std::make_shared<node>(*src);
-    materialize(v);
-  } else if (v->kind == node_kind::scalar) {
-    v = make_binary(ir::op_kind::add, make_scalar_int(0, src->t, src), src);  // a 0-d array holding it
+    v->consumers.clear();  // the copy has none; src keeps its own
     materialize(v);
   }
   copy_strided(v->data, broadcast_to(v->lay, dst_layout.shape), v->t, dst, dst_layout, dst_t);

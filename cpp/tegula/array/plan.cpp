@@ -60,6 +60,17 @@ void put(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const c
 
 bool reduce_has_split(op_kind op) { return op != op_kind::argmax && op != op_kind::argmin; }
 
+// A dense layout of `shape` whose memory order is the space's axis order `perm` (the last space
+// axis varies fastest): what a copy into the space, and a scan's result, get.
+layout space_ordered(const dims& shape, const std::vector<int>& perm) {
+  const std::size_t nd = shape.size();
+  dims permuted(nd), strides(nd);
+  for (std::size_t k = 0; k < nd; ++k) permuted[k] = shape[perm[k]];
+  dims cs = c_strides(permuted);
+  for (std::size_t k = 0; k < nd; ++k) strides[perm[k]] = cs[k];
+  return layout{shape, strides, 0};
+}
+
 }  // namespace
 
 void plan::reset() {
@@ -180,14 +191,10 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     if (n->kind != node_kind::leaf) continue;
     auto v = view_of(strides_of(li++), split);
     if (!v) {
-      dims permuted(nd);
-      for (int k = 0; k < nd; ++k) permuted[k] = S[p.perm[k]];
-      dims cs = c_strides(permuted), strides(nd);
-      for (int k = 0; k < nd; ++k) strides[p.perm[k]] = cs[k];
       const node* key = nullptr;
       for (const auto& [k, v] : p.seen)
         if (v == static_cast<int>(i)) key = k;
-      return blocked({nullptr, n, key, layout{S, strides, 0}});
+      return blocked({nullptr, n, key, space_ordered(S, p.perm)});
     }
     view2d w;
     w.t = n->t;
@@ -219,15 +226,8 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     p.out.cols = 1, p.out.row_stride = 1, p.out.col_stride = 1;
   }
   p.out.aligned = (out_address == 0 || out_address % 16 == 0) && (p.out.rows == 1 || (p.out.row_stride * size_bytes(p.out_t)) % 16 == 0);
-  if (scan_root) {  // stored in the space's axis order: the root's shape over permuted strides
-    dims permuted(nd), strides(nd);
-    for (int k = 0; k < nd; ++k) permuted[k] = S[p.perm[k]];
-    dims cs = c_strides(permuted);
-    for (int k = 0; k < nd; ++k) strides[p.perm[k]] = cs[k];
-    p.out_layout = layout{root->shape, strides, 0};
-  } else {
-    p.out_layout = contiguous(root->shape);
-  }
+  // Scans are stored in the space's axis order (their result has the input's shape).
+  p.out_layout = scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
   auto tiles = [](std::int64_t n, std::int64_t t) { return (n + t - 1) / t; };
   switch (p.shape) {
     case kernel_shape::map: p.grid = tiles(p.R, p.TR) * tiles(p.C, p.TC); break;

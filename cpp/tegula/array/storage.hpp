@@ -37,9 +37,6 @@ class storage {
   rt::device* dev() const { return dev_; }                           // cuda only
   const std::shared_ptr<rt::buffer>& buffer() const { return buffer_; }
 
-  // Bumped on every write through an array (in-place ops, setitem, copies into it): pending
-  // expressions that read this storage are materialised before the bump (ndarray.cpp).
-  std::uint64_t version = 0;
   // Pending nodes with a leaf of this storage as a direct input (expr.hpp: note_reader).
   std::vector<std::weak_ptr<node>> readers;
   std::size_t readers_pruned_at = 0;
