@@ -64,10 +64,6 @@ struct emitter {
     }
   }
 
-  static bool is_compare(op_kind op) {
-    return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
-           op == op_kind::ge;
-  }
   // A signed int against uint64 (NumPy promotes to float64, but compares exactly).
   static bool mixed_sign_64(dtype a, dtype b) {
     return (ir::is_signed_int(a) && b == dtype::u64) || (a == dtype::u64 && ir::is_signed_int(b));
@@ -128,7 +124,7 @@ struct emitter {
         case node_kind::unary: v[i] = b.create1(n.op, {b.cast(in(i, 0), n.compute)}); break;
         case node_kind::binary: {
           dtype ta = p.order[p.input(i, 0)]->t, tb = p.order[p.input(i, 1)]->t;
-          if (is_compare(n.op) && mixed_sign_64(ta, tb)) {
+          if (is_comparison(n.op) && mixed_sign_64(ta, tb)) {
             v[i] = exact_compare(n.op, in(i, 0), in(i, 1), ir::is_signed_int(ta));
             break;
           }

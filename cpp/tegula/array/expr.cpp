@@ -30,10 +30,6 @@ void same_device(const node_ptr& a, const node_ptr& b) {
          ") cannot be combined; move one with .to_device()");
 }
 
-bool is_comparison(op_kind op) {
-  return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
-         op == op_kind::ge;
-}
 bool is_bitwise(op_kind op) {
   return op == op_kind::bit_and || op == op_kind::bit_or || op == op_kind::bit_xor || op == op_kind::shl ||
          op == op_kind::shr;
@@ -51,6 +47,11 @@ const char* ufunc_name(op_kind op) {
 }
 
 }  // namespace
+
+bool is_comparison(op_kind op) {
+  return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
+         op == op_kind::ge;
+}
 
 std::int64_t node::size() const {
   std::int64_t n = 1;

@@ -84,6 +84,9 @@ node_ptr make_scan(ir::op_kind op, const node_ptr& x, std::int64_t axis);
 // depend on the element's position, which only a 1-D space gives).
 node_ptr make_iota(std::int64_t n, double start, double step, dtype t, device_kind device, rt::device* gpu);
 
+// eq ne lt le gt ge: the ops whose result is bool.
+bool is_comparison(ir::op_kind op);
+
 // The dtype NumPy gives this unary op for an input of dtype t.
 dtype unary_result(ir::op_kind op, dtype t);
 

@@ -55,16 +55,16 @@ dtype result_type(const std::vector<operand_kind>& operands) {
   return *arrays;
 }
 
-void check_int_scalar_fits(std::int64_t value, dtype t) {
-  if (!is_int(t)) return;
+bool int_scalar_fits(std::int64_t value, dtype t) {
+  if (!is_int(t)) return true;
   const int bits = size_bits(t);
-  bool fits;
-  if (is_signed_int(t)) {
-    fits = bits == 64 || (value >= -(std::int64_t{1} << (bits - 1)) && value < (std::int64_t{1} << (bits - 1)));
-  } else {
-    fits = value >= 0 && (bits == 64 || value < (std::int64_t{1} << bits));
-  }
-  if (!fits) fail(error_kind::overflow, "Python integer ", value, " out of bounds for ", name(t));
+  if (is_signed_int(t))
+    return bits == 64 || (value >= -(std::int64_t{1} << (bits - 1)) && value < (std::int64_t{1} << (bits - 1)));
+  return value >= 0 && (bits == 64 || value < (std::int64_t{1} << bits));
+}
+
+void check_int_scalar_fits(std::int64_t value, dtype t) {
+  if (!int_scalar_fits(value, t)) fail(error_kind::overflow, "Python integer ", value, " out of bounds for ", name(t));
 }
 
 dtype float_loop(dtype t) {

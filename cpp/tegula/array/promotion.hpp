@@ -27,6 +27,7 @@ dtype result_type(const std::vector<operand_kind>& operands);
 // For a Python int scalar combined into dtype `t`: throws error_kind::overflow (OverflowError)
 // text "Python integer 300 out of bounds for uint8" (NumPy 2) when it does not fit an int dtype.
 void check_int_scalar_fits(std::int64_t value, dtype t);
+bool int_scalar_fits(std::int64_t value, dtype t);  // the same test, without throwing
 
 // The floating dtype NumPy computes a float-only ufunc in (sqrt, exp, sin, true_divide, ...)
 // for inputs of dtype t: floats stay; bool/int8/uint8 -> float16; int16/uint16 -> float32;

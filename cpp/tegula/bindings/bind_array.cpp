@@ -56,7 +56,6 @@ py_array wrap(node_ptr n) {
   return py_array{std::move(n)};
 }
 
-// `o` as a node next to `like` for a binary op, or nullptr (NotImplemented).
 // A NumPy scalar or 0-d array (anything with dtype, shape () and item()): a strong scalar of its
 // dtype, or nullptr when it is not one (or of a dtype tegula lacks).
 node_ptr strong_scalar(nb::handle o, const node_ptr& like) {
@@ -77,11 +76,6 @@ node_ptr strong_scalar(nb::handle o, const node_ptr& like) {
   return array::make_scalar_int(v, *t, like);
 }
 
-bool is_comparison(op_kind op) {
-  return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
-         op == op_kind::ge;
-}
-
 // `o` as a node next to `like` for op `op` (NumPy 2: a Python int divides as float64, and compares
 // exactly even when it does not fit the array's dtype), or nullptr (NotImplemented).
 node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) {
@@ -100,13 +94,8 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_int}});
     if (ir::is_float(t)) return array::make_scalar(static_cast<double>(v), t, like);
     if (op == op_kind::div) return array::make_scalar(static_cast<double>(v), dtype::f64, like);
-    if (is_comparison(op)) {
-      try {
-        array::check_int_scalar_fits(v, t);
-      } catch (const error&) {
-        return array::make_scalar_int(v, dtype::i64, like);  // compared in a dtype that holds both
-      }
-    }
+    if (array::is_comparison(op) && !array::int_scalar_fits(v, t))
+      return array::make_scalar_int(v, dtype::i64, like);  // compared in a dtype that holds both
     array::check_int_scalar_fits(v, t);
     return array::make_scalar_int(v, t, like);
   }
@@ -116,7 +105,6 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
   }
   if (PyComplex_Check(p)) fail(error_kind::not_implemented, "tegula.numpy has no complex dtypes yet");
   return strong_scalar(o, like);
-  return nullptr;
 }
 
 nb::object binary(op_kind op, const py_array& self, nb::handle other, bool reflected) {
