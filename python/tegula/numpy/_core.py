@@ -132,16 +132,10 @@ def as_array(x, dev=None, dtype=None):
         a = from_cuda_array_interface(x)
     else:
         arr = _np.asarray(x) if dtype is None else _np.asarray(x, dtype=None if dtype == "bfloat16" else dtype)
-        if arr.dtype == _np.float64 and dtype is None and not isinstance(x, _np.ndarray) and _all_python(x):
-            pass  # Python floats are float64, as in NumPy
         a = from_numpy(arr, default_device_id() if dev is None else dev)
     if dtype is not None and a._dtype_name != dtype_name(dtype):
         a = a.astype(dtype_name(dtype))
     return a
-
-
-def _all_python(x):
-    return isinstance(x, (list, tuple, float, int, bool))
 
 
 def from_cuda_array_interface(obj):
@@ -162,10 +156,5 @@ def from_cuda_array_interface(obj):
             raise ValueError("strides that are not a multiple of the item size are not supported")
         strides = tuple(s // item for s in strides)
     ptr = cai["data"][0]
-    dev = 0
-    try:
-        dev = obj.device.index if hasattr(obj, "device") and hasattr(obj.device, "index") else 0
-        dev = dev or 0
-    except Exception:  # noqa: BLE001
-        dev = 0
+    dev = getattr(getattr(obj, "device", None), "index", None) or 0  # torch's device.index; else device 0
     return _tegula.array_from_pointer(ptr, shape, strides, name, dev, obj)
