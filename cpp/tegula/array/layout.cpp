@@ -8,12 +8,8 @@
 #include "tegula/support/error.hpp"
 
 namespace tegula::array {
-namespace {
 
-constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
-constexpr std::int64_t int64_min = std::numeric_limits<std::int64_t>::min();
-
-// NumPy's convert_shape_to_string, quirks included so messages match byte for byte: "(2,3)",
+// NumPy's convert_shape_to_string (layout.hpp), quirks included so messages match byte for byte: "(2,3)",
 // "(4,)", "()"; a negative entry prints as "newaxis" and leading negative entries are dropped
 // (reshape(4, -1) of 6 elements reports "(4,newaxis)", reshape(-1, 0) reports "(0)").
 std::string shape_text(const dims& s) {
@@ -33,6 +29,11 @@ std::string shape_text(const dims& s) {
   out += s.size() == 1 ? ",)" : ")";
   return out;
 }
+
+namespace {
+
+constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t int64_min = std::numeric_limits<std::int64_t>::min();
 
 // Two's-complement wrap-around, as NumPy's npy_intp arithmetic does for a slice's new stride
 // (float64 a[::2**62] has stride 0 in NumPy); the result only matters when the slice is long.
@@ -176,6 +177,14 @@ dims broadcast_shapes(const std::vector<dims>& shapes) {
     }
   }
   return out;
+}
+
+bool broadcasts_to(const dims& from, const dims& to) {
+  if (from.size() > to.size()) return false;
+  const std::size_t lead = to.size() - from.size();
+  for (std::size_t i = 0; i < from.size(); ++i)
+    if (from[i] != 1 && from[i] != to[lead + i]) return false;
+  return true;
 }
 
 layout broadcast_to(const layout& l, const dims& to) {

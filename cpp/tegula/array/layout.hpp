@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tegula::array {
@@ -22,6 +23,11 @@ struct layout {
   // [lo, hi): the element range of the buffer this view touches, relative to the base (size 0: lo == hi).
   std::pair<std::int64_t, std::int64_t> extent() const;
 };
+
+// A shape as NumPy writes it in messages: "(2,3)", "(4,)", "()".
+std::string shape_text(const dims& s);
+// True when an array of shape `from` broadcasts to exactly `to` (an assignment's value).
+bool broadcasts_to(const dims& from, const dims& to);
 
 dims c_strides(const dims& shape);       // row-major dense strides
 layout contiguous(const dims& shape);    // offset 0, c_strides

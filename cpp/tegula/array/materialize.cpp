@@ -5,7 +5,6 @@
 #include "tegula/array/emit.hpp"
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/plan.hpp"
-#include "tegula/ir/infer.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/support/error.hpp"
 
@@ -170,9 +169,9 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
             bool src_is_temporary) {
   if (src->device != dst->kind() || (dst->kind() == device_kind::cuda && src->gpu != dst->dev()))
     fail(error_kind::invalid_argument, "cannot assign an array of another device; move it with .to_device() first");
-  if (broadcast_shapes({src->shape, dst_layout.shape}) != dst_layout.shape)
-    fail(error_kind::invalid_argument, "could not broadcast input array from shape ", ir::shape_string(src->shape),
-         " into shape ", ir::shape_string(dst_layout.shape));
+  if (!broadcasts_to(src->shape, dst_layout.shape))  // NumPy's message for assignments
+    fail(error_kind::invalid_argument, "could not broadcast input array from shape ", shape_text(src->shape),
+         " into shape ", shape_text(dst_layout.shape));
   // Expressions that read dst see its old values: materialise them now. A temporary source (the
   // value of `a += b`) is evaluated straight into dst instead, when that is race-free.
   bool direct = src_is_temporary && dst_layout.c_contiguous() && src->shape == dst_layout.shape && src->pending() &&

@@ -35,23 +35,11 @@ def _value(self, value):
 def _setitem(self, key, value):
     value = _value(self, value)
     key = (None,) if key is None else key
-    try:
-        if self._setitem_basic(key, value):
-            return
-    except ValueError as e:
-        if "could not be broadcast" not in str(e):
-            raise
-        target = self._getitem_basic(key).shape
-        raise ValueError(f"could not broadcast input array from shape {_shape_text(value.shape)} into shape "
-                         f"{_shape_text(target)}") from None
+    if self._setitem_basic(key, value):
+        return
     from ._indexing import setitem_advanced
 
     setitem_advanced(self, key, value)
-
-
-def _shape_text(shape):
-    """A shape as NumPy writes it in messages: (3,) and (2,4)."""
-    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _is_scalar(v):
