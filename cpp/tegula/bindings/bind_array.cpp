@@ -252,6 +252,7 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("_pending", [](const py_array& a) { return a.n->pending(); })
       .def("_materialize", [](const py_array& a) { array::materialize(a.n); })
       .def_prop_ro("_strides", [](const py_array& a) { return to_tuple(leaf(a).lay.strides); })
+      .def_prop_ro("_c_contiguous", [](const py_array& a) { return leaf(a).lay.c_contiguous(); })
       .def_prop_ro("_offset", [](const py_array& a) { return leaf(a).lay.offset; })
       .def_prop_ro("_data_ptr", [](const py_array& a) {
         const auto& n = leaf(a);

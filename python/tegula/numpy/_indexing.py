@@ -131,8 +131,7 @@ def put_rows(a, idx, value):
         rest *= d
     if not flat_idx.size or not rest:
         return
-    contiguous = a._strides == a._contiguous()._strides if a.size else True
-    target = a if contiguous else a.copy()
+    target = a if a._c_contiguous else a.copy()  # the kernel writes rows of a dense 2-D view
     t2 = target.reshape((n, rest))
     TR, TC = (8, 128) if rest >= 128 else (256, 4)
     _launch(_kernels().put_rows, (_tiles(flat_idx.size, TR), _tiles(rest, TC)),
@@ -225,7 +224,7 @@ def nonzero_flat(a):
     from . import _functions as F
 
     flat = _flat(a)
-    idx = _core.as_array(_np.arange(flat.size, dtype=_np.int64), a._device_id)
+    idx = F.arange(flat.size, dtype="int64", device=_core.device_of(a))
     return compress_flat(idx, flat != 0)
 
 
