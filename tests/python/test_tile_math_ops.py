@@ -44,3 +44,46 @@ def test_math_op(name, dtype):
         tc.Program(source, name=f"{name}.cu").compile(target_type="ptx")
     except tc.DriverNotFoundError as e:
         pytest.skip(f"NVRTC is not available: {e}")
+
+
+BINARY = {"atan2": np.arctan2, "hypot": np.hypot, "copysign": np.copysign}
+
+
+def _binary_kernel(name):
+    src = (f"@tt.kernel\ndef k(x, y, out, T: tt.Constant[int]):\n"
+           f"    a = tt.load(x, index=(0,), shape=(T,))\n"
+           f"    tt.store(out, index=(0,), tile=tt.{name}(a, tt.load(y, index=(0,), shape=(T,))))\n")
+    filename = f"<math_op_{name}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    ns = {"tt": tt}
+    exec(compile(src, filename, "exec"), ns)  # noqa: S102 - a generated test kernel
+    return ns["k"]
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_binary_math_op(name, dtype):
+    rng = np.random.default_rng()
+    x = rng.uniform(-3, 3, 100).astype(dtype)
+    y = rng.uniform(-3, 3, 100).astype(dtype)
+    x[:6], y[:6] = [0, -0.0, 0, 1, -1, np.inf], [0, 0, -0.0, 0, -0.0, 1]  # signed zeros and the axes
+    out = np.full_like(x, np.nan)
+    k = _binary_kernel(name)
+    tt.launch(k, grid=1, args=(x, y, out, 100), interpret=True)
+    ref = BINARY[name](x.astype(np.float64), y.astype(np.float64))
+    tol = 2e-3 if dtype == np.float16 else 1e-6 if dtype == np.float32 else 1e-13
+    np.testing.assert_allclose(out, ref, rtol=tol, atol=tol)
+    assert np.array_equal(np.signbit(out), np.signbit(ref.astype(dtype)))
+    ir = k.compile((x, y, out, 100), interpret=True).ir
+    _, source, _, _ = _tegula.generate_cuda(ir, 90, [(True, True)] * 3)
+    try:
+        tc.Program(source, name=f"{name}.cu").compile(target_type="ptx")
+    except tc.DriverNotFoundError as e:
+        pytest.skip(f"NVRTC is not available: {e}")
+
+
+def test_binary_math_op_rejects_ints():
+    k = _binary_kernel("atan2")
+    x = np.arange(8, dtype=np.int32)
+    with pytest.raises(Exception, match="float"):
+        tt.launch(k, grid=1, args=(x, x, x.copy(), 8), interpret=True)

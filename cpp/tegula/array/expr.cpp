@@ -160,6 +160,8 @@ node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
     result = dtype::b1;
   } else if (op == op_kind::div) {
     if (!ir::is_float(common)) result = compute = dtype::f64;  // NumPy true_divide of ints/bools
+  } else if (op == op_kind::atan2 || op == op_kind::hypot || op == op_kind::copysign) {
+    result = compute = float_loop(common);  // float-only ufuncs
   } else if (is_bitwise(op)) {
     if (ir::is_float(common))
       fail(error_kind::type_error, "ufunc '", ufunc_name(op), "' not supported for the input types, and the inputs "

@@ -80,6 +80,9 @@ std::string float_binary(op_kind k, dtype t, const std::string& a, const std::st
     case op_kind::floordiv: needs.float_arith = true; return round_result(t, str(d ? "tg_floordiv_d(" : "tg_floordiv_f(", a, ", ", b, ")"));
     case op_kind::mod: needs.float_arith = true; return round_result(t, str(d ? "tg_mod_d(" : "tg_mod_f(", a, ", ", b, ")"));
     case op_kind::pow: return round_result(t, str(d ? "pow(" : "powf(", a, ", ", b, ")"));
+    case op_kind::atan2: return round_result(t, str(d ? "atan2(" : "atan2f(", a, ", ", b, ")"));
+    case op_kind::hypot: return round_result(t, str(d ? "hypot(" : "hypotf(", a, ", ", b, ")"));
+    case op_kind::copysign: return round_result(t, str(d ? "copysign(" : "copysignf(", a, ", ", b, ")"));
     default: fail(error_kind::internal, "codegen: float_binary of ", ir::info(k).text);
   }
 }
@@ -105,7 +108,7 @@ bool is_elementwise(op_kind k) {
     case op_kind::cos: case op_kind::tanh: case op_kind::floor: case op_kind::ceil: case op_kind::astype:
     case op_kind::tan: case op_kind::asin: case op_kind::acos: case op_kind::atan: case op_kind::sinh: case op_kind::cosh: case op_kind::asinh: case op_kind::acosh: case op_kind::atanh: case op_kind::log10: case op_kind::log1p: case op_kind::expm1: case op_kind::trunc: case op_kind::rint:
     case op_kind::bitcast: case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div:
-    case op_kind::floordiv: case op_kind::mod: case op_kind::pow: case op_kind::minimum: case op_kind::maximum:
+    case op_kind::floordiv: case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum:
     case op_kind::bit_and: case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr:
     case op_kind::eq: case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
     case op_kind::where: return true;
@@ -180,7 +183,7 @@ std::string scalar_expr(op_kind k, const std::vector<dtype>& in, dtype out, cons
       if (t == dtype::bf16 || out == dtype::bf16) needs.bf16 = true;
       return from_bits(out, to_bits(t, x));
     case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floordiv:
-    case op_kind::mod: case op_kind::pow: case op_kind::bit_and: case op_kind::bit_or: case op_kind::bit_xor:
+    case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::bit_and: case op_kind::bit_or: case op_kind::bit_xor:
     case op_kind::shl: case op_kind::shr:
       if (a.size() != 2) break;
       if (t == dtype::b1) return bool_binary(k, x, a[1]);

@@ -88,6 +88,13 @@ tile_value real_binary(binary_fn fn, const tile_value& a, const tile_value& b) {
       return wide ? map2<D>(a, b, t, real_floordiv<double>) : map2<D>(a, b, t, real_floordiv<float>);
     case binary_fn::mod: return wide ? map2<D>(a, b, t, real_mod<double>) : map2<D>(a, b, t, real_mod<float>);
     case binary_fn::pow: return map2<D>(a, b, t, [](D x, D y) { return std::pow(x, y); });
+    case binary_fn::atan2:  // in the dtype's precision, as the GPU's atan2f
+      return wide ? map2<D>(a, b, t, [](D y, D x) { return std::atan2(y, x); })
+                  : map2<D>(a, b, t, [](D y, D x) { return double(std::atan2(float(y), float(x))); });
+    case binary_fn::hypot:
+      return wide ? map2<D>(a, b, t, [](D x, D y) { return std::hypot(x, y); })
+                  : map2<D>(a, b, t, [](D x, D y) { return double(std::hypot(float(x), float(y))); });
+    case binary_fn::copysign: return map2<D>(a, b, t, [](D x, D y) { return std::copysign(x, y); });
     case binary_fn::minimum: return map2<D>(a, b, t, [](D x, D y) { return (x <= y || x != x) ? x : y; });
     case binary_fn::maximum: return map2<D>(a, b, t, [](D x, D y) { return (x >= y || x != x) ? x : y; });
     case binary_fn::bit_and: case binary_fn::bit_or: case binary_fn::bit_xor:
@@ -150,8 +157,9 @@ tile_value int_binary(binary_fn fn, const tile_value& a, const tile_value& b) {
       return map2<I>(a, b, t, [width](I x, I y) { return U(y) >= width ? I(0) : I(U(x) << y); });
     case binary_fn::shr:
       return map2<I>(a, b, t, [width](I x, I y) { return U(y) >= width ? (x < 0 ? I(-1) : I(0)) : x >> y; });
+    case binary_fn::atan2: case binary_fn::hypot: case binary_fn::copysign: break;
   }
-  fail_op("unknown binary function");
+  fail_op("needs float operands, got ", ir::name(t));
 }
 
 tile_value uint_binary(binary_fn fn, const tile_value& a, const tile_value& b) {
@@ -177,8 +185,9 @@ tile_value uint_binary(binary_fn fn, const tile_value& a, const tile_value& b) {
     case binary_fn::bit_xor: return map2<U>(a, b, t, [](U x, U y) { return x ^ y; });
     case binary_fn::shl: return map2<U>(a, b, t, [width](U x, U y) { return y >= width ? U(0) : x << y; });
     case binary_fn::shr: return map2<U>(a, b, t, [width](U x, U y) { return y >= width ? U(0) : x >> y; });
+    case binary_fn::atan2: case binary_fn::hypot: case binary_fn::copysign: break;
   }
-  fail_op("unknown binary function");
+  fail_op("needs float operands, got ", ir::name(t));
 }
 
 template <class T>

@@ -12,7 +12,7 @@ enum class unary_fn : std::uint8_t {
   tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, log10, log1p, expm1, trunc, rint
 };
 enum class binary_fn : std::uint8_t {
-  add, sub, mul, div, floordiv, mod, pow, minimum, maximum, bit_and, bit_or, bit_xor, shl, shr
+  add, sub, mul, div, floordiv, mod, pow, atan2, hypot, copysign, minimum, maximum, bit_and, bit_or, bit_xor, shl, shr
 };
 enum class compare_fn : std::uint8_t { eq, ne, lt, le, gt, ge };
 

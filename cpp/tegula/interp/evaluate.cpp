@@ -52,6 +52,9 @@ std::optional<binary_fn> binary_of(ir::op_kind k) {
     case K::floordiv: return binary_fn::floordiv;
     case K::mod: return binary_fn::mod;
     case K::pow: return binary_fn::pow;
+    case K::atan2: return binary_fn::atan2;
+    case K::hypot: return binary_fn::hypot;
+    case K::copysign: return binary_fn::copysign;
     case K::minimum: return binary_fn::minimum;
     case K::maximum: return binary_fn::maximum;
     case K::bit_and: return binary_fn::bit_and;

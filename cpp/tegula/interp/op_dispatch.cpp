@@ -214,6 +214,9 @@ void executor::exec(const ir::op& o) {
     case K::floordiv:
     case K::mod:
     case K::pow:
+    case K::atan2:
+    case K::hypot:
+    case K::copysign:
     case K::minimum:
     case K::maximum:
     case K::bit_and:

@@ -13,7 +13,7 @@ namespace {
 bool is_binary(op_kind k) {
   switch (k) {
     case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floordiv:
-    case op_kind::mod: case op_kind::pow: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
+    case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
     case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr: case op_kind::eq:
     case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
       return true;

@@ -202,6 +202,9 @@ struct checker {
     count(2);
     const type& t = same_tiles(0, 2);
     switch (o.kind) {
+      case op_kind::atan2: case op_kind::hypot: case op_kind::copysign:
+        dtype_is(is_float(t.elem), t.elem, "float");
+        break;
       case op_kind::sub: case op_kind::div: case op_kind::floordiv: case op_kind::mod: case op_kind::pow:
         dtype_is(!is_bool(t.elem), t.elem, "numeric (not bool)");
         break;
@@ -358,7 +361,7 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
       return {type::tile(to, t.shape)};
     }
     case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floordiv:
-    case op_kind::mod: case op_kind::pow: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
+    case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
     case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr: case op_kind::eq:
     case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
       return {c.binary()};

@@ -16,7 +16,7 @@ effect effect_of(ir::op_kind k) {
     case op_kind::tan: case op_kind::asin: case op_kind::acos: case op_kind::atan: case op_kind::sinh: case op_kind::cosh: case op_kind::asinh: case op_kind::acosh: case op_kind::atanh: case op_kind::log10: case op_kind::log1p: case op_kind::expm1: case op_kind::trunc: case op_kind::rint:
     case op_kind::bitcast:
     case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floordiv:
-    case op_kind::mod: case op_kind::pow: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
+    case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
     case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr: case op_kind::eq:
     case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge: case op_kind::where:
     case op_kind::reshape: case op_kind::permute: case op_kind::expand_dims: case op_kind::broadcast_to:

@@ -193,6 +193,15 @@ class Emitter:
     def op_pow(self, a, b):
         return self._binary("pow", a, b)
 
+    def op_atan2(self, a, b):
+        return self._binary("atan2", a, b)
+
+    def op_hypot(self, a, b):
+        return self._binary("hypot", a, b)
+
+    def op_copysign(self, a, b):
+        return self._binary("copysign", a, b)
+
     def op_where(self, cond, a, b):
         return self.where(cond, a, b)
 
