@@ -16,8 +16,8 @@ namespace {
 
 constexpr dtype b1 = dtype::b1, i8 = dtype::i8, i16 = dtype::i16, i32 = dtype::i32, i64 = dtype::i64,
                 u8 = dtype::u8, u16 = dtype::u16, u32 = dtype::u32, u64 = dtype::u64, f16 = dtype::f16,
-                bf16 = dtype::bf16, f32 = dtype::f32, f64 = dtype::f64;
-constexpr dtype all[ir::dtype_count] = {b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64};
+                bf16 = dtype::bf16, f32 = dtype::f32, f64 = dtype::f64, c64 = dtype::c64, c128 = dtype::c128;
+constexpr dtype all[ir::dtype_count] = {b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, c64, c128};
 
 const operand_kind py_bool{operand_kind::kind::py_bool};
 const operand_kind py_int{operand_kind::kind::py_int};
@@ -32,19 +32,21 @@ TEST(ArrayPromotion, ResultTypeOfEveryArrayPair) {
   // numpy.result_type(a, b); rows a, columns b, both in dtype order. bfloat16 row/column: the
   // project's rules (absorbs bool and every int; with float16 -> float32; else the wider float).
   const dtype want[ir::dtype_count][ir::dtype_count] = {
-      {b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64},  // b1
-      {i8, i8, i16, i32, i64, i16, i32, i64, f64, f16, bf16, f32, f64},  // i8
-      {i16, i16, i16, i32, i64, i16, i32, i64, f64, f32, bf16, f32, f64},  // i16
-      {i32, i32, i32, i32, i64, i32, i32, i64, f64, f64, bf16, f64, f64},  // i32
-      {i64, i64, i64, i64, i64, i64, i64, i64, f64, f64, bf16, f64, f64},  // i64
-      {u8, i16, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64},  // u8
-      {u16, i32, i32, i32, i64, u16, u16, u32, u64, f32, bf16, f32, f64},  // u16
-      {u32, i64, i64, i64, i64, u32, u32, u32, u64, f64, bf16, f64, f64},  // u32
-      {u64, f64, f64, f64, f64, u64, u64, u64, u64, f64, bf16, f64, f64},  // u64
-      {f16, f16, f32, f64, f64, f16, f32, f64, f64, f16, f32, f32, f64},  // f16
-      {bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16, f32, bf16, f32, f64},  // bf16
-      {f32, f32, f32, f64, f64, f32, f32, f64, f64, f32, f32, f32, f64},  // f32
-      {f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64},  // f64
+      {b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, c64, c128},  // b1
+      {i8, i8, i16, i32, i64, i16, i32, i64, f64, f16, bf16, f32, f64, c64, c128},  // i8
+      {i16, i16, i16, i32, i64, i16, i32, i64, f64, f32, bf16, f32, f64, c64, c128},  // i16
+      {i32, i32, i32, i32, i64, i32, i32, i64, f64, f64, bf16, f64, f64, c128, c128},  // i32
+      {i64, i64, i64, i64, i64, i64, i64, i64, f64, f64, bf16, f64, f64, c128, c128},  // i64
+      {u8, i16, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, c64, c128},  // u8
+      {u16, i32, i32, i32, i64, u16, u16, u32, u64, f32, bf16, f32, f64, c64, c128},  // u16
+      {u32, i64, i64, i64, i64, u32, u32, u32, u64, f64, bf16, f64, f64, c128, c128},  // u32
+      {u64, f64, f64, f64, f64, u64, u64, u64, u64, f64, bf16, f64, f64, c128, c128},  // u64
+      {f16, f16, f32, f64, f64, f16, f32, f64, f64, f16, f32, f32, f64, c64, c128},  // f16
+      {bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16, f32, bf16, f32, f64, c64, c128},  // bf16
+      {f32, f32, f32, f64, f64, f32, f32, f64, f64, f32, f32, f32, f64, c64, c128},  // f32
+      {f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, c128, c128},  // f64
+      {c64, c64, c64, c128, c128, c64, c64, c128, c128, c64, c64, c64, c128, c64, c128},  // c64
+      {c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128},  // c128
   };
   for (int a = 0; a < ir::dtype_count; ++a)
     for (int b = 0; b < ir::dtype_count; ++b)
@@ -67,6 +69,8 @@ TEST(ArrayPromotion, WeakPythonScalarsNep50) {
       {bf16, bf16, bf16, bf16},  // bf16
       {f32, f32, f32, f32},  // f32
       {f64, f64, f64, f64},  // f64
+      {c64, c64, c64, c64},  // c64
+      {c128, c128, c128, c128},  // c128
   };
   for (int a = 0; a < ir::dtype_count; ++a) {
     SCOPED_TRACE(std::string(name(all[a])));
@@ -89,6 +93,17 @@ TEST(ArrayPromotion, WeakPythonScalarsNep50) {
   EXPECT_EQ(result_type({arr(b1), py_int, py_float}), f64);
   EXPECT_EQ(result_type({py_int, arr(i8), py_bool}), i8);
   EXPECT_EQ(result_type({arr(bf16), arr(i32), py_float}), bf16);
+}
+
+TEST(ArrayPromotion, WeakPythonComplex) {
+  // NumPy 2.4 `np.ones(1, t) + 1j`: complex64 for float16/float32 (and bfloat16), else complex128.
+  const operand_kind py_complex{operand_kind::kind::py_complex};
+  for (dtype t : {b1, i8, i16, i32, i64, u8, u16, u32, u64, f64, c128})
+    EXPECT_EQ(name(result_type({arr(t), py_complex})), "complex128") << name(t);
+  for (dtype t : {f16, bf16, f32, c64}) EXPECT_EQ(name(result_type({arr(t), py_complex})), "complex64") << name(t);
+  EXPECT_EQ(result_type({py_complex}), c128);
+  EXPECT_EQ(result_type({py_float, py_complex}), c128);
+  EXPECT_EQ(result_type({arr(c64), py_float, py_int}), c64);
 }
 
 TEST(ArrayPromotion, ScalarsOnly) {
@@ -133,7 +148,7 @@ TEST(ArrayPromotion, IntScalarFits) {
 
 TEST(ArrayPromotion, FloatLoopAsNpSqrt) {
   // np.sqrt(np.ones(1, t)).dtype
-  const dtype want[ir::dtype_count] = {f16, f16, f32, f64, f64, f16, f32, f64, f64, f16, bf16, f32, f64};
+  const dtype want[ir::dtype_count] = {f16, f16, f32, f64, f64, f16, f32, f64, f64, f16, bf16, f32, f64, c64, c128};
   for (int a = 0; a < ir::dtype_count; ++a) EXPECT_EQ(name(float_loop(all[a])), name(want[a])) << name(all[a]);
 }
 
@@ -151,34 +166,38 @@ TEST(ArrayPromotion, CanCastEveryPairEveryMode) {
   // numpy.can_cast(from, to, casting): rows from, columns to, in dtype order. bfloat16 as
   // float16 would be: safe from bool/int8/uint8 and to float32/float64; same_kind to/from floats.
   const char* safe[ir::dtype_count] = {
-      "1111111111111",  // b1
-      "0111100001111",  // i8
-      "0011100000011",  // i16
-      "0001100000001",  // i32
-      "0000100000001",  // i64
-      "0011111111111",  // u8
-      "0001101110011",  // u16
-      "0000100110001",  // u32
-      "0000000010001",  // u64
-      "0000000001011",  // f16
-      "0000000000111",  // bf16
-      "0000000000011",  // f32
-      "0000000000001",  // f64
+      "111111111111111",  // b1
+      "011110000111111",  // i8
+      "001110000001111",  // i16
+      "000110000000101",  // i32
+      "000010000000101",  // i64
+      "001111111111111",  // u8
+      "000110111001111",  // u16
+      "000010011000101",  // u32
+      "000000001000101",  // u64
+      "000000000101111",  // f16
+      "000000000011111",  // bf16
+      "000000000001111",  // f32
+      "000000000000101",  // f64
+      "000000000000011",  // c64
+      "000000000000001",  // c128
   };
   const char* same_kind[ir::dtype_count] = {
-      "1111111111111",  // b1
-      "0111100001111",  // i8
-      "0111100001111",  // i16
-      "0111100001111",  // i32
-      "0111100001111",  // i64
-      "0111111111111",  // u8
-      "0111111111111",  // u16
-      "0111111111111",  // u32
-      "0111111111111",  // u64
-      "0000000001111",  // f16
-      "0000000001111",  // bf16
-      "0000000001111",  // f32
-      "0000000001111",  // f64
+      "111111111111111",  // b1
+      "011110000111111",  // i8
+      "011110000111111",  // i16
+      "011110000111111",  // i32
+      "011110000111111",  // i64
+      "011111111111111",  // u8
+      "011111111111111",  // u16
+      "011111111111111",  // u32
+      "011111111111111",  // u64
+      "000000000111111",  // f16
+      "000000000111111",  // bf16
+      "000000000111111",  // f32
+      "000000000111111",  // f64
+      "000000000000011",  // c64
+      "000000000000011",  // c128
   };
   for (int a = 0; a < ir::dtype_count; ++a)
     for (int b = 0; b < ir::dtype_count; ++b) {

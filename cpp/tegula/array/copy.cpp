@@ -53,12 +53,29 @@ bool overlaps(const storage& a, const layout& la, ir::dtype ta, const storage& b
   return a0 < b1 && b0 < a1;
 }
 
+// A complex layout as a float layout with a last axis of 2: (real, imaginary).
+layout as_part_pairs(const layout& l) {
+  layout r = l;
+  for (auto& st : r.strides) st *= 2;
+  r.shape.push_back(2);
+  r.strides.push_back(1);
+  r.offset *= 2;
+  return r;
+}
+
 }  // namespace
 
 void copy_strided(const std::shared_ptr<storage>& src, const layout& src_layout, ir::dtype src_t,
                   const std::shared_ptr<storage>& dst, const layout& dst_layout, ir::dtype dst_t) {
   if (src_layout.shape != dst_layout.shape)
     fail(error_kind::internal, "copy_strided: shapes differ");
+  if (ir::is_complex(src_t) || ir::is_complex(dst_t)) {
+    if (!ir::is_complex(src_t) || !ir::is_complex(dst_t))
+      fail(error_kind::internal, "copy_strided: casts to or from complex run in the engine");
+    copy_strided(src, as_part_pairs(src_layout), ir::component(src_t), dst, as_part_pairs(dst_layout),
+                 ir::component(dst_t));
+    return;
+  }
   std::int64_t n = src_layout.size();
   if (n == 0) return;
   if (overlaps(*src, src_layout, src_t, *dst, dst_layout, dst_t)) {

@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "tegula/array/emit_complex.hpp"
 #include "tegula/ir/builder.hpp"
 #include "tegula/support/error.hpp"
 
@@ -18,7 +19,7 @@ struct emitter {
   ir::function f;
   ir::builder b{f};
   std::vector<value_id> leaf_params, scalar_params;
-  value_id ncols = -1, out = -1;
+  value_id ncols = -1, out = -1, out_im = -1;  // out_im: a complex result's imaginary parts
 
   explicit emitter(const plan& pl) : p(pl) {
     f.name = "tegula_array_kernel";
@@ -26,12 +27,30 @@ struct emitter {
       leaf_params.push_back(b.add_param("x" + std::to_string(i), type::array(p.leaves[i].t, 2)));
     for (std::size_t i = 0; i < p.scalars.size(); ++i) {
       const node* s = p.scalars[i];
-      dtype t = s->kind == node_kind::iota ? iota_wide(s->t) : s->t;
+      dtype t = s->kind == node_kind::iota ? iota_wide(s->t) : ir::component(s->t);
       scalar_params.push_back(b.add_param("s" + std::to_string(i), type::tile(t)));
     }
     ncols = b.add_param("ncols", type::tile(dtype::i64));
-    out = b.add_param("out", type::array(p.out_t, 2));
+    out = b.add_param("out", type::array(ir::component(p.out_t), 2));
+    if (ir::is_complex(p.out_t)) out_im = b.add_param("out_im", type::array(ir::component(p.out_t), 2));
   }
+
+  // x as dtype `to` (a complex x: both parts; real -> complex: a zero imaginary part; complex ->
+  // bool: either part nonzero; complex -> other real dtypes: the real part, as NumPy's astype).
+  cvalue cast(cvalue x, dtype to) {
+    const dtype part = ir::component(to);
+    if (ir::is_complex(to))
+      return {b.cast(x.re, part), x.is_complex() ? b.cast(x.im, part) : b.constant(0.0, type::tile(part))};
+    if (x.is_complex() && ir::is_bool(to)) {
+      type zero = type::tile(b.func().type_of(x.re).elem);
+      return {b.binary(op_kind::bit_or, b.binary(op_kind::ne, x.re, b.constant(0.0, zero)),
+                       b.binary(op_kind::ne, x.im, b.constant(0.0, zero))), -1};
+    }
+    return {b.cast(x.re, to), -1};
+  }
+  // f applied to each part of x (one for a real x).
+  template <class F>
+  cvalue parts(cvalue x, F f) { return {f(x.re), x.is_complex() ? f(x.im) : -1}; }
 
   value_id i32(std::int64_t v) { return b.constant(v, type::tile(dtype::i32)); }
   value_id attr1(op_kind k, std::vector<value_id> in, std::vector<std::pair<std::string, ir::attribute>> a) {
@@ -99,8 +118,8 @@ struct emitter {
 
   // The value of every node for the tile at (bi, bj). In looped kernels (`loop_root` set) the
   // root reduction/scan is not applied: its (cast) input goes to *loop_root for the loop to combine.
-  std::vector<value_id> graph(value_id bi, value_id bj, value_id* loop_root) {
-    std::vector<value_id> v(p.order.size(), -1);
+  std::vector<cvalue> graph(value_id bi, value_id bj, cvalue* loop_root) {
+    std::vector<cvalue> v(p.order.size());
     auto in = [&](std::size_t i, int k) { return v[p.input(i, k)]; };
     value_id zero = i32(0);
     for (std::size_t i = 0; i < p.order.size(); ++i) {
@@ -109,50 +128,73 @@ struct emitter {
         case node_kind::leaf: {
           const view2d& w = p.leaves[p.leaf_of[i]];
           std::int64_t tr = w.row_bcast ? 1 : p.TR, tc = w.col_bcast ? 1 : p.TC;
-          v[i] = attr1(op_kind::load, {leaf_params[p.leaf_of[i]], w.row_bcast ? zero : bi, w.col_bcast ? zero : bj},
-                       {{"shape", std::vector<std::int64_t>{tr, tc}}, {"padding", std::string("zero")}});
+          auto load = [&](int param) {
+            return attr1(op_kind::load, {leaf_params[param], w.row_bcast ? zero : bi, w.col_bcast ? zero : bj},
+                         {{"shape", std::vector<std::int64_t>{tr, tc}}, {"padding", std::string("zero")}});
+          };
+          v[i] = {load(p.leaf_of[i]), ir::is_complex(n.t) ? load(p.leaf_of[i] + 1) : -1};
           break;
         }
-        case node_kind::scalar: v[i] = scalar_params[p.leaf_of[i]]; break;
+        case node_kind::scalar:
+          v[i] = {scalar_params[p.leaf_of[i]], ir::is_complex(n.t) ? scalar_params[p.leaf_of[i] + 1] : -1};
+          break;
         case node_kind::iota: {  // flat space (R = 1): the element index is the column
           dtype w = iota_wide(n.t);
           value_id cols = column_index(bj);
           value_id start = scalar_params[p.leaf_of[i]], step = scalar_params[p.leaf_of[i] + 1];
-          v[i] = b.cast(b.binary(op_kind::add, start, b.binary(op_kind::mul, b.cast(cols, w), step)), n.t);
+          v[i] = {b.cast(b.binary(op_kind::add, start, b.binary(op_kind::mul, b.cast(cols, w), step)), n.t), -1};
           break;
         }
-        case node_kind::unary: v[i] = b.create1(n.op, {b.cast(in(i, 0), n.compute)}); break;
+        case node_kind::unary: {
+          cvalue x = cast(in(i, 0), n.compute);
+          if (x.is_complex()) v[i] = cast(complex_ops(b, ir::component(n.compute)).unary(n.op, x), n.t);
+          else v[i] = {b.create1(n.op, {x.re}), -1};
+          break;
+        }
         case node_kind::binary: {
           dtype ta = p.order[p.input(i, 0)]->t, tb = p.order[p.input(i, 1)]->t;
           if (is_comparison(n.op) && mixed_sign_64(ta, tb)) {
-            v[i] = exact_compare(n.op, in(i, 0), in(i, 1), ir::is_signed_int(ta));
+            v[i] = {exact_compare(n.op, in(i, 0).re, in(i, 1).re, ir::is_signed_int(ta)), -1};
             break;
           }
-          v[i] = binary_op(n.op, b.cast(in(i, 0), n.compute), b.cast(in(i, 1), n.compute), n.compute);
-          v[i] = b.cast(v[i], n.t);
+          cvalue x = cast(in(i, 0), n.compute), y = cast(in(i, 1), n.compute);
+          if (ir::is_complex(n.compute)) v[i] = complex_ops(b, ir::component(n.compute)).binary(n.op, x, y);
+          else v[i] = {binary_op(n.op, x.re, y.re, n.compute), -1};
+          v[i] = cast(v[i], n.t);
           break;
         }
-        case node_kind::where:
-          v[i] = b.where(in(i, 0), b.cast(in(i, 1), n.t), b.cast(in(i, 2), n.t));
+        case node_kind::where: {
+          cvalue x = cast(in(i, 1), n.t), y = cast(in(i, 2), n.t);
+          value_id c = in(i, 0).re;
+          v[i] = {b.where(c, x.re, y.re), x.is_complex() ? b.where(c, x.im, y.im) : -1};
           break;
-        case node_kind::cast: v[i] = b.cast(in(i, 0), n.t); break;
+        }
+        case node_kind::cast: v[i] = cast(in(i, 0), n.t); break;
+        case node_kind::part: v[i] = {n.ivalue ? in(i, 0).im : in(i, 0).re, -1}; break;
+        case node_kind::compose:
+          v[i] = {b.cast(in(i, 0).re, ir::component(n.t)), b.cast(in(i, 1).re, ir::component(n.t))};
+          break;
         case node_kind::scan: {  // only ever the root (plan.cpp)
-          value_id x = b.cast(in(i, 0), n.compute);
+          cvalue x = cast(in(i, 0), n.compute);
           if (loop_root) {
             *loop_root = x;
             break;
           }
-          x = b.broadcast(masked(scan_identity(n.op), b.broadcast(x, {p.TR, p.TC}), n.compute, bj), {p.TR, p.TC});
-          v[i] = b.cast(b.create1(n.op, {x}, {{"axis", std::int64_t(1)}, {"reverse", std::int64_t(0)}}), n.t);
+          const dtype part = ir::component(n.compute);
+          v[i] = cast(parts(x, [&](value_id u) {
+            u = b.broadcast(masked(scan_identity(n.op), b.broadcast(u, {p.TR, p.TC}), part, bj), {p.TR, p.TC});
+            return b.create1(n.op, {u}, {{"axis", std::int64_t(1)}, {"reverse", std::int64_t(0)}});
+          }), n.t);
           break;
         }
         case node_kind::reduce: {
-          value_id x = b.cast(in(i, 0), n.compute);
+          cvalue x = cast(in(i, 0), n.compute);
           if (loop_root && p.order[i] == p.order.back()) {  // the root of a looped reduction
             *loop_root = x;
             break;
           }
-          v[i] = b.cast(row_reduce(n.op, x, n.compute, bj), n.t);
+          const dtype part = ir::component(n.compute);
+          v[i] = cast(parts(x, [&](value_id u) { return row_reduce(n.op, u, part, bj); }), n.t);
           break;
         }
       }
@@ -191,12 +233,12 @@ struct emitter {
   }
 
   // Inside a looped kernel: the root's input for column tile `iv`, its padding replaced by the
-  // identity of `op`, as a (TR, TC) tile of the root's compute dtype.
-  value_id loop_root_input(value_id bi, value_id iv, op_kind op) {
-    value_id x = -1;
+  // identity of `op`, as (TR, TC) tiles of the root's compute dtype (complex: both parts).
+  cvalue loop_root_input(value_id bi, value_id iv, op_kind op) {
+    cvalue x;
     graph(bi, iv, &x);
-    const dtype ct = p.order.back()->compute;
-    return b.broadcast(masked(op, b.broadcast(x, {p.TR, p.TC}), ct, iv), {p.TR, p.TC});
+    const dtype part = ir::component(p.order.back()->compute);
+    return parts(x, [&](value_id u) { return b.broadcast(masked(op, b.broadcast(u, {p.TR, p.TC}), part, iv), {p.TR, p.TC}); });
   }
 
   value_id row_reduce(op_kind op, value_id x, dtype t, value_id bj) {
@@ -207,9 +249,10 @@ struct emitter {
     return r;
   }
 
-  void store(value_id bi, value_id bj, value_id tile, std::int64_t tr, std::int64_t tc) {
-    tile = b.broadcast(b.cast(tile, p.out_t), {tr, tc});
-    b.create(op_kind::store, {out, bi, bj, tile});
+  void store(value_id bi, value_id bj, cvalue tile, std::int64_t tr, std::int64_t tc) {
+    tile = cast(tile, p.out_t);
+    b.create(op_kind::store, {out, bi, bj, b.broadcast(tile.re, {tr, tc})});
+    if (tile.is_complex()) b.create(op_kind::store, {out_im, bi, bj, b.broadcast(tile.im, {tr, tc})});
   }
 
   ir::function map_or_rows() {
@@ -227,29 +270,44 @@ struct emitter {
     return std::move(f);
   }
 
+  // The loop carries of a looped kernel whose root computes in `ct`: one per part.
+  static int carried_parts(dtype ct) { return ir::is_complex(ct) ? 2 : 1; }
+  static value_id part_of(cvalue x, int k) { return k == 0 ? x.re : x.im; }
+
   // scan_loop: each block scans its row tile by tile; the carry is the total of the tiles before.
+  // A complex cumsum scans both parts.
   ir::function scan_loop() {
     const node& root = *p.order.back();
     const op_kind red = scan_identity(root.op);
-    const dtype ct = root.compute;
+    const dtype ct = ir::component(root.compute);
+    const int np = carried_parts(root.compute);
     value_id bi = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
-    auto loop = b.begin_for(i32(0), column_tiles(), i32(1), {identity(red, ct, {p.TR, 1})});
-    value_id x = loop_root_input(bi, loop.iv, red);
-    value_id scanned = b.create1(root.op, {x}, {{"axis", std::int64_t(1)}, {"reverse", std::int64_t(0)}});
+    std::vector<value_id> init(np, identity(red, ct, {p.TR, 1}));
+    auto loop = b.begin_for(i32(0), column_tiles(), i32(1), init);
+    cvalue x = loop_root_input(bi, loop.iv, red);
     op_kind combine = root.op == op_kind::cumsum ? op_kind::add : op_kind::mul;
-    value_id with_carry = b.binary(combine, scanned, loop.carried[0]);
+    cvalue with_carry;
+    std::vector<value_id> next;
+    for (int k = 0; k < np; ++k) {
+      value_id u = part_of(x, k);
+      value_id scanned = b.create1(root.op, {u}, {{"axis", std::int64_t(1)}, {"reverse", std::int64_t(0)}});
+      (k == 0 ? with_carry.re : with_carry.im) = b.binary(combine, scanned, loop.carried[k]);
+      value_id total = b.create1(red, {u}, {{"axis", std::int64_t(1)}, {"keepdims", std::int64_t(1)}});
+      next.push_back(b.binary(combine, loop.carried[k], b.cast(total, ct)));
+    }
     store(bi, loop.iv, with_carry, p.TR, p.TC);
-    value_id total = b.create1(red, {x}, {{"axis", std::int64_t(1)}, {"keepdims", std::int64_t(1)}});
-    b.end_for({b.binary(combine, loop.carried[0], b.cast(total, ct))});
+    b.end_for(next);
     b.finish();
     return std::move(f);
   }
 
-  // row_loop and split: each block walks column tiles, combining per-tile reductions.
+  // row_loop and split: each block walks column tiles, combining per-tile reductions (a complex
+  // sum: each part).
   ir::function looped() {
     const node& root = *p.order.back();
     const op_kind op = root.op;
-    const dtype ct = root.compute;
+    const dtype ct = ir::component(root.compute);
+    const int np = carried_parts(root.compute);
     const bool arg = op == op_kind::argmax || op == op_kind::argmin;
     value_id bid = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
     value_id bi = bid, first = i32(0), step = i32(1);
@@ -259,29 +317,29 @@ struct emitter {
       first = b.binary(op_kind::mod, bid, parts);
       step = parts;
     }
-    std::vector<value_id> init = {identity(op, ct, {p.TR, 1})};
+    std::vector<value_id> init(np, identity(op, ct, {p.TR, 1}));
     if (arg) init.push_back(b.constant(std::int64_t(0), type::tile(dtype::i64, {p.TR, 1})));
     auto loop = b.begin_for(first, column_tiles(), step, init);
-    value_id x = loop_root_input(bi, loop.iv, op);
+    cvalue x = loop_root_input(bi, loop.iv, op);
     std::vector<std::pair<std::string, ir::attribute>> a = {{"axis", std::int64_t(1)}, {"keepdims", std::int64_t(1)}};
     std::vector<value_id> next;
     if (arg) {
       op_kind ext = op == op_kind::argmax ? op_kind::reduce_max : op_kind::reduce_min;
-      value_id m = b.create1(ext, {x}, a);
-      value_id at = b.cast(b.create1(op, {x}, a), dtype::i64);
+      value_id m = b.create1(ext, {x.re}, a);
+      value_id at = b.cast(b.create1(op, {x.re}, a), dtype::i64);
       at = b.binary(op_kind::add, at, first_column(loop.iv));
       value_id better = b.binary(op == op_kind::argmax ? op_kind::gt : op_kind::lt, m, loop.carried[0]);
       next = {b.where(better, m, loop.carried[0]), b.where(better, at, loop.carried[1])};
     } else {
-      value_id part = b.create1(op, {x}, a);
       op_kind combine = op == op_kind::reduce_sum    ? op_kind::add
                         : op == op_kind::reduce_prod ? op_kind::mul
                         : op == op_kind::reduce_max  ? op_kind::maximum
                                                      : op_kind::minimum;
-      next = {b.binary(combine, loop.carried[0], b.cast(part, ct))};
+      for (int k = 0; k < np; ++k)
+        next.push_back(b.binary(combine, loop.carried[k], b.cast(b.create1(op, {part_of(x, k)}, a), ct)));
     }
     auto results = b.end_for(next);
-    value_id result = arg ? results[1] : results[0];
+    cvalue result = arg ? cvalue{results[1], -1} : cvalue{results[0], np == 2 ? results[1] : -1};
     if (p.shape == kernel_shape::split) store(bi, first, result, 1, 1);
     else store(bi, i32(0), result, p.TR, 1);
     b.finish();

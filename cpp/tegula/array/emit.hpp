@@ -6,6 +6,7 @@
 namespace tegula::array {
 
 // Parameters, in order: one array<t, 2> per leaf, one scalar per scalar node, ncols (int64), out.
+// Complex leaves, scalars and results take two parameters each (real parts, then imaginary parts).
 ir::function emit_kernel(const plan& p);
 
 }  // namespace tegula::array

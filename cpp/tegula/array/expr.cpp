@@ -42,7 +42,27 @@ const char* ufunc_name(op_kind op) {
     case op_kind::shl: return "left_shift";
     case op_kind::shr: return "right_shift";
     case op_kind::logical_not: return "invert";
+    case op_kind::floordiv: return "floor_divide";
+    case op_kind::mod: return "remainder";
+    case op_kind::atan2: return "arctan2";
+    case op_kind::pow: return "power";
     default: return ir::info(op).text;
+  }
+}
+
+[[noreturn]] void unsupported_types(op_kind op) {
+  fail(error_kind::type_error, "ufunc '", ufunc_name(op), "' not supported for the input types, and the inputs could not be "
+       "safely coerced to any supported types according to the casting rule ''safe''");
+}
+
+// The complex ufuncs the engine lowers to float parts (emit_complex.cpp); others are reported.
+bool complex_unary_supported(op_kind op) {
+  switch (op) {
+    case op_kind::neg: case op_kind::abs: case op_kind::exp: case op_kind::exp2: case op_kind::log:
+    case op_kind::log2: case op_kind::log10: case op_kind::sqrt: case op_kind::sin: case op_kind::cos:
+    case op_kind::tan: case op_kind::sinh: case op_kind::cosh: case op_kind::tanh: case op_kind::rint:
+      return true;
+    default: return false;
   }
 }
 
@@ -115,7 +135,54 @@ node_ptr make_scalar_int(std::int64_t value, dtype t, const node_ptr& like) {
   return n;
 }
 
+node_ptr make_scalar_complex(double re, double im, dtype t, const node_ptr& like) {
+  auto n = make_scalar(re, t, like);
+  n->fimag = im;
+  return n;
+}
+
+node_ptr make_part(const node_ptr& x, int which) {
+  if (!ir::is_complex(x->t)) {
+    if (which == 0) return x;
+    fail(error_kind::internal, "make_part: the imaginary part of a real array");
+  }
+  const dtype part = ir::component(x->t);
+  if (x->kind == node_kind::leaf) {  // a view: the parts interleave, so strides double
+    layout l = x->lay;
+    for (auto& st : l.strides) st *= 2;
+    l.offset = 2 * l.offset + which;
+    return make_leaf(x->data, std::move(l), part);
+  }
+  if (x->kind == node_kind::scalar) return make_scalar(which ? x->fimag : x->fvalue, part, x);
+  auto n = new_node(node_kind::part, part, x->shape, x);
+  n->ivalue = which;
+  n->compute = part;
+  n->inputs = {x};
+  note_reader(n);
+  return n;
+}
+
+node_ptr make_complex(const node_ptr& re, const node_ptr& im) {
+  same_device(re, im);
+  if (ir::is_complex(re->t) || ir::is_complex(im->t))
+    fail(error_kind::type_error, "the parts of a complex number must be real");
+  dtype part = float_loop(ir::promote(float_loop(re->t), float_loop(im->t)));
+  dtype t = ir::complex_of(part);
+  auto n = new_node(node_kind::compose, t, broadcast_shapes({re->shape, im->shape}), re);
+  n->compute = t;
+  n->inputs = {re, im};
+  note_reader(n);
+  return n;
+}
+
 dtype unary_result(op_kind op, dtype t) {
+  if (ir::is_complex(t)) {
+    if (op == op_kind::floor || op == op_kind::ceil || op == op_kind::trunc || op == op_kind::logical_not)
+      unsupported_types(op);
+    if (!complex_unary_supported(op))
+      fail(error_kind::not_implemented, "ufunc '", ufunc_name(op), "' of complex arrays is not implemented yet");
+    return op == op_kind::abs ? ir::component(t) : t;
+  }
   switch (op) {
     case op_kind::neg:
       if (ir::is_bool(t))
@@ -138,7 +205,7 @@ node_ptr make_unary(op_kind op, const node_ptr& x) {
   dtype t = unary_result(op, x->t);
   auto n = new_node(node_kind::unary, t, x->shape, x);
   n->op = op;
-  n->compute = t;
+  n->compute = ir::is_complex(x->t) ? x->t : t;  // complex abs computes on the complex value
   n->inputs = {x};
   note_reader(n);
   return n;
@@ -156,7 +223,16 @@ node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
   dims shape = broadcast2(a->shape, b->shape);
   dtype common = a->t == b->t ? a->t : result_type({operand_kind::of(a->t), operand_kind::of(b->t)});
   dtype result = common, compute = common;
-  if (is_comparison(op)) {
+  if (ir::is_complex(common)) {
+    switch (op) {
+      case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::pow:
+      case op_kind::maximum: case op_kind::minimum: break;
+      case op_kind::eq: case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
+        result = dtype::b1;
+        break;
+      default: unsupported_types(op);  // floor_divide, remainder, bitwise, atan2, hypot, copysign
+    }
+  } else if (is_comparison(op)) {
     result = dtype::b1;
   } else if (op == op_kind::div) {
     if (!ir::is_float(common)) result = compute = dtype::f64;  // NumPy true_divide of ints/bools
@@ -195,9 +271,12 @@ node_ptr make_where(const node_ptr& cond, const node_ptr& a, const node_ptr& b) 
 node_ptr make_cast(const node_ptr& x, dtype t) {
   if (x->t == t) return x;
   if (x->kind == node_kind::scalar) {
-    auto s = ir::is_float(t) ? make_scalar(x->fvalue, t, x) : make_scalar_int(x->ivalue, t, x);
-    if (!ir::is_float(t) && ir::is_float(x->t)) s->ivalue = static_cast<std::int64_t>(x->fvalue);
-    if (ir::is_bool(t)) s->ivalue = ir::is_float(x->t) ? (x->fvalue != 0) : (x->ivalue != 0);
+    const bool real_from = ir::is_float(x->t) || ir::is_complex(x->t);  // fvalue holds the (real part's) value
+    const bool real_to = ir::is_float(t) || ir::is_complex(t);
+    auto s = real_to ? make_scalar(x->fvalue, t, x) : make_scalar_int(x->ivalue, t, x);
+    if (ir::is_complex(t)) s->fimag = x->fimag;
+    if (!real_to && real_from) s->ivalue = static_cast<std::int64_t>(x->fvalue);
+    if (ir::is_bool(t)) s->ivalue = real_from ? (x->fvalue != 0 || x->fimag != 0) : (x->ivalue != 0);
     return s;
   }
   auto n = new_node(node_kind::cast, t, x->shape, x);
@@ -232,6 +311,8 @@ node_ptr make_reduce(op_kind op, const node_ptr& x, const std::vector<std::int64
     else if (keepdims) shape.push_back(1);
   }
   dtype t = x->t;
+  if (ir::is_complex(t) && op != op_kind::reduce_sum)
+    fail(error_kind::not_implemented, ir::info(op).text, " of complex arrays is not implemented yet");
   if (op == op_kind::reduce_sum || op == op_kind::reduce_prod) {
     if (ir::is_bool(t) || ir::is_signed_int(t)) t = dtype::i64;
     else if (ir::is_unsigned_int(t)) t = dtype::u64;
@@ -254,6 +335,8 @@ node_ptr make_reduce(op_kind op, const node_ptr& x, const std::vector<std::int64
 node_ptr make_scan(op_kind op, const node_ptr& x, std::int64_t axis) {
   int a = normalize_axis(axis, static_cast<int>(x->shape.size()));
   dtype t = x->t;
+  if (ir::is_complex(t) && op != op_kind::cumsum)
+    fail(error_kind::not_implemented, ir::info(op).text, " of complex arrays is not implemented yet");
   if (ir::is_bool(t) || ir::is_signed_int(t)) t = dtype::i64;
   else if (ir::is_unsigned_int(t)) t = dtype::u64;
   auto n = new_node(node_kind::scan, t, x->shape, x);

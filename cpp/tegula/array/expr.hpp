@@ -14,7 +14,8 @@
 
 namespace tegula::array {
 
-enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce, scan, iota };
+// part: the real (ivalue 0) or imaginary (1) part of a pending complex node; compose: re + im*1j.
+enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce, scan, iota, part, compose };
 
 struct node;
 using node_ptr = std::shared_ptr<node>;
@@ -31,9 +32,9 @@ struct node {
   dtype compute = dtype::f32;  // binary: the dtype both operands are cast to (comparisons: their promotion)
   std::vector<node_ptr> inputs;
 
-  // scalar: a value of dtype t, passed to kernels as a parameter (not part of the compiled kernel);
-  // iota: start (fvalue, ivalue) and step (fstep, istep)
-  double fvalue = 0, fstep = 0;
+  // scalar: a value of dtype t, passed to kernels as a parameter (not part of the compiled kernel;
+  // complex: fvalue + fimag*1j); iota: start (fvalue, ivalue) and step (fstep, istep)
+  double fvalue = 0, fstep = 0, fimag = 0;
   std::int64_t ivalue = 0, istep = 0;
 
   // reduce: sorted normalised axes of inputs[0] and keepdims
@@ -62,6 +63,13 @@ void flush_readers(const storage& s, const node* keep = nullptr);
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t);
 node_ptr make_scalar(double value, dtype t, const node_ptr& like);          // float dtypes
 node_ptr make_scalar_int(std::int64_t value, dtype t, const node_ptr& like);  // bool/int dtypes
+node_ptr make_scalar_complex(double re, double im, dtype t, const node_ptr& like);  // complex dtypes
+
+// The real (which 0) or imaginary (1) part of complex x: a view of a materialised x (writes go
+// through, as NumPy's .real/.imag), else a pending part node. Real x: x itself (real) / zeros (imag).
+node_ptr make_part(const node_ptr& x, int which);
+// re + im*1j of two real nodes, in the complex dtype holding both parts (NumPy's complex(re, im)).
+node_ptr make_complex(const node_ptr& re, const node_ptr& im);
 
 // Elementwise ops with NumPy's dtype rules (the caller resolves Python scalars to scalar nodes
 // first, with result_type). Unary math on ints computes in float_loop(t).

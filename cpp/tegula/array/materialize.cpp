@@ -105,15 +105,23 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
     for (const auto& w : p.leaves) args.push_back(as_arg(w));
     for (std::size_t i = 0; i < p.scalars.size(); ++i) {
       const node* s = p.scalars[i];
-      if (s->kind != node_kind::iota) {
-        args.push_back(kernel_scalar{s->t, s->fvalue, s->ivalue});
+      bool second = i > 0 && p.scalars[i - 1] == s;  // an iota's step, a complex scalar's imaginary part
+      if (s->kind == node_kind::iota) {
+        args.push_back(kernel_scalar{iota_wide(s->t), second ? s->fstep : s->fvalue, second ? s->istep : s->ivalue});
+      } else if (ir::is_complex(s->t)) {
+        args.push_back(kernel_scalar{ir::component(s->t), second ? s->fimag : s->fvalue, 0});
       } else {
-        bool step = i > 0 && p.scalars[i - 1] == s;  // the second entry of an iota
-        args.push_back(kernel_scalar{iota_wide(s->t), step ? s->fstep : s->fvalue, step ? s->istep : s->ivalue});
+        args.push_back(kernel_scalar{s->t, s->fvalue, s->ivalue});
       }
     }
     args.push_back(kernel_scalar{dtype::i64, 0, p.ncols});
-    args.push_back(as_arg(p.out));
+    if (ir::is_complex(p.out_t)) {
+      auto [re, im] = complex_parts(p.out);
+      args.push_back(as_arg(re));
+      args.push_back(as_arg(im));
+    } else {
+      args.push_back(as_arg(p.out));
+    }
     const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);
     run_kernel(k, root->device, root->gpu, args, p.grid);  // empty results never get here (evaluate_empty)
     if (p.shape == kernel_shape::split) {
@@ -188,9 +196,13 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
     return;
   }
   // General path: the value in memory (a private copy of a pending or scalar node is materialised,
-  // so the caller's node is untouched), then a strided copy into the view.
+  // so the caller's node is untouched), then a strided copy into the view. Casts to or from complex
+  // run in the engine first (the copy kernel moves float parts).
   node_ptr v = src;
-  if (v->kind != node_kind::leaf) {
+  if (src->t != dst_t && (ir::is_complex(src->t) || ir::is_complex(dst_t))) {
+    v = make_cast(src, dst_t);  // a fresh node: materialising it leaves src untouched
+    materialize(v);
+  } else if (v->kind != node_kind::leaf) {
     v = std::make_shared<node>(*src);
     v->consumers.clear();  // the copy has none; src keeps its own
     materialize(v);

@@ -73,6 +73,17 @@ layout space_ordered(const dims& shape, const std::vector<int>& perm) {
 
 }  // namespace
 
+std::pair<view2d, view2d> complex_parts(const view2d& w) {
+  view2d re = w;
+  re.t = ir::component(w.t);
+  re.row_stride *= 2, re.col_stride *= 2;
+  re.contiguous = re.cols == 1;
+  re.aligned = false;
+  view2d im = re;
+  im.address += static_cast<std::uintptr_t>(size_bytes(re.t));
+  return {re, im};
+}
+
 void plan::reset() {
   shape = kernel_shape::map;
   R = C = TR = TC = parts = 1;
@@ -185,7 +196,8 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     if (n->kind == node_kind::scalar || n->kind == node_kind::iota) {
       p.leaf_of[i] = static_cast<int>(p.scalars.size());
       p.scalars.push_back(n.get());
-      if (n->kind == node_kind::iota) p.scalars.push_back(n.get());  // its start, then its step
+      // An iota: its start, then its step; a complex scalar: its real, then its imaginary part.
+      if (n->kind == node_kind::iota || ir::is_complex(n->t)) p.scalars.push_back(n.get());
       continue;
     }
     if (n->kind != node_kind::leaf) continue;
@@ -209,7 +221,13 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     w.contiguous = w.cols == 1 || w.col_stride == 1;
     w.aligned = w.address % 16 == 0 && (w.rows == 1 || (w.row_stride * item) % 16 == 0);
     p.leaf_of[i] = static_cast<int>(p.leaves.size());
-    p.leaves.push_back(w);
+    if (ir::is_complex(n->t)) {  // two float views: the real parts, then the imaginary parts
+      auto [re, im] = complex_parts(w);
+      p.leaves.push_back(re);
+      p.leaves.push_back(im);
+    } else {
+      p.leaves.push_back(w);
+    }
   }
 
   // The result.
@@ -258,6 +276,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     }
     if (n->kind == node_kind::reduce) k += n->keepdims ? 'k' : 'r';
     if (n->kind == node_kind::scan) k += 's';
+    if (n->kind == node_kind::part) k += static_cast<char>('0' + n->ivalue);
     for (int j = p.inputs_begin[i]; j < p.inputs_begin[i + 1]; ++j) put(k, p.inputs_flat[j]);
     k += ';';
   }

@@ -44,8 +44,8 @@ struct plan {
   std::vector<node_ptr> order;          // the graph in topological order (leaves and scalars included)
   std::vector<int> leaf_of;             // order index -> leaf/scalar param index, -1 for ops
   std::vector<int> inputs_flat, inputs_begin;  // order index i's inputs: inputs_flat[inputs_begin[i]..[i+1])
-  std::vector<view2d> leaves;           // one per leaf in order
-  std::vector<const node*> scalars;     // one per scalar in order (an iota: two, start and step)
+  std::vector<view2d> leaves;           // one per leaf in order (a complex leaf: two, its parts)
+  std::vector<const node*> scalars;     // one per scalar in order (an iota: two, start and step; complex: re, im)
   view2d out;                           // the result (split: the partials)
   dtype out_t = dtype::f32;             // dtype stored (split: the partial dtype)
   std::vector<int> perm;                // space axis order (kept axes, then reduced axes)
@@ -62,6 +62,9 @@ struct plan {
   int input(std::size_t i, int k) const { return inputs_flat[inputs_begin[i] + k]; }
   void reset();
 };
+
+// A complex view as two float views (its real and its imaginary parts): kernels have no complex values.
+std::pair<view2d, view2d> complex_parts(const view2d& w);
 
 // What must happen before a graph can be planned: a node to materialise on its own first (an
 // inner reduction that does not fit the row kernel), or a leaf to copy into `space_layout`.

@@ -12,17 +12,18 @@ namespace {
 // integer dtype (bfloat16 + int32 -> bfloat16, as PyTorch and JAX do; the project's chosen rule,
 // since NumPy has no bfloat16). ir::promote would widen int16+ to float32 / float64 instead.
 dtype promote_arrays(dtype a, dtype b) {
-  if (a == dtype::bf16 && !is_float(b)) return a;
-  if (b == dtype::bf16 && !is_float(a)) return b;
+  if (a == dtype::bf16 && !is_float(b) && !ir::is_complex(b)) return a;
+  if (b == dtype::bf16 && !is_float(a) && !ir::is_complex(a)) return b;
   return ir::promote(a, b);
 }
 
 // NumPy's kind order for same_kind casting: b < u < i < f (uint64 -> int8 is same_kind; int8 ->
-// uint8 and anything -> bool are not).
+// uint8 and anything -> bool are not; complex -> float is not).
 int kind_rank(dtype t) {
   if (is_bool(t)) return 0;
   if (is_unsigned_int(t)) return 1;
   if (is_signed_int(t)) return 2;
+  if (ir::is_complex(t)) return 4;
   return 3;
 }
 
@@ -31,7 +32,7 @@ int kind_rank(dtype t) {
 dtype result_type(const std::vector<operand_kind>& operands) {
   if (operands.empty()) fail(error_kind::invalid_argument, "at least one array or dtype is required");
   std::optional<dtype> arrays;
-  bool py_int = false, py_float = false;  // a Python bool is weak bool: it never changes the result
+  bool py_int = false, py_float = false, py_complex = false;  // a Python bool is weak bool: it never changes the result
   for (const operand_kind& o : operands) {
     switch (o.k) {
       case operand_kind::kind::array:
@@ -45,12 +46,16 @@ dtype result_type(const std::vector<operand_kind>& operands) {
       case operand_kind::kind::py_float:
         py_float = true;
         break;
+      case operand_kind::kind::py_complex:
+        py_complex = true;
+        break;
     }
   }
   // NEP 50: a weak scalar takes the arrays' dtype when that is of its kind or higher, else the
   // default dtype of its own kind (int64, float64).
-  if (!arrays) return py_float ? dtype::f64 : py_int ? dtype::i64 : dtype::b1;
-  if (py_float && !is_float(*arrays)) return dtype::f64;
+  if (!arrays) return py_complex ? dtype::c128 : py_float ? dtype::f64 : py_int ? dtype::i64 : dtype::b1;
+  if (py_complex && !ir::is_complex(*arrays)) return is_float(*arrays) ? ir::complex_of(*arrays) : dtype::c128;
+  if (py_float && !is_float(*arrays) && !ir::is_complex(*arrays)) return dtype::f64;
   if (py_int && is_bool(*arrays)) return dtype::i64;
   return *arrays;
 }
@@ -68,7 +73,7 @@ void check_int_scalar_fits(std::int64_t value, dtype t) {
 }
 
 dtype float_loop(dtype t) {
-  if (is_float(t)) return t;
+  if (is_float(t) || ir::is_complex(t)) return t;
   switch (size_bytes(t)) {
     case 1: return dtype::f16;  // bool, int8, uint8
     case 2: return dtype::f32;

@@ -14,14 +14,15 @@ using ir::dtype;
 // What an operand of an array operation is, for promotion: an array of a dtype, or a Python
 // scalar (bool, int, float) whose dtype is "weak" (NEP 50: it adopts the array's kind if it can).
 struct operand_kind {
-  enum class kind { array, py_bool, py_int, py_float } k = kind::array;
+  enum class kind { array, py_bool, py_int, py_float, py_complex } k = kind::array;
   dtype t = dtype::f32;  // for arrays (and NumPy scalars, which are not weak)
   static operand_kind of(dtype d) { return {kind::array, d}; }
 };
 
 // np.result_type over the operands (NEP 50). Python scalars: bool -> bool; int -> the array
 // kind's dtype if an integer or float array is present, else int64; float -> the array dtype if
-// it is floating, else float64. With no arrays at all: bool / int64 / float64.
+// it is floating or complex, else float64; complex -> the array dtype if complex, complex64 for
+// float16/bfloat16/float32 arrays, else complex128. With no arrays at all: bool / int64 / float64 / complex128.
 dtype result_type(const std::vector<operand_kind>& operands);
 
 // For a Python int scalar combined into dtype `t`: throws error_kind::overflow (OverflowError)
@@ -31,7 +32,7 @@ bool int_scalar_fits(std::int64_t value, dtype t);  // the same test, without th
 
 // The floating dtype NumPy computes a float-only ufunc in (sqrt, exp, sin, true_divide, ...)
 // for inputs of dtype t: floats stay; bool/int8/uint8 -> float16; int16/uint16 -> float32;
-// other ints -> float64.
+// other ints -> float64; complex stays.
 dtype float_loop(dtype t);
 
 enum class casting { no, equiv, safe, same_kind, unsafe };

@@ -68,6 +68,11 @@ node_ptr strong_scalar(nb::handle o, const node_ptr& like) {
   auto t = ir::dtype_from_name(nb::cast<std::string>(name));
   if (!t) return nullptr;
   nb::object item = o.attr("item")();
+  if (ir::is_complex(*t)) {
+    Py_complex c = PyComplex_AsCComplex(item.ptr());
+    if (PyErr_Occurred()) throw nb::python_error();
+    return array::make_scalar_complex(c.real, c.imag, *t, like);
+  }
   if (ir::is_float(*t)) return array::make_scalar(PyFloat_AsDouble(item.ptr()), *t, like);
   if (ir::is_bool(*t)) return array::make_scalar_int(PyObject_IsTrue(item.ptr()) == 1, *t, like);
   std::int64_t v = ir::is_unsigned_int(*t) ? static_cast<std::int64_t>(PyLong_AsUnsignedLongLong(item.ptr()))
@@ -92,7 +97,7 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
     if (overflow) fail(error_kind::overflow, "Python integer ", nb::cast<std::string>(nb::str(o)),
                        " out of bounds for ", ir::name(like->t));
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_int}});
-    if (ir::is_float(t)) return array::make_scalar(static_cast<double>(v), t, like);
+    if (ir::is_float(t) || ir::is_complex(t)) return array::make_scalar(static_cast<double>(v), t, like);
     if (op == op_kind::div) return array::make_scalar(static_cast<double>(v), dtype::f64, like);
     if (array::is_comparison(op) && !array::int_scalar_fits(v, t))
       return array::make_scalar_int(v, dtype::i64, like);  // compared in a dtype that holds both
@@ -103,7 +108,10 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
     dtype t = ir::is_float(like->t) ? like->t : array::result_type({ok::of(like->t), ok{ok::kind::py_float}});
     return array::make_scalar(PyFloat_AS_DOUBLE(p), t, like);
   }
-  if (PyComplex_Check(p)) fail(error_kind::not_implemented, "tegula.numpy has no complex dtypes yet");
+  if (PyComplex_CheckExact(p)) {
+    dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_complex}});
+    return array::make_scalar_complex(PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p), t, like);
+  }
   return strong_scalar(o, like);
 }
 
@@ -285,6 +293,10 @@ void bind_array(nb::module_& m) {
       .def("_scan", [](const py_array& a, const std::string& op, std::int64_t axis) {
         return wrap(array::make_scan(op_named(op), a.n, axis));
       }, nb::arg("op"), nb::arg("axis"))
+      .def("_part", [](const py_array& a, int which) { return wrap(array::make_part(a.n, which)); },
+           "The real (0) or imaginary (1) part of a complex array: a writable view when it is in memory.")
+      .def("_complex", [](const py_array& re, const py_array& im) { return wrap(array::make_complex(re.n, im.n)); },
+           "re + im * 1j (NumPy's dtype: the complex type holding both parts).")
       .def("_where", [](const py_array& c, const py_array& x, const py_array& y) {
         return wrap(array::make_where(c.n, x.n, y.n));
       })

@@ -86,8 +86,10 @@ std::string reg_type(dtype t) {
     case dtype::bf16:
     case dtype::f32: return "float";
     case dtype::f64: return "double";
+    case dtype::c64:
+    case dtype::c128: break;  // the verifier keeps complex out of the IR
   }
-  fail(error_kind::internal, "codegen: unknown dtype");
+  fail(error_kind::internal, "codegen: no register type for ", ir::name(t));
 }
 
 std::string storage_type(dtype t) {

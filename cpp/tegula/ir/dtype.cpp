@@ -16,7 +16,7 @@ constexpr info infos[dtype_count] = {
     {"int32", "int", 4},         {"int64", "long long", 8},    {"uint8", "unsigned char", 1},
     {"uint16", "unsigned short", 2}, {"uint32", "unsigned int", 4}, {"uint64", "unsigned long long", 8},
     {"float16", "__half", 2},    {"bfloat16", "__nv_bfloat16", 2}, {"float32", "float", 4},
-    {"float64", "double", 8},
+    {"float64", "double", 8},    {"complex64", "", 8},        {"complex128", "", 16},
 };
 
 const info& of(dtype t) { return infos[static_cast<int>(t)]; }
@@ -48,6 +48,10 @@ bool is_unsigned_int(dtype t) { return t == dtype::u8 || t == dtype::u16 || t ==
 
 dtype promote(dtype a, dtype b) {
   if (a == b) return a;
+  if (is_complex(a) || is_complex(b)) {
+    dtype pa = is_complex(a) ? component(a) : a, pb = is_complex(b) ? component(b) : b;
+    return complex_of(promote(pa, pb));
+  }
   if (is_bool(a)) return b;
   if (is_bool(b)) return a;
   if (is_float(a) || is_float(b)) {

@@ -6,9 +6,11 @@
 
 namespace tegula::ir {
 
-enum class dtype : std::uint8_t { b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64 };
+// c64/c128 are array dtypes only: the tile IR has no complex values (the verifier rejects them);
+// the array engine lowers a complex array to its real and imaginary float parts.
+enum class dtype : std::uint8_t { b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, c64, c128 };
 
-constexpr int dtype_count = 13;
+constexpr int dtype_count = 15;
 
 std::string_view name(dtype t);                  // "bool", "int8", ..., "bfloat16", "float32"
 std::optional<dtype> dtype_from_name(std::string_view s);  // accepts the names above
@@ -19,9 +21,15 @@ bool is_signed_int(dtype t);
 bool is_unsigned_int(dtype t);
 inline bool is_int(dtype t) { return is_signed_int(t) || is_unsigned_int(t); }
 inline bool is_bool(dtype t) { return t == dtype::b1; }
+inline bool is_complex(dtype t) { return t == dtype::c64 || t == dtype::c128; }
+// The float dtype of a complex dtype's parts (c64 -> f32, c128 -> f64); other dtypes: themselves.
+inline dtype component(dtype t) { return t == dtype::c64 ? dtype::f32 : t == dtype::c128 ? dtype::f64 : t; }
+// The complex dtype whose parts hold float dtype t (f16/bf16/f32 -> c64, f64 -> c128).
+inline dtype complex_of(dtype t) { return t == dtype::f64 || t == dtype::c128 ? dtype::c128 : dtype::c64; }
 
 // NumPy's result_type for two array operands (no value-based casting, NEP 50):
-// bool < ints < floats; int8+uint8 -> int16, int64+uint64 -> float64, float16+bfloat16 -> float32.
+// bool < ints < floats < complex; int8+uint8 -> int16, int64+uint64 -> float64, float16+bfloat16 -> float32;
+// complex with a real dtype: the complex dtype whose parts hold both (complex64 + float64 -> complex128).
 dtype promote(dtype a, dtype b);
 // The C++ type name used by generated CUDA code.
 std::string_view cuda_name(dtype t);

@@ -32,6 +32,9 @@ class verifier {
       if (p.value < 0 || std::size_t(p.value) >= f_.values.size())
         fail_at(f_.loc, str("parameter '", p.name, "' has no value (id ", p.value, ")"));
       const type& t = f_.type_of(p.value);
+      if (is_complex(t.elem))
+        fail_at(f_.loc, str("parameter '", p.name, "' is ", name(t.elem), ": tile kernels have no complex values ",
+                            "(pass the real and imaginary parts as float arrays)"));
       if (!t.is_array() && !t.is_scalar())
         fail_at(f_.loc, str("parameter ", print_value(f_, p.value), " must be an array or a scalar, got ", to_string(t)));
       if (state_[std::size_t(p.value)] != unseen) fail_at(f_.loc, str("parameter ", print_value(f_, p.value), " is listed twice"));
@@ -60,6 +63,7 @@ class verifier {
   void define(const op& o, value_id v) {
     const type& t = type_of(o, v);
     if (state_[std::size_t(v)] != unseen) bad(o, str(opname(o), ": value ", print_value(f_, v), " is defined twice"));
+    if (is_complex(t.elem)) bad(o, str(opname(o), ": tile kernels have no complex values (", name(t.elem), ")"));
     for (auto d : t.shape)
       if (t.is_tile() && d <= 0) bad(o, str(opname(o), ": ", print_value(f_, v), " has type ", to_string(t), " with a non-positive extent"));
     state_[std::size_t(v)] = in_scope;

@@ -14,9 +14,10 @@ ndarray = _tegula.ndarray
 bool_, int8, int16, int32, int64 = _np.bool_, _np.int8, _np.int16, _np.int32, _np.int64
 uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
 bfloat16 = "bfloat16"
 _NAMES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
-          "float32", "float64"}
+          "float32", "float64", "complex64", "complex128"}
 _NP_DTYPES = {}
 
 
@@ -28,8 +29,6 @@ def dtype_name(dtype, default="float64"):
         return dtype
     name = _np.dtype(dtype).name
     if name not in _NAMES:
-        if name.startswith("complex"):
-            raise NotImplementedError(f"tegula.numpy has no complex dtypes yet ({name})")
         raise TypeError(f"tegula.numpy does not support dtype {name!r}")
     return name
 
