@@ -278,3 +278,149 @@ def test_astype_copies_unless_copy_false(device):
     assert c is a
     flags = t(np.array([True, False]), device).astype(bool)
     assert_same(flags, np.array([True, False]))
+
+
+# ---- memory order (order='C'/'F'/'A'/'K') --------------------------------------------------------------
+ORDERS = ["C", "F", "A", "K"]
+
+
+def layouts(rng, dtype, device):
+    """(NumPy array, tegula array) pairs of one set of values in many memory orders: C, F, permuted axes,
+    steps, negative steps, a broadcast, F with a step, extent-1 axes; the tegula side made the same way."""
+    base = random(rng, (4, 6, 5), dtype)
+    nb, tb = base, t(base, device)
+    f = np.asfortranarray(base[:2, :3])
+    pairs = {
+        "C": (np.ascontiguousarray(nb[:2, :3]), tb[:2, :3]._contiguous()),
+        "F": (f, tnp.asfortranarray(t(base[:2, :3], device))),
+        "permuted": (nb.transpose(1, 2, 0), tb.transpose(1, 2, 0)),
+        "step": (nb[::2, 1::2], tb[::2, 1::2]),
+        "negative": (nb[::-1, :, ::-2], tb[::-1, :, ::-2]),
+        "negative_permuted": (nb.T[::-2], tb.T[::-2]),
+        "broadcast": (np.broadcast_to(nb[0, 0], (3, 5)), tnp.broadcast_to(tb[0, 0], (3, 5))),
+        "F_step": (f[:, ::2], tnp.asfortranarray(t(base[:2, :3], device))[:, ::2]),
+        "extent_1": (np.asfortranarray(base[:1, :3, 2]), tnp.asfortranarray(t(base[:1, :3, 2], device))),
+        "1d": (base[0, 0], tb[0, 0]),
+        "0d": (base[0, 0, 0], tb[0, 0, 0]),
+    }
+    for name, (x, a) in pairs.items():
+        assert_same(a, x)
+        assert element_strides(a) == element_strides(x), name
+        yield name, x, a
+
+
+def element_strides(a):
+    """Strides in elements of the axes longer than 1 (the others' strides do not matter)."""
+    return [s // a.itemsize for s, d in zip(a.strides, a.shape) if d > 1]
+
+
+def same_layout(got, expected):
+    """got (tegula) has expected's (NumPy) values, dtype, shape and memory order (strides, up to extent-1 axes;
+    NumPy gives empty arrays zero strides)."""
+    assert_same(got, expected)
+    if expected.size:
+        assert element_strides(got) == element_strides(expected), f"strides {got.strides} != {expected.strides}"
+
+
+@pytest.mark.parametrize("order", ["C", "F", "c", "f", None])
+@pytest.mark.parametrize("shape", [(2, 3, 4), (5,), (), (0, 3), (3, 1)], ids=str)
+def test_creation_in_memory_order(device, shape, order):
+    """empty/zeros/ones/full/eye(order='F'): a C array of the reversed shape, transposed (a view)."""
+    same_layout(tnp.zeros(shape, "int16", order, device=device), np.zeros(shape, "int16", order))
+    same_layout(tnp.ones(shape, order=order, device=device), np.ones(shape, order=order))
+    same_layout(tnp.full(shape, 2.5, "float32", order, device=device), np.full(shape, 2.5, "float32", order))
+    e = tnp.empty(shape, "uint8", order, device=device)
+    assert e.shape == np.empty(shape, order=order).shape
+    assert e.strides == np.empty(shape, "uint8", order).strides or e.size < 2 or 1 in shape
+    if len(shape) == 2:
+        same_layout(tnp.eye(*shape, order=order, device=device), np.eye(*shape, order=order))
+
+
+def test_creation_order_errors(device):
+    for name in ("zeros", "ones", "empty"):
+        for order, msg in (("A", "only 'C' or 'F' order is permitted"), ("K", "only 'C' or 'F' order is permitted"),
+                           ("X", "order must be one of 'C', 'F', 'A', or 'K' (got 'X')")):
+            with pytest.raises(ValueError) as np_info:
+                getattr(np, name)((2, 3), order=order)
+            assert str(np_info.value) == msg
+            with pytest.raises(ValueError) as info:
+                getattr(tnp, name)((2, 3), order=order, device=device)
+            assert str(info.value) == msg
+    for call in (lambda m, a: m.empty_like(a, order="Q"), lambda m, a: m.copy(a, order="Q"),
+                 lambda m, a: m.array(a, order="Q"), lambda m, a: m.asarray(a, order="Q")):
+        with pytest.raises(ValueError, match="order must be one of"):
+            call(np, np.zeros(3))
+        with pytest.raises(ValueError, match="order must be one of"):
+            call(tnp, t(np.zeros(3), device))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "float16", "float64"])
+def test_like_functions_keep_the_memory_order(device, rng, dtype):
+    """order='K' (the default) keeps the input's memory order, 'A' F for F-contiguous input; a shape= with
+    another number of axes gives C order."""
+    for name, x, a in layouts(rng, dtype, device):
+        for order in ORDERS:
+            same_layout(tnp.zeros_like(a, order=order), np.zeros_like(x, order=order))
+            same_layout(tnp.ones_like(a, "float32", order), np.ones_like(x, "float32", order))
+            same_layout(tnp.full_like(a, 1, order=order), np.full_like(x, 1, order=order))
+            e, ne = tnp.empty_like(a, order=order), np.empty_like(x, order=order)
+            assert e.shape == ne.shape and e.dtype == ne.dtype
+            if x.ndim:
+                for shape in (x.shape[::-1], x.shape + (2,)):
+                    same_layout(tnp.zeros_like(a, order=order, shape=shape), np.zeros_like(x, order=order,
+                                                                                            shape=shape))
+    p = t(random(rng, (3, 4), dtype), device).T.astype(dtype)  # pending: computed in C order
+    assert p._pending
+    same_layout(tnp.zeros_like(p), np.zeros((4, 3), dtype))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint8", "float32", "float64"])
+def test_array_asarray_copy_asnumpy_in_memory_order(device, rng, dtype):
+    """array/copy (copies: 'K' keeps the order, 'A' F for F input), asarray (no copy unless the order asks
+    for one), asnumpy (a NumPy array in that order), from tegula arrays and from host data."""
+    for name, x, a in layouts(rng, dtype, device):
+        for order in ORDERS:
+            same_layout(tnp.array(a, order=order), np.array(x, order=order))
+            same_layout(tnp.copy(a, order=order), np.copy(x, order=order))
+            same_layout(tnp.array(x, order=order, device=device), np.array(x, order=order))
+            same_layout(tnp.asarray(x, order=order, device=device), np.array(x, order=order))
+            got = tnp.asnumpy(a, order=order)
+            assert isinstance(got, np.ndarray)
+            expected = np.array(x, order=order)
+            np.testing.assert_array_equal(got, expected)
+            assert got.dtype == expected.dtype and element_strides(got) == element_strides(expected)
+            r = tnp.asarray(a, order=order)
+            need = {"C": not x.flags.c_contiguous, "F": not x.flags.f_contiguous}.get(order, False)
+            assert (r is not a) == need, (name, order)
+            if need:
+                same_layout(r, np.asarray(x, order=order))
+            same_layout(tnp.array(a, dtype="float32", order=order), np.array(x, dtype="float32", order=order))
+            same_layout(tnp.array(x, dtype="float32", order=order, device=device),
+                        np.array(x, dtype="float32", order=order))
+            same_layout(tnp.asarray(a, "float32", order), np.asarray(x, "float32", order))
+        np.testing.assert_array_equal(a.get(), x)  # .get() gives the values in C order whatever the layout
+    f = tnp.asfortranarray(t(np.arange(6).reshape(2, 3), device))
+    same_layout(f, np.asfortranarray(np.arange(6).reshape(2, 3)))
+    same_layout(tnp.asfortranarray(t(2.0, device)), np.asfortranarray(2.0))  # at least 1-D, as NumPy
+    same_layout(tnp.ascontiguousarray(f), np.ascontiguousarray(np.arange(6).reshape(2, 3)))
+    same_layout(tnp.ascontiguousarray(t(2.0, device)), np.ascontiguousarray(2.0))
+    h = tnp.array([[1, 2], [3, 4]], "bfloat16", order="F", device=device)
+    assert h.strides == (2, 4)
+    assert_same(h.astype("float32"), np.array([[1, 2], [3, 4]], "float32"))
+
+
+def test_arrays_in_f_order_compute_as_any_other(device, rng):
+    """Elementwise operations, reductions, indexing, assignment and transfers of F-ordered arrays."""
+    x = rng.standard_normal((5, 7))
+    f = tnp.asarray(np.asfortranarray(x), device=device)
+    assert f.strides == (8, 40)
+    assert_same(tnp.exp(f) * 2 + f.T.T, np.exp(x) * 2 + x)
+    assert_same(f.sum(axis=0), x.sum(axis=0))
+    assert_same(f[1:4, ::2], x[1:4, ::2])
+    g = tnp.zeros((5, 7), order="F", device=device)
+    g[1:3] = f[1:3] + 1
+    expected = np.zeros((5, 7))
+    expected[1:3] = x[1:3] + 1
+    assert_same(g, expected)
+    assert g.strides == (8, 40)
+    assert_same(tnp.concatenate([f, g], axis=1), np.concatenate([x, expected], axis=1))

@@ -1,11 +1,12 @@
 """tegula.numpy indexing against NumPy 2: basic reads (ints, negative ints, slices with steps, None,
 Ellipsis) are views sharing memory; basic assignment with broadcasting and casting; overlapping
-assignment; boolean masks (x[mask] = v and x[mask]); integer arrays on the first axis; IndexError messages."""
+assignment; advanced indexing (integer and boolean arrays among other indices, every placement rule,
+reads and writes, views, dtypes, empty results) with NumPy's exact error types and messages."""
 import numpy as np
 import pytest
 
 import tegula.numpy as tnp
-from numpy_util import ALL_DTYPES, assert_same, device, random, rng, t  # noqa: F401
+from numpy_util import ALL_DTYPES, VIEWS, assert_same, device, random, rng, t  # noqa: F401
 
 KEYS = [
     1, -1, -3, slice(None), slice(1, None), slice(None, None, 2), slice(None, None, -1), slice(-2, None, -2),
@@ -269,3 +270,349 @@ def test_iteration_and_len(device, rng):
         assert_same(r, ref)
     with pytest.raises(TypeError, match="iteration over a 0-d array"):
         iter(t(1.0, device))
+
+
+# ---- advanced indexing: every index form, against NumPy -----------------------------------------
+# Keys over a (4, 5, 6) array. Arrays in a key are NumPy arrays here; each test converts them to the
+# form under test (tegula arrays, NumPy arrays, nested lists).
+I4, I5, I6 = np.array([0, 2, -1, 3, 2]), np.array([4, -5, 1]), np.array([5, 0, -1, -6])
+J = np.array([[1], [-2], [3]])  # (3, 1): broadcasts with a (n,) array to (3, n)
+ADVANCED_KEYS = {
+    "i": (I4,),
+    "i_2d": (np.array([[0, 3, -2], [1, 1, -4]]),),
+    "i,j": (J, I5),
+    "i,j,k": (I4[:4], I5[:1], I6),
+    ":,i": (slice(None), I5),
+    "...,i": (Ellipsis, I6),
+    "i,:,k": (I4, slice(None), np.array([0, 1, 2, 3, 4])),
+    "int,i": (1, I5),
+    "i,int": (I4, -2),
+    "int,:,i": (-1, slice(None), I6),
+    "i,:,int": (I4, slice(1, 4), 3),
+    ":,int,i": (slice(None), 0, I6),
+    "None,i": (None, I4),
+    "i,None,j": (I4[:3], None, I5),
+    "i,...,j": (I4[:3], Ellipsis, I6[:1]),
+    "None,i,...,int": (None, J, Ellipsis, 2),
+    "i,None": (I4, None, slice(2, None)),
+    "steps,i,steps": (slice(None, None, -2), I5, slice(1, None, 2)),
+    "i,reversed": (I4, slice(None, None, -1)),
+    "bool0": (np.array([True, False, True, True]),),
+    "bool2d": (np.arange(20).reshape(4, 5) % 3 == 0,),
+    "bool3d": (np.arange(120).reshape(4, 5, 6) % 7 == 1,),
+    ":,bool": (slice(None), np.array([False, True, True, False, True])),
+    "bool,int": (np.array([True, False, True, True]), 2),
+    "bool,:,i": (np.array([True, False, True, False]), slice(None), I6[:1]),
+    "bool2d,i": (np.arange(20).reshape(4, 5) % 4 == 0, I6[1:2]),
+    "i,bool2d": (slice(None), np.arange(30).reshape(5, 6) % 11 == 0),
+    "empty_bool": (np.zeros(4, bool), 1),
+    "True": (True,),
+    "False": (False,),
+    "True,i": (True, I4),
+    "i,True": (I4, True, slice(None)),
+    ":,True,i": (slice(None), True, I5),
+    "0d": (np.array(2),),
+    "0d,:,i": (np.array(-1), slice(None), I6),
+    "0d,0d": (np.array(1), np.array(-2)),
+    "empty": (np.array([], np.int64),),
+    "empty,int": (np.array([], np.int64), 0),
+    "empty_2d": (np.zeros((1, 0), np.int64), slice(None), 1),
+    "broadcast_empty_skips_checks": (np.array([], np.int64), np.array([9])),
+    "uint8": (np.array([3, 0], np.uint8), np.array([4], np.uint16)),
+    "uint64_wraps": (np.array([2 ** 64 - 1], np.uint64),),
+    "int8": (np.array([-1, 1], np.int8), slice(None), np.array([-6], np.int16)),
+}
+FORMS = ["tegula", "numpy", "list"]
+
+
+def _key(key, form, device):
+    """key with its arrays as tegula arrays, NumPy arrays or nested lists (0-d ones become ints/bools)."""
+    def conv(k):
+        if not isinstance(k, np.ndarray):
+            return k
+        return t(k, device) if form == "tegula" else k if form == "numpy" else k.tolist()
+    return tuple(conv(k) for k in key)
+
+
+def _same_error(np_call, t_call):
+    """Both raise: the same exception type with NumPy's exact text."""
+    with pytest.raises(Exception) as ref:
+        np_call()
+    with pytest.raises(type(ref.value)) as got:
+        t_call()
+    assert str(got.value) == str(ref.value)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("name", ADVANCED_KEYS)
+def test_advanced_read(device, rng, name, form):
+    x = rng.standard_normal((4, 5, 6))
+    a = t(x, device)
+    key = ADVANCED_KEYS[name]
+    k = _key(key, form, device)
+    got = a[k]
+    assert_same(got, x[key])
+    if not all(e is None or e is Ellipsis or isinstance(e, slice) or type(e) is int for e in k):
+        assert got._base_id != a._base_id  # advanced indexing copies, as NumPy (lists of 0-d ones are ints)
+
+
+@pytest.mark.parametrize("view", ["negative_step", "transpose", "offset_slice", "step"])
+@pytest.mark.parametrize("name", ["i,j", ":,i", "i,:,k", "int,:,i", "bool2d", "i,None,j", "steps,i,steps"])
+def test_advanced_read_and_write_of_views(device, rng, name, view):
+    base = rng.standard_normal((9, 12, 7))
+    b = t(base, device)
+    x, a = VIEWS[view](base)[:4, :5, :6], VIEWS[view](b)[:4, :5, :6]  # every key fits a (4, 5, 6) view
+    key = ADVANCED_KEYS[name]
+    assert_same(a[_key(key, "tegula", device)], x[key])
+    vals = rng.standard_normal(x[key].shape)
+    if not _unique_positions(x.shape, key):
+        vals[...] = 0.5  # repeated positions: one value, so any write order agrees with NumPy's
+    a[_key(key, "tegula", device)] = t(vals, device)
+    x[key] = vals
+    assert_same(b, base)  # the writes went through the view into its base, and nowhere else
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_advanced_read_and_write_every_dtype(device, rng, dtype):
+    x = random(rng, (4, 5, 6), dtype)
+    a = t(x, device)
+    for name in ["i,:,k", "int,i", "bool2d", "i,j,k"]:
+        key = ADVANCED_KEYS[name]
+        assert_same(a[_key(key, "tegula", device)], x[key])
+        vals = random(rng, x[key].shape, dtype)
+        x[key] = vals
+        a[_key(key, "tegula", device)] = t(vals, device)
+        assert_same(a, x)
+        x[key] = x.dtype.type(1)
+        a[_key(key, "list", device)] = 1
+        assert_same(a, x)
+
+
+def _unique_positions(x_shape, key):
+    """Whether key writes no element twice (then NumPy's result is the only possible one)."""
+    pos = np.arange(int(np.prod(x_shape))).reshape(x_shape)[key].reshape(-1)
+    return len(np.unique(pos)) == len(pos)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("name", ADVANCED_KEYS)
+def test_advanced_write(device, rng, name, form):
+    key = ADVANCED_KEYS[name]
+    x = rng.standard_normal((4, 5, 6))
+    shape = x[key].shape
+    values = [rng.standard_normal(shape), rng.standard_normal(shape[-1:]), 2.5]
+    if any(isinstance(k, np.ndarray) and (k.ndim or form != "list") for k in key):
+        values.append(rng.standard_normal((1, 1) + shape))  # extra leading 1s: not yet in basic assignment (C++)
+    for value in values:
+        if not _unique_positions(x.shape, key) and np.ndim(value):
+            value = np.full(shape, 1.5)  # repeated indices: the same value at each, so any write order agrees
+        a = t(x, device)
+
+        def np_set():
+            x[key] = value
+
+        def t_set():
+            a[_key(key, form, device)] = t(value, device) if np.ndim(value) else value
+        try:
+            np_set()
+        except (TypeError, ValueError):  # NumPy's full-mask rules: a 1-D value, or its 0-d/size-1 forms
+            _same_error(np_set, t_set)
+            continue
+        t_set()
+        assert_same(a, x)
+
+
+def test_repeated_indices_one_write_wins(device, rng):
+    x = np.zeros(5)
+    a = t(x, device)
+    a[t(np.array([1, 3, 1, 1]), device)] = t(np.array([10.0, 20.0, 30.0, 40.0]), device)
+    got = a.get()
+    assert got[1] in (10.0, 30.0, 40.0) and got[3] == 20.0 and got[[0, 2, 4]].tolist() == [0, 0, 0]
+    y = rng.standard_normal((3, 4))
+    b = t(y, device)
+    b[[0, 0], [2, 2]] = t(np.array([5.0, 6.0]), device)
+    assert b.get()[0, 2] in (5.0, 6.0)
+
+
+def test_augmented_assignment_through_advanced_keys(device, rng):
+    x = rng.integers(0, 100, (4, 5, 6))
+    a = t(x, device)
+    for name in ["i,j,k", ":,i", "i,:,int", "bool2d"]:
+        key = ADVANCED_KEYS[name]
+        if not _unique_positions(x.shape, key):
+            continue
+        x[key] += 7
+        k = _key(key, "tegula", device)
+        a[k] += 7
+        assert_same(a, x)
+        x[key] *= 2
+        a[k] *= 2
+        assert_same(a, x)
+
+
+def test_advanced_write_casts_unsafely_like_numpy(device):
+    x = np.zeros((3, 4), np.int32)
+    a = t(x, device)
+    a[[0, 2], [1, 3]] = t(np.array([2.9, -7.6]), device)
+    x[[0, 2], [1, 3]] = np.array([2.9, -7.6])
+    assert_same(a, x)
+    u = t(np.zeros(4, np.uint8), device)
+    u[[1, 2]] = t(np.array([258, -1], np.int64), device)  # wraps, as NumPy's setitem
+    ref = np.zeros(4, np.uint8)
+    ref[[1, 2]] = np.array([258, -1], np.int64)
+    assert_same(u, ref)
+    b = t(np.zeros((2, 3), bool), device)
+    b[[1], [0, 2]] = t(np.array([2.0, 0.0]), device)
+    assert_same(b, np.array([[False, False, False], [True, False, False]]))
+    with pytest.raises((OverflowError, ValueError)):
+        u[[0]] = 300  # a Python int out of range: an error under NEP 50, as in NumPy
+
+
+def test_advanced_write_of_a_value_sharing_memory(device, rng):
+    x = rng.standard_normal((6, 4))
+    a = t(x, device)
+    a[[5, 4, 3], :] = a[:3]  # the value is a view of the target: read before anything is overwritten
+    x[[5, 4, 3], :] = x[:3].copy()
+    assert_same(a, x)
+    a[:, [1, 0]] = a[:, :2] * 2  # a pending value reading the target
+    x[:, [1, 0]] = x[:, :2] * 2
+    assert_same(a, x)
+    a[[0, 1], [0, 1]] = a[[1, 0], [1, 0]]
+    x[[0, 1], [0, 1]] = x[[1, 0], [1, 0]]
+    assert_same(a, x)
+
+
+def test_advanced_writes_keep_earlier_readers(device, rng):
+    x = rng.standard_normal((4, 5))
+    a = t(x, device)
+    y = a * 2  # pending: reads a before the writes below
+    z = a[1:] - 1
+    a[[0, 2], [1, 3]] = 9.0
+    a[:, [4]] = t(np.arange(4.0)[:, None], device)
+    a[a.get() > 1.0] = -1.0  # a partial-shape-free mask with one value: the lazy where path
+    a[x[:, 0] > 0] = t(np.arange(5.0), device)  # a mask over axis 0 with a row value: the scatter path
+    assert_same(y, x * 2)
+    assert_same(z, x[1:] - 1)
+
+
+def test_advanced_index_of_a_pending_array(device, rng):
+    x = rng.standard_normal((5, 6))
+    a = t(x, device)
+    assert_same((a * 3 - 1)[[0, 4], ::-2], (x * 3 - 1)[[0, 4], ::-2])
+    idx = t(np.array([3, 1]), device) + 1  # a pending index array
+    assert_same(a[idx, idx], x[[4, 2], [4, 2]])
+
+
+@pytest.mark.parametrize("shape, key", [
+    ((0, 3), (slice(None), [1])), ((0, 3), ([], 0)), ((0, 3), ([],)), ((3, 0, 2), ([2, 0], slice(None), [1])),
+    ((3, 0, 2), (slice(None), slice(None), [[1]])), ((3, 0), ([1], [])), ((2, 3), (np.zeros((2, 3), bool),)),
+    ((0,), (np.zeros(0, bool),)), ((), (True,)), ((), (False,)), ((), (True, None)), ((2, 0), ([[1], [0]], [[]])),
+])
+def test_advanced_indexing_of_empty_results(device, rng, shape, key):
+    x = rng.standard_normal(shape)
+    a = t(x, device)
+    assert_same(a[key], x[key])
+    a[key] = 3.0
+    x[key] = 3.0
+    assert_same(a, x)
+
+
+ERROR_KEYS = [
+    ([0, 4],), (slice(None), [5]), (Ellipsis, [-7]), (None, [0, 7]), ([0, 9], [7, 0]), ([[0, 1], [9, 0]],),
+    ([0, 1], 9), (-5, [0]), ([0, 1], [0, 1, 2]), ([[0, 1], [1, 0]], [0, 1, 2]), ([[0]], [[1, 2, 3]], [1, 2]),
+    (np.array([0.5]),), (np.array([1, 2]), np.array([0.0])), ([0.5],), ([0, 1], 1.5), ([1, None],), ([0], "a"),
+    (np.array([True, False, True]),), (slice(None), np.ones(4, bool)), (np.ones((4, 6), bool),),
+    ([0, 1], [0, 1], [0, 1], [0]), ([0], Ellipsis, Ellipsis), (False, [0, 1]), (9, np.zeros(7, bool)),
+    ([[1], [0, 1]],), (np.array([2 ** 63], np.uint64),), (np.zeros(3, bool), 9),
+]
+
+
+@pytest.mark.parametrize("key", ERROR_KEYS, ids=repr)
+def test_advanced_index_errors_match_numpy(device, key):
+    x = np.zeros((4, 5, 6))
+    a = t(x, device)
+    _same_error(lambda: x[key], lambda: a[_key(key, "tegula", device)])
+    _same_error(lambda: x[key], lambda: a[key])
+
+    def np_set():
+        x[key] = 1.0
+
+    def t_set():
+        a[_key(key, "tegula", device)] = 1.0
+    _same_error(np_set, t_set)
+
+
+@pytest.mark.parametrize("key, value", [
+    (([0, 1], [0, 1]), np.ones(3)), (([0, 1], slice(None)), np.ones(2)), (([0, 1], slice(None)), np.ones((2, 2))),
+    ((slice(None), [0, 1]), np.ones(3)), ((np.arange(6).reshape(2, 3) > 2, None), np.ones(5)),
+    ((np.array([True, False]),), np.ones(2)), (([0, 1], [0, 1]), np.ones((1, 1, 3))),
+    ((np.arange(6).reshape(2, 3) > 2,), np.ones(5)), ((np.arange(6).reshape(2, 3) > 2,), np.ones(2)),
+    ((np.arange(6).reshape(2, 3) > 2,), np.ones((3, 1))), ((np.arange(6).reshape(2, 3) > 2,), np.ones((1, 1))),
+    ((np.arange(6).reshape(2, 3) > 10,), np.ones(5)), ((np.array(0),), np.ones(4)),
+])
+def test_advanced_assignment_errors_match_numpy(device, key, value):
+    x = np.arange(6.0).reshape(2, 3)
+    a = t(x, device)
+
+    def np_set():
+        x[key] = value
+
+    def t_set():
+        a[_key(key, "tegula", device)] = t(value, device)
+    _same_error(np_set, t_set)
+    assert_same(a, x)  # nothing was written
+
+
+@pytest.mark.parametrize("key, value", [
+    ((np.arange(6).reshape(2, 3) > 2,), np.arange(3.0)), ((np.arange(6).reshape(2, 3) > 2,), np.ones(1) * 4),
+    ((np.arange(6).reshape(2, 3) > 10,), np.ones(0)), ((np.arange(6).reshape(2, 3) > 2, None), np.ones((3, 1))),
+    ((np.array([True, False]),), np.arange(3.0)), ((np.array([False, True]),), np.arange(3.0)[None]),
+    ((np.array(1), np.array(-1)), 7.0), ((np.array(1),), np.arange(3.0)), ((np.array([True, False]), [0, 2]), 2.0),
+])
+def test_boolean_and_0d_assignment_forms(device, key, value):
+    x = np.arange(6.0).reshape(2, 3)
+    a = t(x, device)
+    for form in FORMS:
+        x[key] = value
+        a[_key(key, form, device)] = t(value, device) if np.ndim(value) else value
+        assert_same(a, x)
+        x += 1
+        a += 1
+
+
+def test_bool_scalar_keys_are_boolean_indices(device, rng):
+    x = rng.standard_normal((3, 4))
+    a = t(x, device)
+    assert_same(a[True], x[True])
+    assert_same(a[False], x[False])
+    assert_same(a[np.True_, 1], x[np.True_, 1])
+    a[True] = 5.0  # writes everything (x[None] = 5), not row 1
+    x[True] = 5.0
+    assert_same(a, x)
+    a[False] = 1.0
+    assert_same(a, x)
+
+
+def test_0d_integer_array_reads_copy(device, rng):
+    x = rng.standard_normal((3, 4))
+    a = t(x, device)
+    for i in (np.array(1), t(np.array(-1), device)):
+        r = a[i]
+        assert_same(r, x[int(i)])
+        assert r._base_id != a._base_id  # NumPy: a 0-d integer array index gives a copy
+    a[np.array(2)] = 3.0
+    x[2] = 3.0
+    assert_same(a, x)
+
+
+@pytest.mark.parametrize("n", [0, 1, 4 * 4096 - 1, 4 * 4096, 5 * 4096 + 17])
+def test_boolean_compaction_of_long_arrays(device, rng, n):
+    # long inputs scan rows in parallel, then the tail: every split point against NumPy
+    x = rng.standard_normal(n)
+    m = rng.random(n) < 0.3
+    a = t(x, device)
+    assert_same(a[t(m, device)], x[m])
+    assert_same(tnp.flatnonzero(t(m, device)), np.flatnonzero(m))
+    a[t(m, device)] = t(np.arange(m.sum(), dtype=np.float64), device)
+    x[m] = np.arange(m.sum())
+    assert_same(a, x)

@@ -53,8 +53,12 @@ def test_reshape_errors(device):
         a.reshape(-1, -1)
     with pytest.raises(ValueError, match="cannot reshape array of size 12 into shape"):
         a.reshape(-1, 5)
-    with pytest.raises(NotImplementedError):
-        a.reshape(3, 4, order="F")
+    with pytest.raises(ValueError, match="order 'K' is not permitted for reshaping"):
+        np.reshape(np.arange(12.0), (3, 4), order="K")
+    with pytest.raises(ValueError, match="order 'K' is not permitted for reshaping"):
+        tnp.reshape(a, (3, 4), order="K")
+    with pytest.raises(ValueError, match="order must be one of"):
+        tnp.ravel(a, order="Z")
 
 
 def test_ravel_flatten(device, rng):
@@ -73,6 +77,47 @@ def test_ravel_flatten(device, rng):
     x.ravel()[0] = 5.0
     assert_same(a, x)
     assert_same(tnp.ravel(t(3.0, device)), np.ravel(3.0))
+
+
+def memory_layouts(rng, dtype, device):
+    """(NumPy, tegula) pairs of one set of values in C, F, permuted, stepped, reversed and broadcast memory."""
+    base = random(rng, (4, 6, 5), dtype)
+    tb = t(base, device)
+    yield base[:2, :3], tb[:2, :3]
+    yield np.asfortranarray(base[:3, :2]), tnp.asfortranarray(t(base[:3, :2], device))
+    yield base.transpose(1, 2, 0), tb.transpose(1, 2, 0)
+    yield base[::2, 1::2].T, tb[::2, 1::2].T
+    yield base[::-1, :, ::-2], tb[::-1, :, ::-2]
+    yield np.broadcast_to(base[0, :1], (6, 5)), tnp.broadcast_to(tb[0, :1], (6, 5))
+    yield base[0, :, 1], tb[0, :, 1]
+    yield base[0, 0, 0], tb[0, 0, 0]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "uint8", "float16", "float64"])
+def test_reshape_ravel_flatten_in_any_index_order(device, rng, dtype):
+    """order='F' reads and writes the index in Fortran order (a view where the memory allows, as NumPy's),
+    'A' F for F-contiguous arrays, ravel/flatten 'K' in memory order."""
+    for x, a in memory_layouts(rng, dtype, device):
+        for order in ("C", "F", "A", "K"):
+            assert_same(tnp.ravel(a, order), np.ravel(x, order))
+            assert_same(a.ravel(order), x.ravel(order))
+            assert_same(tnp.flatten(a, order), x.flatten(order))
+            assert_same(a.flatten(order), x.flatten(order))
+            if order == "K":
+                continue
+            for shape in ((x.size,), (-1, 1), (1, x.size)) + (((x.shape[-1], -1),) if x.ndim else ()):
+                assert_same(tnp.reshape(a, shape, order=order), np.reshape(x, shape, order=order))
+        if x.ndim > 1:  # a view exactly where NumPy's is one
+            v, r = np.reshape(x, (-1,), order="F"), tnp.reshape(a, (-1,), order="F")
+            assert shares(r, a) == np.shares_memory(v, x)
+    f = tnp.asfortranarray(t(np.arange(12).reshape(3, 4), device))
+    r = tnp.reshape(f, (2, 6), order="F")
+    assert shares(r, f)
+    r[0, 0] = 100  # a view: writes go through
+    assert int(f[0, 0]) == 100
+    g = tnp.flatten(f, "F")
+    g[1] = -5
+    assert int(f[1, 0]) == 4  # flatten copies
 
 
 @pytest.mark.parametrize("axes", [None, (1, 0, 2), (2, 0, 1), (0, 1, 2), (-1, 0, 1)], ids=str)
@@ -371,6 +416,137 @@ def test_pad_view_and_3d(device, rng):
     x = rng.standard_normal((2, 3, 4))
     assert_same(tnp.pad(t(x, device)[:, ::-1], ((1, 1), (0, 2), (3, 0))), np.pad(x[:, ::-1], ((1, 1), (0, 2), (3, 0))))
     assert_same(tnp.pad(t(x[0, 0], device), 2, constant_values=-1.5), np.pad(x[0, 0], 2, constant_values=-1.5))
+
+
+PAD_MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum", "minimum", "mean"]
+
+
+def pad_options(mode, ndim):
+    """The keyword sets of each mode: NumPy's defaults, and per-side/per-axis values."""
+    per_axis = [[(1 + i, 2 + i)] for i in range(ndim)] if ndim else [(1, 2)]
+    return {"constant": [{}, {"constant_values": 3}, {"constant_values": (1, 2)},
+                         {"constant_values": [p[0] for p in per_axis]}],
+            "reflect": [{}, {"reflect_type": "odd"}], "symmetric": [{}, {"reflect_type": "odd"}],
+            "linear_ramp": [{}, {"end_values": (5, 7)}, {"end_values": [p[0] for p in per_axis]}],
+            "maximum": [{}, {"stat_length": 2}, {"stat_length": (1, 3)}],
+            "minimum": [{}, {"stat_length": ((2, 1),)}], "mean": [{}, {"stat_length": (1, 3)}]}.get(mode, [{}])
+
+
+def pad_widths(shape):
+    """Widths of 0, of one value, per side, per axis, and wider than the axis (reflect/symmetric/wrap repeat)."""
+    widths = [0, 2, (1, 3), 9]
+    if shape:
+        widths.append([(0, 7)] + [(3, 1)] * (len(shape) - 1))
+    return widths
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_pad_modes(device, rng, mode, dtype):
+    """Every mode NumPy has (but median) against NumPy, on 0-d to 3-D inputs, views, size-1 axes, and pads
+    wider than the axis. Corners come from the padding of the earlier axes, as in NumPy."""
+    cases = [(), (1,), (6,), (3, 4), (1, 3), (2, 3, 2)]
+    for shape in cases:
+        x = random(rng, shape, dtype, low=0, high=50) if np.dtype(dtype).kind == "u" else random(rng, shape, dtype)
+        inputs = [(x, t(x, device))]
+        if len(shape) == 2:
+            base = random(rng, (shape[0] * 2, shape[1] + 1), dtype)
+            inputs.append((base[::2, :0:-1], t(base, device)[::2, :0:-1]))  # a strided, reversed view
+        for xi, a in inputs:
+            for width in pad_widths(shape):
+                for kw in pad_options(mode, len(shape)):
+                    if mode == "mean" and np.dtype(dtype).kind == "f":  # the mean's summation order
+                        r, at = {"float16": (1e-3, 1e-3), "float32": (1e-6, 1e-6)}.get(dtype, (1e-12, 1e-12))
+                        check_pad(xi, a, width, mode, kw, rtol=r, atol=at)
+                    else:
+                        check_pad(xi, a, width, mode, kw)
+
+
+def check_pad(x, a, width, mode, kw, rtol=None, atol=None):
+    try:
+        expected = np.pad(x, width, mode, **kw)
+    except Exception as e:  # noqa: BLE001 - NumPy's error is the specification
+        with pytest.raises(type(e)):
+            tnp.pad(a, width, mode, **kw)
+        return
+    assert_same(tnp.pad(a, width, mode, **kw), expected, rtol=rtol, atol=atol)
+
+
+def test_pad_integer_rounding_and_casts(device):
+    """mean pads of integers round half to even; ramps of integers are floored; constants are cast into the
+    dtype (a NumPy scalar unsafely, a Python one only if it fits: NumPy's setitem rules)."""
+    x = np.array([1, 2, 4, 7, 8, 10], np.int16)
+    a = t(x, device)
+    for n in (1, 2, 3, 4, 6):
+        assert_same(tnp.pad(a, 3, "mean", stat_length=n), np.pad(x, 3, "mean", stat_length=n))
+    u = np.array([4, 9, 30], np.uint8)
+    assert_same(tnp.pad(t(u, device), (4, 5), "linear_ramp", end_values=(200, 3)),
+                np.pad(u, (4, 5), "linear_ramp", end_values=(200, 3)))
+    b = np.array([True, False, True])
+    for mode in ("mean", "linear_ramp", "reflect"):
+        kw = {"reflect_type": "odd"} if mode == "reflect" else {}
+        assert_same(tnp.pad(t(b, device), (2, 3), mode, **kw), np.pad(b, (2, 3), mode, **kw))
+    assert_same(tnp.pad(t(u, device), 2, constant_values=-1), np.pad(u, 2, constant_values=-1))  # np.int64: wraps
+    assert_same(tnp.pad(t(x, device), 2, constant_values=1.7), np.pad(x, 2, constant_values=1.7))
+    with pytest.raises(OverflowError):  # a per-axis table gives Python ints, which NumPy 2 does not wrap
+        np.pad(u[None], 1, constant_values=((1, 1), (-1, 2)))
+    with pytest.raises((OverflowError, ValueError), match="out of bounds"):
+        tnp.pad(t(u[None], device), 1, constant_values=((1, 1), (-1, 2)))
+    f = np.array([1.0, 2.5, -3.0], np.float32)
+    assert_same(tnp.pad(t(f, device), 4, "reflect", reflect_type="odd"), np.pad(f, 4, "reflect", reflect_type="odd"))
+    assert_same(tnp.pad(t(f, device), (3, 4), "linear_ramp", end_values=(1.5, -2.25)),
+                np.pad(f, (3, 4), "linear_ramp", end_values=(1.5, -2.25)))
+
+
+def test_pad_empty_mode_and_empty_arrays(device, rng):
+    x = rng.standard_normal((2, 3))
+    r = tnp.pad(t(x, device), ((1, 2), (0, 3)), "empty")
+    assert r.shape == (5, 6) and r.dtype == np.float64
+    assert_same(r[1:3, 0:3], x)  # the pad area is undefined, as in NumPy
+    e = np.zeros((0, 3))
+    for mode in ("edge", "reflect", "wrap", "maximum"):
+        assert_same(tnp.pad(t(e, device), ((0, 0), (1, 1)), mode), np.pad(e, ((0, 0), (1, 1)), mode))
+        with pytest.raises(ValueError, match="can't extend empty axis 0 using modes other than 'constant' or 'empty'"):
+            tnp.pad(t(e, device), 1, mode)
+    assert_same(tnp.pad(t(e, device), 1), np.pad(e, 1))
+    assert_same(tnp.pad(t(e, device), 1, "empty").shape, (2, 5))
+
+
+def test_pad_width_forms_and_errors(device, rng):
+    x = rng.integers(0, 9, (2, 3))
+    a = t(x, device)
+    for width in ({1: (1, 2)}, {-1: 2}, {0: (3, 0), 1: 2}, np.array([[1, 0], [2, 1]]), [[1], [2]], (2,)):
+        assert_same(tnp.pad(a, width, "edge"), np.pad(x, width, "edge"))
+    errors = [((1.5,), "edge", {}, TypeError, "`pad_width` must be of integral type."),
+              (-1, "edge", {}, ValueError, "index can't contain negative values"),
+              (1, "nope", {}, ValueError, "mode 'nope' is not supported"),
+              (1, "edge", {"constant_values": 1}, ValueError,
+               "unsupported keyword arguments for mode 'edge': {'constant_values'}"),
+              (1, "maximum", {"stat_length": 0}, ValueError, "stat_length of 0 yields no value for padding"),
+              (1, "mean", {"stat_length": -1}, ValueError, "index can't contain negative values"),
+              ([[1, 2], [3, 4], [5, 6]], "edge", {}, ValueError, "could not be broadcast")]
+    for width, mode, kw, cls, msg in errors:
+        with pytest.raises(cls) as np_info:
+            np.pad(x, width, mode, **kw)
+        assert msg in str(np_info.value)
+        with pytest.raises(cls) as info:
+            tnp.pad(a, width, mode, **kw)
+        assert msg in str(info.value)
+    with pytest.raises(NotImplementedError, match="median"):
+        tnp.pad(a, 1, "median")
+
+
+def test_pad_with_a_function(device):
+    """A function as mode edits 1-D NumPy vectors in place: NumPy's own pad runs on a host copy."""
+    def pad_with(vector, width, iaxis, kwargs):
+        vector[:width[0]] = kwargs.get("padder", 10)
+        vector[-width[1]:] = kwargs.get("padder", 10) + iaxis
+
+    x = np.arange(6).reshape(2, 3)
+    a = t(x, device)
+    r = tnp.pad(a, 2, pad_with, padder=100)
+    assert r.device == a.device
+    assert_same(r, np.pad(x, 2, pad_with, padder=100))
 
 
 def test_copyto(device, rng):

@@ -338,3 +338,167 @@ def test_vecdot(device, rng):
     assert_same(tnp.vecdot(t(x, device).T, t(y[:, None], device), axis=0), np.vecdot(x.T, y[:, None], axis=0))
     i = np.arange(6, dtype=np.int16).reshape(2, 3)
     assert_same(tnp.vecdot(t(i, device), t(i, device)), np.vecdot(i, i))
+
+
+# ---- where= --------------------------------------------------------------------------------------------
+WHERE_REDUCTIONS = ["sum", "prod", "max", "min", "mean", "var", "std", "all", "any", "nansum", "nanprod", "nanmax",
+                    "nanmin", "nanmean", "nanvar", "nanstd"]
+NO_IDENTITY = {"max", "min", "nanmax", "nanmin"}
+
+
+def masks_for(rng, shape):
+    """where= masks for an input of `shape`: a full random mask, masks that broadcast (trailing axes, size-1
+    axes, 0-d), one that selects nothing, and a nested list (NumPy converts lists to bool)."""
+    full = rng.random(shape) < 0.6
+    masks = [full, np.zeros(shape, bool), full.tolist()]
+    if len(shape) >= 1:
+        masks.append(rng.random(shape[1:]) < 0.5)
+    if len(shape) >= 2:
+        masks.append(rng.random((shape[0],) + (1,) * (len(shape) - 2) + (shape[-1],)) < 0.5)
+    masks.append(np.bool_(rng.random() < 0.5))
+    return masks
+
+
+def initial_for(dtype):
+    return {"b": True, "i": 2, "u": 2, "f": 0.25}[np.dtype(dtype).kind]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("name", WHERE_REDUCTIONS)
+def test_reduction_where(device, rng, name, dtype):
+    """NumPy's where=: masked-out elements are the identity (max/min: initial=), mean/var/std count only the
+    selected ones (NaN where none is), masks broadcast; numpy masks and tegula masks alike."""
+    np_fn, t_fn = getattr(np, name), getattr(tnp, name)
+    for x, a in inputs(rng, dtype, name, device):
+        masks = masks_for(rng, x.shape)
+        cases = [(axis, keepdims) for axis in axes_for(x.ndim) for keepdims in (False, True)]
+        for i, (axis, keepdims) in enumerate(cases):
+            mask = masks[i % len(masks)]
+            kw = {"axis": axis, "keepdims": keepdims, "where": mask}
+            if name in NO_IDENTITY:
+                kw["initial"] = initial_for(dtype)
+            as_tegula = i % 2 and isinstance(mask, np.ndarray)
+
+            def t_call(v, **k):
+                return t_fn(v, **(dict(k, where=t(k["where"], device)) if as_tegula else k))
+
+            check_reduction(np_fn, t_call, x, a, kw)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "all", "any", "nansum", "nanmax"])
+def test_reduction_where_adds_no_kernel(device, rng, name):
+    """where(mask, a, identity) is fused into the reduction: as many launches as without the mask."""
+    x = rng.standard_normal((6, 40))
+    a, m = t(x, device), t(rng.random(40) < 0.5, device)
+    kw = {"initial": 0.0} if name in NO_IDENTITY else {}
+    launches = []
+    for extra in ({}, {"where": m}):
+        r = getattr(tnp, name)(a, axis=1, **kw, **extra)
+        before = tnp.kernel_stats()["launches"]
+        r._materialize()
+        launches.append(tnp.kernel_stats()["launches"] - before)
+        assert_same(r, getattr(np, name)(x, axis=1, **kw, **{k: v.get() for k, v in extra.items()}))
+    assert launches[0] == launches[1] >= 1
+
+
+def test_reduction_where_errors(device, rng):
+    x = rng.standard_normal((2, 3))
+    a = t(x, device)
+    for name, ufunc in (("max", "maximum"), ("min", "minimum"), ("amax", "maximum"), ("nanmax", "fmax"),
+                        ("nanmin", "fmin")):
+        for where in (np.array([True, False, True]), np.True_, [[True], [False]]):
+            msg = (f"reduction operation '{ufunc}' does not have an identity, so to use a where mask one has to "
+                   "specify 'initial'")
+            with pytest.raises(ValueError) as np_info:
+                getattr(np, name)(x, where=where)
+            assert str(np_info.value) == msg
+            with pytest.raises(ValueError) as info:
+                getattr(tnp, name)(a, where=where)
+            assert str(info.value) == msg
+    # a non-bool array is not cast (lists and scalars are)
+    for name in ("sum", "mean", "all", "nanvar", "max"):
+        kw = {"initial": 0.0} if name == "max" else {}
+        for mask in (np.ones(3, int), t(np.ones(3, np.float32), device)):
+            np_mask = mask.get() if isinstance(mask, tnp.ndarray) else mask
+            with pytest.raises(TypeError) as np_info:
+                getattr(np, name)(x, where=np_mask, **kw)
+            with pytest.raises(TypeError) as info:
+                getattr(tnp, name)(a, where=mask, **kw)
+            assert str(info.value) == str(np_info.value)
+    # masks that do not broadcast to the array's shape (the array is never broadcast to the mask's)
+    for name in ("sum", "any", "nanmean", "mean", "var"):
+        for shape in ((3, 1), (2,), (2, 2, 3), (4, 3)):
+            with pytest.raises(ValueError) as np_info:
+                getattr(np, name)(x, where=np.ones(shape, bool))
+            with pytest.raises(ValueError) as info:
+                getattr(tnp, name)(a, where=np.ones(shape, bool))
+            assert str(info.value) == str(np_info.value)
+    e = t(np.zeros((2, 1, 4)), device)
+    with pytest.raises(ValueError, match=r"non-broadcastable operand with shape \(2,1,4\) doesn't match the "
+                                         r"broadcast shape \(2,3,4\)"):
+        tnp.sum(e, where=np.ones((2, 3, 1), bool))
+    with pytest.raises(TypeError):
+        tnp.count_nonzero(a, where=True)  # as NumPy: count_nonzero has no where=
+
+
+def test_reduction_where_with_dtype_out_and_initial(device, rng):
+    x = random(rng, (4, 5), "int8")
+    a = t(x, device)
+    m = rng.random((4, 5)) < 0.5
+    assert_same(tnp.sum(a, axis=0, where=m, dtype="int16", initial=3), np.sum(x, axis=0, where=m, dtype="int16",
+                                                                            initial=3))
+    assert_same(tnp.prod(a, axis=1, where=m, dtype="float32"), np.prod(x, axis=1, where=m, dtype="float32"))
+    with quiet():  # a row or column may have fewer than two selected elements
+        assert_same(tnp.mean(a, axis=1, where=m, dtype="float32"), np.mean(x, axis=1, where=m, dtype="float32"))
+        assert_same(tnp.var(a, where=m, ddof=1), np.var(x, where=m, ddof=1))
+        assert_same(tnp.std(a, axis=0, where=m, correction=1), np.std(x, axis=0, where=m, correction=1))
+    out = tnp.zeros(5, "float64", device=device)
+    assert tnp.max(a, axis=0, where=m, initial=-3, out=out) is out
+    assert_same(out, np.max(x, axis=0, where=m, initial=-3).astype(np.float64))
+    assert_same(tnp.min(a, axis=1, where=m, initial=100, keepdims=True),
+                np.min(x, axis=1, where=m, initial=100, keepdims=True))
+    for name in ("max", "nanmax", "min"):  # initial= is cast into the array's dtype, as NumPy does
+        with pytest.raises((OverflowError, ValueError), match="out of bounds for int8"):
+            getattr(tnp, name)(a, where=m, initial=1000)
+        assert_same(getattr(tnp, name)(a, where=m, initial=1.5), getattr(np, name)(x, where=m, initial=1.5))
+    assert_same(tnp.sum(a, initial=1.5), np.sum(x, initial=1.5))
+    assert_same(tnp.sum(a, initial=1000), np.sum(x, initial=1000))
+    with quiet():  # a var with count - ddof == 0: inf (sum > 0) or NaN (0/0), as NumPy
+        assert_same(tnp.var(a, axis=1, ddof=5), np.var(x, axis=1, ddof=5))
+        assert_same(tnp.var(a, axis=1, where=m, ddof=2), np.var(x, axis=1, where=m, ddof=2))
+        assert_same(tnp.mean(t(np.zeros((0, 3)), device), axis=0, where=np.zeros(3, bool)),
+                    np.mean(np.zeros((0, 3)), axis=0, where=np.zeros(3, bool)))
+    assert_same(tnp.max(t(np.zeros((0, 3)), device), axis=0, where=np.ones(3, bool), initial=2.0),
+                np.max(np.zeros((0, 3)), axis=0, where=np.ones(3, bool), initial=2.0))
+    assert_same(tnp.sum(a, where=False), np.sum(x, where=False))
+
+
+def test_nan_extremes_with_initial(device):
+    """nanmax/nanmin are fmax/fmin.reduce: initial= joins the values; a slice with none left gives initial
+    (NaN without it); a NaN initial is skipped like any NaN."""
+    x = np.array([[np.nan, np.nan, 1.0], [np.nan, 4.0, -2.0]], np.float32)
+    a = t(x, device)
+    m = np.array([True, True, False])
+    with quiet():
+        for name in ("nanmax", "nanmin"):
+            for kw in ({"initial": 0.5}, {"initial": 0.5, "where": m}, {"initial": np.nan}, {"initial": np.nan,
+                                                                                          "where": m}, {}):
+                for axis in (None, 0, 1):
+                    assert_same(getattr(tnp, name)(a, axis=axis, **kw), getattr(np, name)(x, axis=axis, **kw))
+
+
+def test_reduction_where_through_numpy(device, rng):
+    """where= through the methods, np.<reduction>(tegula array) and ufunc.reduce."""
+    x = rng.standard_normal((3, 4))
+    a = t(x, device)
+    m = rng.random(4) < 0.5
+    assert_same(a.sum(axis=0, where=m), x.sum(axis=0, where=m))
+    assert_same(a.mean(axis=1, where=m), x.mean(axis=1, where=m))
+    assert_same(a.max(where=m, initial=-1.0), x.max(where=m, initial=-1.0))
+    r = np.sum(a, axis=1, where=m)
+    assert isinstance(r, tnp.ndarray)
+    assert_same(r, np.sum(x, axis=1, where=m))
+    assert_same(np.add.reduce(a, where=m), np.add.reduce(x, where=m))
+    assert_same(np.maximum.reduce(a, axis=1, where=m, initial=0.0), np.maximum.reduce(x, axis=1, where=m,
+                                                                                     initial=0.0))
+    assert_same(np.logical_or.reduce(a > 0, where=m), np.logical_or.reduce(x > 0, where=m))

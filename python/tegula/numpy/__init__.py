@@ -35,8 +35,15 @@ from ._core import (
     uint32,
     uint64,
 )
-from ._functions import *  # noqa: F401,F403
-from ._functions import __dict__ as _fdict
+from . import _creation, _dtypes, _manipulation, _nanfunctions, _pad, _reductions, _selection, _ufuncs
+from ._creation import *  # noqa: F401,F403
+from ._dtypes import *  # noqa: F401,F403
+from ._manipulation import *  # noqa: F401,F403
+from ._nanfunctions import *  # noqa: F401,F403
+from ._pad import *  # noqa: F401,F403
+from ._reductions import *  # noqa: F401,F403
+from ._selection import *  # noqa: F401,F403
+from ._ufuncs import *  # noqa: F401,F403
 from ._array_api import *  # noqa: F401,F403
 from ._array_api import __dict__ as _adict
 
@@ -108,4 +115,6 @@ def __array_namespace_info__():
     return _Info()
 
 
-__all__ = sorted({n for n in list(globals()) + list(_fdict) + list(_adict) if not n.startswith("_")})
+_FUNCTION_MODULES = (_creation, _dtypes, _manipulation, _nanfunctions, _pad, _reductions, _selection, _ufuncs)
+__all__ = sorted({n for n in list(globals()) + [k for m in _FUNCTION_MODULES for k in vars(m)] + list(_adict)
+                  if not n.startswith("_")})

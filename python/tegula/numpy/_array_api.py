@@ -1,23 +1,25 @@
 """Array API standard (2024.12) names that NumPy spells differently or lacks, and a few NumPy
-functions built from the others (tril/triu, diff, vecdot, take_along_axis, logaddexp, arctan2)."""
+functions built from the others (tril/triu, diff, vecdot, take_along_axis, logaddexp, arctan2, nextafter).
+Every module-level helper is private: tegula.numpy star-imports this module."""
 from __future__ import annotations
 
-import math
+import math as _math
 
 import numpy as _np
 
 from . import _core
-from . import _functions as F
-from ._core import dtype_name, ndarray
+from . import _functions as _F
+from ._core import dtype_name as _dtype_name
+from ._core import ndarray
 
 
 def _arr(x, like=None):
-    return F._arr(x, like)
+    return _F._arr(x, like)
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
     x = _arr(x)
-    r = x.astype(dtype_name(dtype)) if (copy or x._dtype_name != dtype_name(dtype)) else x
+    r = x.astype(_dtype_name(dtype)) if (copy or x._dtype_name != _dtype_name(dtype)) else x
     if copy and r is x:
         r = x.copy()
     return r if device is None else r.to_device(device)
@@ -40,35 +42,39 @@ def matrix_transpose(x, /):
     x = _arr(x)
     if x.ndim < 2:
         raise ValueError("matrix_transpose needs an array of at least 2 dimensions")
-    return F.swapaxes(x, -1, -2)
+    return _F.swapaxes(x, -1, -2)
 
 
 def _index_grid(rows, cols, device):
-    r = F.arange(rows, device=device)[:, None]
-    c = F.arange(cols, device=device)[None, :]
+    r = _F.arange(rows, device=device)[:, None]
+    c = _F.arange(cols, device=device)[None, :]
     return r, c
+
+
+def _zero_like(m):
+    return m._scalar_like(False if m._dtype_name == "bool" else 0)  # a Python 0 would make bool int64
 
 
 def tril(m, k=0):
     m = _arr(m)
     r, c = _index_grid(m.shape[-2], m.shape[-1], _core.device_of(m))
-    return ((c - r) <= k)._where(m, m._scalar_like(0))
+    return ((c - r) <= k)._where(m, _zero_like(m))
 
 
 def triu(m, k=0):
     m = _arr(m)
     r, c = _index_grid(m.shape[-2], m.shape[-1], _core.device_of(m))
-    return ((c - r) >= k)._where(m, m._scalar_like(0))
+    return ((c - r) >= k)._where(m, _zero_like(m))
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     a = _arr(a)
     if prepend is not None or append is not None:
-        parts = ([F.broadcast_to(_arr(prepend, a), _shape_with(a, axis, 1)) if _np.ndim(prepend) == 0 and
+        parts = ([_F.broadcast_to(_arr(prepend, a), _shape_with(a, axis, 1)) if _np.ndim(prepend) == 0 and
                   not isinstance(prepend, ndarray) else _arr(prepend)] if prepend is not None else []) + [a] + \
-                ([F.broadcast_to(_arr(append, a), _shape_with(a, axis, 1)) if _np.ndim(append) == 0 and
+                ([_F.broadcast_to(_arr(append, a), _shape_with(a, axis, 1)) if _np.ndim(append) == 0 and
                   not isinstance(append, ndarray) else _arr(append)] if append is not None else [])
-        a = F.concatenate(parts, axis)
+        a = _F.concatenate(parts, axis)
     ax = axis % a.ndim
     for _ in range(n):
         hi = (slice(None),) * ax + (slice(1, None),)
@@ -85,8 +91,9 @@ def _shape_with(a, axis, size):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    p = _arr(x1) * _arr(x2)
-    return F.sum(p, axis=axis, dtype=p._dtype_name)  # in the operands' dtype (sum alone widens small ints)
+    a = _arr(x1)
+    p = (_F.conj(a) if a._dtype_name.startswith("complex") else a) * _arr(x2, a)
+    return _F.sum(p, axis=axis, dtype=p._dtype_name)  # in the operands' dtype (sum alone widens small ints)
 
 
 def unstack(x, /, *, axis=0):
@@ -99,56 +106,73 @@ def take_along_axis(arr, indices, axis=-1):
     arr = _arr(arr)
     idx = _arr(indices)
     if axis is None:
-        return F.take(arr, idx)
+        return _F.take(arr, idx)
     ax = axis % arr.ndim
     # flat index = sum over axes of coordinate * stride, with the indexed axis's coordinate from idx
     shape = _np.broadcast_shapes(arr.shape[:ax] + (1,) + arr.shape[ax + 1:], idx.shape)
-    strides = [math.prod(arr.shape[d + 1:]) for d in range(arr.ndim)]
+    strides = [_math.prod(arr.shape[d + 1:]) for d in range(arr.ndim)]
     flat = (idx < 0)._where(idx + arr.shape[ax], idx).astype("int64") * strides[ax]
     for d in range(arr.ndim):
         if d == ax:
             continue
-        coord = F.arange(shape[d], device=_core.device_of(arr)).reshape(
+        coord = _F.arange(shape[d], device=_core.device_of(arr)).reshape(
             tuple(shape[d] if i == d else 1 for i in range(arr.ndim)))
         flat = flat + coord * strides[d]
-    return F.take(arr.reshape(-1), F.broadcast_to(flat, shape))
+    return _F.take(arr.reshape(-1), _F.broadcast_to(flat, shape))
 
 
 def logaddexp(x1, x2, /, out=None, **kw):
-    a = F._as_float(x1)
-    b = _arr(x2, a)
-    m = F.maximum(a, b)
+    a, b = _F._float_pair(x1, x2)  # Python scalars stay weak: logaddexp(1.5, float32) is float32
     d = -(a - b)._unary("abs")
-    r = (m == -math.inf)._where(m, m + F.log1p(F.exp(d)))
-    return F._finish(r, out, kw.get("where", True))
+    # x == y (infinities included, where d is NaN): x + log(2)
+    r = (a == b)._where(a + _math.log(2.0), _F.maximum(a, b) + _F.log1p(_F.exp(d)))
+    return _F._done(r, out, kw)
 
 
 def logaddexp2(x1, x2, /, out=None, **kw):
-    a = F._as_float(x1)
-    b = _arr(x2, a)
-    m = F.maximum(a, b)
+    a, b = _F._float_pair(x1, x2)
     d = -(a - b)._unary("abs")
-    r = (m == -math.inf)._where(m, m + F.log1p(F.exp2(d)) * (1.0 / math.log(2.0)))
-    return F._finish(r, out, kw.get("where", True))
+    r = (a == b)._where(a + 1.0, _F.maximum(a, b) + _F.log1p(_F.exp2(d)) * (1.0 / _math.log(2.0)))
+    return _F._done(r, out, kw)
 
 
-def arctan2(x1, x2, /, out=None, **kw):
-    y = F._as_float(x1)
-    x = _arr(x2, y)
-    base = (y / x)._unary("atan")
-    pi = y._scalar_like(math.pi)
-    r = (x < 0)._where(F.copysign(pi, y) + base, base)
-    half = F.copysign(y._scalar_like(math.pi / 2), y)
-    r = (x == 0)._where((y == 0)._where(F.signbit(x)._where(F.copysign(pi, y), y * 0), half), r)
-    return F._finish(r, out, kw.get("where", True))
+arctan2 = atan2 = _F._binary("atan2", "Element-wise arc tangent of x1/x2 in the quadrant of (x2, x1).")
+
+# (mantissa bits, lowest normal exponent, highest exponent) of the float dtypes
+_FLOAT_BITS = {"float16": (10, -14, 15), "bfloat16": (7, -126, 127), "float32": (23, -126, 127),
+               "float64": (52, -1022, 1023)}
 
 
-atan2 = arctan2
+def nextafter(x1, x2, /, out=None, **kw):
+    """The next representable value after x1 towards x2 (x2 itself where they are equal), in their promoted
+    float dtype. Computed in float64 without bit casts: the spacing at x1 is a power of two, 2**(e - m) for
+    x1's binade e (2**(e - m - 1) stepping down from a power of two), and x1 +- that spacing is exact."""
+    a, b = _F._float_pair(x1, x2)
+    t = a._dtype_name
+    m, emin, emax = _FLOAT_BITS[t]
+    x, y = a.astype("float64"), b.astype("float64")
+    mag = x._unary("abs")
+    e = mag._unary("log2")._unary("floor")
+    e = (e._unary("exp2") > mag)._where(e - 1, e)  # log2 rounded up to the next binade: correct it
+    e = ((e + 1)._unary("exp2") <= mag)._where(e + 1, e)
+    e = _F.maximum(e, x._scalar_like(float(emin)))  # subnormals: the lowest binade's spacing
+    up = y > x
+    shrinking = up != (x > 0)  # the step goes towards zero
+    halve = shrinking & (mag == e._unary("exp2")) & (e > emin)
+    step = (halve._where(e - (m + 1), e - m))._unary("exp2")
+    r = up._where(x + step, x - step)
+    r = (r == 0)._where(x * 0, r)  # stepping from +-smallest subnormal to zero keeps x's sign
+    r = (x == 0)._where(up._where(x._scalar_like(2.0 ** (emin - m)), x._scalar_like(-2.0 ** (emin - m))), r)
+    biggest = (2.0 - 2.0 ** -m) * 2.0 ** emax
+    r = (mag == _math.inf)._where(_F.copysign(x._scalar_like(biggest), x), r)
+    r = (x == y)._where(y, r)
+    r = ((x != x) | (y != y))._where(x + y, r)  # NaN in, NaN out
+    return _F._done(r.astype(t), out, kw)
 
 
 def _float_unary(op):
     def f(x, /, out=None, **kw):
-        return F._finish(F._as_float(x)._unary(op), out, kw.get("where", True), kw.get("dtype"))
+        return _F._finish(_F._as_float(x)._unary(op), out, kw.get("where", True), kw.get("dtype"))
     f.__name__ = op
     return f
 
@@ -159,8 +183,28 @@ arctan = atan = _float_unary("atan")
 arcsinh = asinh = _float_unary("asinh")
 arccosh = acosh = _float_unary("acosh")
 arctanh = atanh = _float_unary("atanh")
-deg2rad = radians = lambda x, /, out=None, **kw: F._finish(F._as_float(x) * (math.pi / 180), out, True)  # noqa: E731
-rad2deg = degrees = lambda x, /, out=None, **kw: F._finish(F._as_float(x) * (180 / math.pi), out, True)  # noqa: E731
+
+
+def deg2rad(x, /, out=None, **kw):
+    return _F._done(_F._as_float(x) * (_math.pi / 180), out, kw)
+
+
+def rad2deg(x, /, out=None, **kw):
+    return _F._done(_F._as_float(x) * (180 / _math.pi), out, kw)
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+if not hasattr(_F, "real"):  # until complex dtypes land: real and imag of real-valued arrays
+    def real(val, /):
+        """The real part: for real-valued arrays, the values themselves (a copy, in their dtype)."""
+        return _F._copy_of(_arr(val))
+
+    def imag(val, /):
+        """The imaginary part: zeros in the dtype of a real-valued array (NumPy's answer)."""
+        x = _arr(val)
+        return _F.zeros_like(x)
 
 
 def _needs_library(name):

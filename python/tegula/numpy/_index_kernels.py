@@ -1,4 +1,4 @@
-"""Tile kernels behind tegula.numpy's data-dependent operations (compaction, row gather/scatter):
+"""Tile kernels behind tegula.numpy's data-dependent operations (compaction, advanced-index gather/scatter):
 written in tegula.tile, so they run on the GPU and on the CPU interpreter alike."""
 import tegula.tile as tt
 
@@ -17,24 +17,39 @@ def compress(x, keep, pos, out, T: tt.Constant[int]):
 
 
 @tt.kernel
-def take_rows(x, idx, out, TR: tt.Constant[int], TC: tt.Constant[int]):
-    """out[i, j] = x[idx[i], j] (2-D x and out; idx already in range)."""
-    rows = tt.arange(TR) + tt.bid(0) * TR
-    cols = tt.arange(TC) + tt.bid(1) * TC
-    src = tt.gather(idx, (rows,), mask=rows < out.shape[0])
-    r = tt.broadcast_to(tt.expand_dims(src, 1), (TR, TC))
-    c = tt.broadcast_to(tt.expand_dims(cols, 0), (TR, TC))
-    ok = tt.broadcast_to(tt.expand_dims(rows < out.shape[0], 1), (TR, TC)) & (c < out.shape[1])
-    tt.store(out, index=(tt.bid(0), tt.bid(1)), tile=tt.gather(x, (r, c), mask=ok))
-
-
-@tt.kernel
-def put_rows(out, idx, v, TR: tt.Constant[int], TC: tt.Constant[int]):
-    """out[idx[i], j] = v[i, j] (2-D out and v; idx already in range; repeated indices: one wins)."""
-    rows = tt.arange(TR) + tt.bid(0) * TR
-    cols = tt.arange(TC) + tt.bid(1) * TC
-    dst = tt.gather(idx, (rows,), mask=rows < v.shape[0])
-    r = tt.broadcast_to(tt.expand_dims(dst, 1), (TR, TC))
-    c = tt.broadcast_to(tt.expand_dims(cols, 0), (TR, TC))
-    ok = tt.broadcast_to(tt.expand_dims(rows < v.shape[0], 1), (TR, TC)) & (c < v.shape[1])
-    tt.scatter(out, (r, c), tt.load(v, index=(tt.bid(0), tt.bid(1)), shape=(TR, TC)), mask=ok)
+def indexed(base, idx, pre, post, vals, pre_step, post_step, col_tiles, TR: tt.Constant[int],
+            TC: tt.Constant[int], PRE_TABLE: tt.Constant[bool], POST_TABLE: tt.Constant[bool],
+            WRITE: tt.Constant[bool]):
+    """Advanced indexing over 1-D `base` (the storage span) and 2-D `vals` (R, Q), R = P * B:
+    vals[r, q] is base[pre(r // B) + idx[r % B] + post(q)], B = idx.shape[0]. pre(p) is pre[p] or
+    p * pre_step, post(q) is post[q] or q * post_step (a table only where the axes do not merge into one
+    stride). WRITE scatters vals into base (repeated offsets: one write wins), else vals is gathered.
+    The grid is 1-D (row tiles x col_tiles) because CUDA caps the second grid axis at 65535 blocks.
+    Offsets are int64 throughout: a storage span can pass 2**31 elements."""
+    g = tt.bid(0)
+    rt = g // col_tiles
+    ct = g - rt * col_tiles
+    rows = tt.arange(TR).astype(tt.int64) + rt.astype(tt.int64) * TR
+    cols = tt.arange(TC).astype(tt.int64) + ct.astype(tt.int64) * TC
+    row_ok = rows < vals.shape[0]
+    col_ok = cols < vals.shape[1]
+    B = idx.shape[0]
+    p = rows // B
+    r = tt.gather(idx, (rows - p * B,), mask=row_ok)
+    if PRE_TABLE:
+        r = r + tt.gather(pre, (p,), mask=row_ok)
+    else:
+        r = r + p * pre_step
+    if POST_TABLE:
+        c = tt.gather(post, (cols,), mask=col_ok)
+    else:
+        c = cols * post_step
+    offs = tt.broadcast_to(tt.expand_dims(r, 1), (TR, TC)) + tt.broadcast_to(tt.expand_dims(c, 0), (TR, TC))
+    # the 2-D mask from broadcast int64 tiles, not from broadcast bool tiles: the GPU code generator gets a
+    # (TR, 1) & (1, TC) bool broadcast wrong today for TR = 8, TC = 128 (the interpreter does not)
+    ok = (tt.broadcast_to(tt.expand_dims(rows, 1), (TR, TC)) < vals.shape[0]) & \
+        (tt.broadcast_to(tt.expand_dims(cols, 0), (TR, TC)) < vals.shape[1])
+    if WRITE:
+        tt.scatter(base, (offs,), tt.load(vals, index=(rt, ct), shape=(TR, TC)), mask=ok)
+    else:
+        tt.store(vals, index=(rt, ct), tile=tt.gather(base, (offs,), mask=ok))

@@ -1,7 +1,15 @@
-"""Advanced indexing: boolean masks (compaction through a cumsum and a scatter kernel), integer
-arrays along the first indexed axis (a row gather/scatter kernel), nonzero/argwhere/take/compress.
-Data-dependent result shapes need the count on the host: these synchronise once, as CuPy does."""
+"""Advanced indexing with NumPy 2's rules (reads and writes), boolean compaction, nonzero and take.
+
+A key holding arrays is split into a basic view of the array (its slices, ints, None and Ellipsis, with
+the axes that index arrays consume kept whole) and the advanced indices: integer arrays, boolean arrays
+as their nonzero() arrays, and the ints among them. Result element [p, b, q] is base[pre(p) + idx[b] +
+post(q)]: idx is the broadcast index arrays' storage offset (one fused lazy int64 expression, or NumPy on
+the host for list keys), pre and post the offsets of the view's other axes placed before and after the
+index dimensions. One tile kernel gathers (read) or scatters (write) over the storage.
+Data-dependent shapes and bounds checks need values on the host: these synchronise once, as CuPy does."""
 from __future__ import annotations
+
+import math
 
 import numpy as _np
 
@@ -10,7 +18,12 @@ import tegula.tile as _tt
 from . import _core
 from ._core import ndarray
 
+_VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+                  "arrays are valid indices")
+_NOT_INTEGER = "arrays used as indices must be of integer (or boolean) type"
 
+
+# ---- launching tile kernels on either device ---------------------------------------------------
 def _launch(kernel, grid, args, device_id):
     for x in args:
         if isinstance(x, ndarray) and x._device_id != device_id:
@@ -21,7 +34,7 @@ def _launch(kernel, grid, args, device_id):
         _tt.launch(kernel, grid=grid, args=tuple(host_view(a) if isinstance(a, ndarray) else a for a in args),
                    interpret=True)
     else:
-        _tt.launch(kernel, grid=grid, args=args)
+        _tt.launch(kernel, grid=grid, args=args)  # __cuda_array_interface__ calls _prepare_write
 
 
 class _HostInterface:
@@ -41,6 +54,18 @@ def host_view(a):
     return _np.asarray(_HostInterface(a))
 
 
+def _kernels():
+    from . import _index_kernels
+
+    return _index_kernels
+
+
+def _F():
+    from . import _functions
+
+    return _functions
+
+
 def _tiles(n, t):
     return max(1, -(-n // t))
 
@@ -49,180 +74,74 @@ def _flat(a):
     return a.reshape(-1)._contiguous()
 
 
-def compress_flat(x, keep):
-    """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements."""
-    from . import _functions as F
+def _shape_text(shape):
+    """A shape as NumPy's indexing messages print it: (2,3), (3,), ()."""
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
+
+def _value_shape(value_shape, shape):
+    """An assigned value's shape without the leading length-1 axes beyond the target's rank (NumPy drops them)."""
+    while len(value_shape) > len(shape) and value_shape[0] == 1:
+        value_shape = value_shape[1:]
+    return value_shape
+
+
+def _broadcasts(src, dst):
+    return len(src) <= len(dst) and all(s in (1, d) for s, d in zip(src[::-1], dst[::-1]))
+
+
+# ---- boolean compaction and nonzero -------------------------------------------------------------
+_SCAN_ROW = 4096  # compaction scans rows of this length: a 1-D scan of a long array runs in one block (slow)
+
+
+def _positions(keep):
+    """Output positions (inclusive cumsum - 1, int64) of flat bool `keep` as contiguous runs: [(start, pos)].
+    Long inputs scan (R, _SCAN_ROW) rows in parallel, then add each row's exclusive prefix of row totals; the
+    tail that fills no row scans on its own, after the rows' total. Nothing is read back here."""
+    n = keep.size
+    rows = n // _SCAN_ROW if n >= 4 * _SCAN_ROW else 0
+    runs, carry = [], -1
+    if rows:
+        main = rows * _SCAN_ROW
+        scan = keep[:main].reshape((rows, _SCAN_ROW)).astype("int64")._scan("cumsum", 1)
+        scan._materialize()
+        totals = scan[:, _SCAN_ROW - 1]
+        ends = totals._scan("cumsum", 0)
+        ends._materialize()
+        pos = scan + (ends - totals - 1).reshape((rows, 1))
+        runs.append((0, pos.reshape(-1)._contiguous()))
+        carry = ends[rows - 1] - 1
+    else:
+        main = 0
+    if main < n:
+        pos = keep[main:].astype("int64")._scan("cumsum", 0) + carry
+        runs.append((main, pos._contiguous()))
+    return runs
+
+
+def compress_flat(x, keep):
+    """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count)."""
+    F = _F()
     x, keep = _flat(x), _flat(keep.astype("bool"))
     n = x.size
     if n == 0:
         return F.empty((0,), x._dtype_name, device=_core.device_of(x))
-    pos = keep.astype("int64")._scan("cumsum", 0) - 1
-    pos._materialize()
-    count = int(pos[n - 1].item()) + 1
+    runs = _positions(keep)
+    last = runs[-1][1]
+    count = int(last[last.size - 1].item()) + 1
     out = F.empty((count,), x._dtype_name, device=_core.device_of(x))
     if count:
-        _launch(_kernels().compress, _tiles(n, _kernels().TILE), (x, keep, pos._contiguous(), out, _kernels().TILE),
-                x._device_id)
+        K = _kernels()
+        for start, pos in runs:
+            m = pos.size
+            _launch(K.compress, _tiles(m, K.TILE), (x[start:start + m], keep[start:start + m], pos, out, K.TILE),
+                    x._device_id)
     return out
-
-
-def _kernels():
-    from . import _index_kernels
-
-    return _index_kernels
-
-
-def _checked_index(idx, n, axis=0, device_id=None):
-    from . import _functions as F
-
-    idx = idx if isinstance(idx, ndarray) else _core.as_array(_np.asarray(idx), device_id)
-    if not idx._dtype_name.startswith(("int", "uint")):
-        if idx._dtype_name == "bool":
-            raise IndexError("boolean index arrays are only supported as the whole key")
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    idx = idx.astype("int64")
-    if idx.size:
-        lo, hi = int(F.min(idx).item()), int(F.max(idx).item())
-        bad = lo if lo < -n else hi if hi >= n else None
-        if bad is not None:
-            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-    return (idx < 0)._where(idx + n, idx)
-
-
-def _rows_2d(a):
-    n = a.shape[0]
-    rest = 1
-    for d in a.shape[1:]:
-        rest *= d
-    return a._contiguous().reshape((n, rest)), rest
-
-
-def take_rows(a, idx):
-    """a[idx] for an integer array idx indexing a's first axis."""
-    from . import _functions as F
-
-    if a.ndim == 0:
-        raise IndexError("too many indices for array: array is 0-dimensional, but 1 were indexed")
-    n = a.shape[0]
-    idx = _checked_index(idx, n, 0, a._device_id)
-    shape = idx.shape + a.shape[1:]
-    flat_idx = _flat(idx)
-    a2, rest = _rows_2d(a)
-    out = F.empty((flat_idx.size, rest), a._dtype_name, device=_core.device_of(a))
-    if flat_idx.size and rest:
-        TR, TC = (8, 128) if rest >= 128 else (256, 4)
-        _launch(_kernels().take_rows, (_tiles(flat_idx.size, TR), _tiles(rest, TC)), (a2, flat_idx, out, TR, TC),
-                a._device_id)
-    return out.reshape(shape)
-
-
-def put_rows(a, idx, value):
-    from . import _functions as F
-
-    n = a.shape[0]
-    idx = _checked_index(idx, n, 0, a._device_id)
-    flat_idx = _flat(idx)
-    rest_shape = a.shape[1:]
-    v = value if isinstance(value, ndarray) else _core.as_array(value, a._device_id)
-    v = F.broadcast_to(v.astype(a._dtype_name), idx.shape + rest_shape)._contiguous()
-    rest = 1
-    for d in rest_shape:
-        rest *= d
-    if not flat_idx.size or not rest:
-        return
-    target = a if a._c_contiguous else a.copy()  # the kernel writes rows of a dense 2-D view
-    t2 = target.reshape((n, rest))
-    TR, TC = (8, 128) if rest >= 128 else (256, 4)
-    _launch(_kernels().put_rows, (_tiles(flat_idx.size, TR), _tiles(rest, TC)),
-            (t2, flat_idx, v.reshape((flat_idx.size, rest)), TR, TC), a._device_id)
-    if target is not a:
-        a._assign(target)
-
-
-def _is_int_array(k):
-    return (isinstance(k, ndarray) and k._dtype_name != "bool") or (
-        isinstance(k, (list, _np.ndarray)) and _np.asarray(k).dtype.kind in "iu")
-
-
-def _is_bool_array(k):
-    return (isinstance(k, ndarray) and k._dtype_name == "bool") or (
-        isinstance(k, (list, _np.ndarray)) and _np.asarray(k).dtype == bool)
-
-
-_VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
-                  "arrays are valid indices")
-
-
-def basic_key(key):
-    """key with NumPy integer scalars as Python ints (what the C++ basic indexer takes), or None when it holds
-    arrays. Keys of other types (floats, strings) raise NumPy's IndexError."""
-    out = []
-    for k in key if isinstance(key, tuple) else (key,):
-        if isinstance(k, _np.integer):
-            out.append(int(k))
-        elif k is None or k is Ellipsis or isinstance(k, (int, slice)):
-            out.append(k)
-        elif isinstance(k, (float, complex, str, bytes, _np.floating)):
-            raise IndexError(_VALID_INDICES)
-        else:
-            return None
-    return tuple(out)
-
-
-def getitem_advanced(a, key):
-    k = basic_key(key)
-    if k is not None:
-        r = a._getitem_basic(k)
-        if r is not None:
-            return r
-    if _is_bool_array(key):
-        mask = key if isinstance(key, ndarray) else _core.as_array(_np.asarray(key), a._device_id)
-        if mask.shape != a.shape[:mask.ndim]:
-            raise IndexError(f"boolean index did not match indexed array along axis 0; size of axis is "
-                             f"{a.shape[0] if a.ndim else 0} but size of corresponding boolean axis is "
-                             f"{mask.shape[0] if mask.ndim else 0}")
-        if mask.ndim == a.ndim:
-            return compress_flat(a, mask)
-        rows = nonzero_flat(mask)
-        return take_rows(a.reshape((-1,) + a.shape[mask.ndim:]), rows)
-    if _is_int_array(key):
-        return take_rows(a, key)
-    if isinstance(key, tuple) and len(key) == 1:
-        return getitem_advanced(a, key[0])
-    raise NotImplementedError(
-        f"advanced indexing with a {type(key).__name__} key mixing arrays with other indices is not supported yet; "
-        "supported: ints, slices, None, Ellipsis, one boolean mask, one integer array for the first axis")
-
-
-def setitem_advanced(a, key, value):
-    k = basic_key(key)
-    if k is not None and a._setitem_basic(k, value):
-        return
-    if _is_bool_array(key):
-        mask = key if isinstance(key, ndarray) else _core.as_array(_np.asarray(key), a._device_id)
-        if mask.shape == a.shape:
-            v = value if isinstance(value, ndarray) else a._scalar_like(value)
-            if v.ndim == 0 or v.size == 1:
-                a._assign(mask._where(v.reshape(()) if v.ndim else v, a))
-                return
-            rows = nonzero_flat(mask)
-            put_rows(a.reshape(-1), rows, v.reshape(-1))
-            return
-    if _is_int_array(key):
-        put_rows(a, key, value)
-        return
-    if isinstance(key, tuple) and len(key) == 1:
-        return setitem_advanced(a, key[0], value)
-    raise NotImplementedError(
-        f"advanced assignment with a {type(key).__name__} key is not supported yet; supported: ints, slices, None, "
-        "Ellipsis, a boolean mask, one integer array for the first axis")
 
 
 def nonzero_flat(a):
     """Flat indices (int64) of the nonzero elements of a."""
-    from . import _functions as F
-
+    F = _F()
     flat = _flat(a)
     idx = F.arange(flat.size, dtype="int64", device=_core.device_of(a))
     return compress_flat(idx, flat != 0)
@@ -240,3 +159,363 @@ def nonzero(a):
         rem = rem // d
     out.append(rem)
     return tuple(reversed(out))
+
+
+# ---- the key: classification and NumPy's checks, in NumPy's order --------------------------------
+def basic_key(key):
+    """key with NumPy integer scalars as Python ints (what the C++ basic indexer takes), or None when it holds
+    arrays or booleans (NumPy's 0-d boolean index). Keys of other types (floats, strings) raise NumPy's IndexError."""
+    out = []
+    for k in key if isinstance(key, tuple) else (key,):
+        if isinstance(k, (bool, _np.bool_)):
+            return None
+        if isinstance(k, _np.integer):
+            out.append(int(k))
+        elif k is None or k is Ellipsis or isinstance(k, (int, slice)):
+            out.append(k)
+        elif isinstance(k, (float, complex, str, bytes, _np.generic)):
+            raise IndexError(_VALID_INDICES)
+        else:
+            return None
+    return tuple(out)
+
+
+def _classify(k, device_id):
+    """One key entry as (kind, value): kind is new, ell, slice, int, ints (an integer array, NumPy's or
+    tegula's) or bool (a boolean array; Python and NumPy bools are 0-d ones). Sequences convert as NumPy
+    converts them: an empty one is an integer index, one of floats or objects is not an index."""
+    if k is None:
+        return "new", None
+    if k is Ellipsis:
+        return "ell", None
+    if isinstance(k, slice):
+        return "slice", k
+    if isinstance(k, (bool, _np.bool_)):
+        return "bool", _np.asarray(bool(k))
+    if isinstance(k, (int, _np.integer)):
+        return "int", int(k)
+    if isinstance(k, (float, complex, str, bytes, _np.generic)):
+        raise IndexError(_VALID_INDICES)
+    if isinstance(k, (list, tuple)):
+        h = _np.asarray(k)
+        if h.size == 0 and h.dtype.kind == "f":
+            h = h.astype(_np.int64)
+        if h.dtype.kind not in "biu":
+            raise IndexError(_VALID_INDICES)
+        k = h
+    elif not isinstance(k, (ndarray, _np.ndarray)):
+        if not (hasattr(k, "__cuda_array_interface__") or hasattr(k, "__array__")):
+            raise IndexError(_VALID_INDICES)
+        k = _core.as_array(k, device_id)
+    name = k.dtype.name if isinstance(k, _np.ndarray) else k._dtype_name
+    if name == "bool":
+        return "bool", k
+    if name.startswith(("int", "uint")):
+        return "ints", k
+    raise IndexError(_NOT_INTEGER)
+
+
+def _consumed(kind, value):
+    return value.ndim if kind == "bool" else int(kind in ("int", "slice", "ints"))
+
+
+def _items(a, key):
+    """The classified key entries, after NumPy's checks that need no values: single ellipsis, too many
+    indices, boolean arrays matching the axes they consume."""
+    items = [_classify(k, a._device_id) for k in (key if isinstance(key, tuple) else (key,))]
+    if sum(kind == "ell" for kind, _ in items) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(_consumed(kind, v) for kind, v in items)
+    if used > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {used} were indexed")
+    axis = 0
+    for kind, v in items:
+        if kind == "ell":
+            axis += a.ndim - used
+        if kind == "bool":
+            for d, m in enumerate(v.shape):
+                if m != a.shape[axis + d]:
+                    raise IndexError(f"boolean index did not match indexed array along axis {axis + d}; size of axis "
+                                     f"is {a.shape[axis + d]} but size of corresponding boolean axis is {m}")
+        axis += _consumed(kind, v)
+    return items
+
+
+def _device_mask(a, v):
+    return v if isinstance(v, ndarray) else _core.as_array(v, a._device_id)
+
+
+def _full_mask(a, items):
+    """The mask when the key is one boolean array over all of a's axes (NumPy's own fast path), else None."""
+    if len(items) == 1 and items[0][0] == "bool" and items[0][1].ndim == a.ndim > 0:
+        return _device_mask(a, items[0][1])
+    return None
+
+
+def _nonzero_arrays(mask, device_id):
+    """A k-d boolean index as its k integer index arrays (NumPy's on the host for host masks: no sync)."""
+    if isinstance(mask, _np.ndarray):
+        return list(_np.nonzero(mask))
+    return list(nonzero(mask))
+
+
+# ---- the plan: a basic view and the advanced indices on its axes ---------------------------------
+class _Plan:
+    """A key with arrays resolved against `a`: `view` is the basic view with the indexed axes whole; each of
+    `arrays` is (view axis, original axis or None where no bounds check is needed, index array). The result
+    shape is `before` (view axes) + bshape (the broadcast index shape) + `after` (view axes)."""
+
+    def __init__(self, a, view, arrays, bshape, before, after):
+        self.a, self.view, self.arrays, self.bshape = a, view, arrays, bshape
+        self.before, self.after = before, after
+        self.shape = tuple(view.shape[i] for i in before) + bshape + tuple(view.shape[i] for i in after)
+
+
+def _plan(a, items):
+    """The plan for classified key entries holding at least one array. Ints are advanced indices too (NumPy
+    broadcasts them with the arrays); a 0-d boolean is NumPy's new axis indexed by [0] (True) or [] (False).
+    The index dimensions replace the advanced entries when these are adjacent, else they go first (any other
+    entry between them, even an Ellipsis of no axes, separates them, as in NumPy's consecutive check)."""
+    used = sum(_consumed(kind, v) for kind, v in items)
+    basic, arrays = [], []
+    vpos = axis = 0
+    state, insert = "none", 0  # none -> run (advanced seen) -> gap (other seen after) -> split
+    for kind, v in items:
+        if kind in ("int", "ints", "bool"):
+            if state == "none":
+                state, insert = "run", vpos
+            elif state == "gap":
+                state = "split"
+        elif state == "run":
+            state = "gap"
+        if kind == "ell":
+            basic += [slice(None)] * (a.ndim - used)
+            vpos, axis = vpos + a.ndim - used, axis + a.ndim - used
+        elif kind == "new":
+            basic.append(None)
+            vpos += 1
+        elif kind == "slice":
+            basic.append(v)
+            vpos, axis = vpos + 1, axis + 1
+        elif kind == "int":
+            basic.append(v)
+            axis += 1
+        elif kind == "ints":
+            basic.append(slice(None))
+            arrays.append((vpos, axis, v))
+            vpos, axis = vpos + 1, axis + 1
+        elif v.ndim == 0:
+            basic.append(None)
+            arrays.append((vpos, None, _np.zeros(int(bool(v)), _np.int64)))
+            vpos += 1
+        else:
+            basic += [slice(None)] * v.ndim
+            for j, nz in enumerate(_nonzero_arrays(v, a._device_id)):
+                arrays.append((vpos + j, None, nz))  # None: in range by construction, no bounds check
+            vpos, axis = vpos + v.ndim, axis + v.ndim
+    view = a._getitem_basic(tuple(basic))  # the ints' bounds checks (after the booleans', as NumPy)
+    # int64 first: NumPy reports and wraps indices as intp (a uint64 2**63 is -2**63)
+    arrays = [(p, ax, idx.astype(_np.int64, copy=False) if isinstance(idx, _np.ndarray) else
+               idx if idx._dtype_name == "int64" else idx.astype("int64")) for p, ax, idx in arrays]
+    shapes = [tuple(idx.shape) for _, _, idx in arrays]
+    try:
+        bshape = tuple(_np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes " +
+                         "".join(_shape_text(s) + " " for s in shapes)) from None
+    indexed = {p for p, _, _ in arrays}
+    others = [i for i in range(view.ndim) if i not in indexed]
+    split = 0 if state == "split" else insert
+    return _Plan(a, view, arrays, bshape, [i for i in others if i < split], [i for i in others if i >= split])
+
+
+# ---- offsets ----------------------------------------------------------------------------------
+def _check_bounds(plan):
+    """NumPy's IndexError for the first out-of-range index (arrays in key order, each in C order). Host index
+    arrays are checked by NumPy; device ones by fused reductions and one sync. Nothing is checked when the
+    index arrays broadcast to no elements, as in NumPy."""
+    if math.prod(plan.bshape) == 0:
+        return
+    checks = []  # (axis, size, index array, its out-of-range mask), in key order
+    for p, ax, idx in plan.arrays:
+        if ax is not None:  # None: a boolean's nonzero() or a 0-d boolean's [0]: in range by construction
+            n = plan.view.shape[p]
+            checks.append((ax, n, idx, (idx < -n) | (idx >= n)))
+    device = [bad for _, _, idx, bad in checks if isinstance(idx, ndarray)]
+    if len({bad.shape for bad in device}) == 1:
+        flags = [_or_all(device).any()]  # one reduction over the common shape
+    else:
+        flags = [bad.any() for bad in device]
+    if not any(bad.any() for _, _, idx, bad in checks if isinstance(idx, _np.ndarray)) and \
+            not (flags and bool(_or_all(flags))):
+        return
+    for ax, n, idx, bad in checks:  # the error path: one sync per array
+        flat = bad.reshape(-1) if isinstance(bad, _np.ndarray) else bad.reshape(-1).get()
+        if flat.any():
+            value = idx.reshape(-1)[int(_np.argmax(flat))]
+            raise IndexError(f"index {int(value.item())} is out of bounds for axis {ax} with size {n}")
+
+
+def _or_all(xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out | x
+    return out
+
+
+def _axes_offsets(view, axes):
+    """The storage offsets of the C-order positions over view `axes` as (table, step): step when the axes
+    merge into one stride (no table: the kernel multiplies), else an int64 table and step 0."""
+    dims = [(view.shape[i], view._strides[i]) for i in axes if view.shape[i] != 1]
+    if all(dims[j][1] == dims[j + 1][1] * dims[j + 1][0] for j in range(len(dims) - 1)):
+        return None, dims[-1][1] if dims else 0
+    F = _F()
+    table = None
+    for j, (n, s) in enumerate(dims):
+        r = F.arange(n, dtype="int64", device=_core.device_of(view)).reshape(
+            tuple(n if k == j else 1 for k in range(len(dims)))) * s
+        table = r if table is None else table + r
+    return table.reshape(-1)._contiguous(), 0
+
+
+def _span(view):
+    """(first, count): the storage elements the view can reach, as one stride-1 run."""
+    lo = hi = view._offset
+    for n, s in zip(view.shape, view._strides):
+        lo, hi = lo + min(0, (n - 1) * s), hi + max(0, (n - 1) * s)
+    return lo, hi - lo + 1
+
+
+def _index_offsets(plan, first):
+    """The flat int64 storage offsets (relative to `first`) of the broadcast index positions, contiguous:
+    sum_k idx_k * stride_k with negative indices wrapped. Host index arrays sum on the host; device ones in
+    one lazy expression (one kernel)."""
+    view, dev = plan.view, plan.a._device_id
+    host = _np.int64(view._offset - first)
+    device = None
+    for p, _, idx in plan.arrays:
+        n, s = view.shape[p], view._strides[p]
+        if isinstance(idx, _np.ndarray):
+            host = host + _np.where(idx < 0, idx + n, idx) * s
+        else:
+            term = (idx < 0)._where(idx + n, idx) * s
+            device = term if device is None else device + term
+    if device is None:
+        return _core.as_array(_np.ascontiguousarray(_np.broadcast_to(host, plan.bshape)).reshape(-1), dev)
+    off = device + (_core.as_array(host, dev) if host.ndim else int(host))
+    if off.shape != plan.bshape:
+        off = _F().broadcast_to(off, plan.bshape)
+    return off.reshape(-1)._contiguous()
+
+
+def _run(plan, vals, write):
+    """One launch of the indexed kernel: vals (P * B, Q) gathered from or scattered into a's storage."""
+    view = plan.view
+    first, count = _span(view)
+    base = plan.a._raw_view((count,), (1,), first)
+    idx = _index_offsets(plan, first)
+    pre, pre_step = _axes_offsets(view, plan.before)
+    post, post_step = _axes_offsets(view, plan.after)
+    R, Q = vals.shape
+    # at most 16 columns: every one of the 64 threads then owns rows of the tile; wider tiles (8 x 128) come out
+    # wrong from the GPU code generator today (the interpreter gets them right)
+    TC = min(16, 1 << max(0, Q - 1).bit_length())
+    TR = _kernels().TILE // TC
+    col_tiles = _tiles(Q, TC)
+    _launch(_kernels().indexed, _tiles(R, TR) * col_tiles,
+            (base, idx, idx if pre is None else pre, idx if post is None else post, vals, pre_step, post_step,
+             col_tiles, TR, TC, pre is not None, post is not None, write), plan.a._device_id)
+
+
+def _rows_cols(plan):
+    P = math.prod(plan.view.shape[i] for i in plan.before)
+    Q = math.prod(plan.view.shape[i] for i in plan.after)
+    return P * math.prod(plan.bshape), Q
+
+
+def _gather(plan):
+    _check_bounds(plan)
+    a = plan.a
+    R, Q = _rows_cols(plan)
+    out = _F().empty((R, Q), a._dtype_name, device=_core.device_of(a))
+    if R and Q:
+        _run(plan, out, False)
+    return out.reshape(plan.shape)
+
+
+def _scatter(plan, value):
+    """a[key] = value: value cast (unsafe, as NumPy's setitem) and broadcast to the result shape. A value
+    that shares a's memory is copied first: the kernel must not read what it overwrites."""
+    a, shape = plan.a, plan.shape
+    vs = _value_shape(value.shape, shape)
+    if not _broadcasts(vs, shape):
+        raise ValueError(f"shape mismatch: value array of shape {_shape_text(value.shape)} could not be broadcast "
+                         f"to indexing result of shape {_shape_text(shape)}")
+    _check_bounds(plan)
+    R, Q = _rows_cols(plan)
+    if not (R and Q):
+        return
+    v = value if value._dtype_name == a._dtype_name else value._cast(a._dtype_name)
+    v._materialize()
+    if v._base_id == a._base_id:
+        v = v.copy()
+    v = v.reshape(vs)._broadcast_to(shape).reshape((R, Q))  # a view where the strides allow (a scalar: all 0)
+    _run(plan, v, True)
+
+
+# ---- entry points -----------------------------------------------------------------------------
+def take_rows(a, idx):
+    """a[idx] for an integer array (or scalar) idx indexing a's first axis: always a new array (np.take)."""
+    if a.ndim == 0:
+        raise IndexError("too many indices for array: array is 0-dimensional, but 1 were indexed")
+    if not isinstance(idx, (ndarray, _np.ndarray)):
+        idx = _np.asarray(idx)
+        if idx.size == 0 and idx.dtype.kind == "f":
+            idx = idx.astype(_np.int64)
+    name = idx.dtype.name if isinstance(idx, _np.ndarray) else idx._dtype_name
+    if not name.startswith(("int", "uint")):
+        raise TypeError(f"Cannot cast array data from dtype('{name}') to dtype('int64') according to the rule 'safe'")
+    return _gather(_plan(a, [("ints", idx)]))
+
+
+def getitem_advanced(a, key):
+    k = basic_key(key)
+    if k is not None:
+        r = a._getitem_basic(k)
+        if r is not None:
+            return r
+    items = _items(a, key)
+    mask = _full_mask(a, items)
+    if mask is not None:
+        return compress_flat(a, mask)
+    return _gather(_plan(a, items))
+
+
+def setitem_advanced(a, key, value):
+    k = basic_key(key)
+    if k is not None and a._setitem_basic(k, value):
+        return
+    items = _items(a, key)
+    if all(kind != "bool" and (kind != "ints" or v.ndim == 0) for kind, v in items):
+        # only ints and 0-d integer arrays: NumPy's basic assignment (its messages, a view to write through)
+        view = a._getitem_basic(tuple(Ellipsis if kind == "ell" else int(v) if kind == "ints" else v
+                                      for kind, v in items))
+        view._assign(value.reshape(_value_shape(value.shape, view.shape)))
+        return
+    mask = _full_mask(a, items)
+    if mask is not None and value.ndim > 1:
+        raise TypeError("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has "
+                        f"{value.ndim} dimensions")
+    if len(items) == 1 and items[0][0] == "bool" and items[0][1].ndim > 0 and value.size == 1 and \
+            (value.ndim == 0 or mask is not None):
+        # one value under a mask: a lazy where over the whole array (no count, no sync)
+        m = _device_mask(a, items[0][1])
+        m = m.reshape(m.shape + (1,) * (a.ndim - m.ndim))
+        v = value if value._dtype_name == a._dtype_name else value._cast(a._dtype_name)
+        a._assign(m._where(v.reshape(()), a))
+        return
+    plan = _plan(a, items)
+    if mask is not None and value.size not in (1, plan.bshape[0]):
+        raise ValueError(f"NumPy boolean array indexing assignment cannot assign {value.size} input values to the "
+                         f"{plan.bshape[0]} output values where the mask is true")
+    _scatter(plan, value)

@@ -14,10 +14,25 @@ def _normalize_shape(args):
     return tuple(int(v) for v in args)
 
 
+# Key entries the C++ basic indexer must not see: it reads bools and 0-d arrays as ints, but NumPy's bool is a
+# 0-d boolean index and its 0-d integer array an integer index whose read is a copy.
+_NOT_BASIC = (bool, _np.bool_, _np.ndarray, ndarray)
+
+
+def _is_basic(key):
+    if type(key) is tuple:
+        for k in key:
+            if isinstance(k, _NOT_BASIC):
+                return False
+        return True
+    return not isinstance(key, _NOT_BASIC)
+
+
 def _getitem(self, key):
-    r = self._getitem_basic((None,) if key is None else key)
-    if r is not None:
-        return r
+    if _is_basic(key):
+        r = self._getitem_basic((None,) if key is None else key)
+        if r is not None:
+            return r
     from ._indexing import getitem_advanced
 
     return getitem_advanced(self, key)
@@ -35,7 +50,7 @@ def _value(self, value):
 def _setitem(self, key, value):
     value = _value(self, value)
     key = (None,) if key is None else key
-    if self._setitem_basic(key, value):
+    if _is_basic(key) and self._setitem_basic(key, value):
         return
     from ._indexing import setitem_advanced
 

@@ -1,0 +1,74 @@
+"""Helpers shared by the tegula.numpy function modules: operands as arrays, ufunc output handling."""
+from __future__ import annotations
+
+import builtins
+
+import numpy as _np
+
+from . import _core, _ndarray
+from ._core import _tegula, as_array, dtype_name, ndarray
+
+_py_max, _py_min, _py_abs, _py_sum, _py_all, _py_any, _py_round = (
+    builtins.max, builtins.min, builtins.abs, builtins.sum, builtins.all, builtins.any, builtins.round)
+
+
+def _is_py_scalar(x):
+    """Python's own bool/int/float: weak under NEP 50. NumPy scalars (np.float64 is a float) are strong."""
+    return isinstance(x, (bool, int, float)) and not isinstance(x, _np.generic)
+
+
+def _arr(x, like=None):
+    """x as a tegula array: a weak scalar node next to `like` for Python scalars, else an array on
+    `like`'s device (NumPy scalars and 0-d arrays become strong 0-d arrays, as in NumPy 2)."""
+    if isinstance(x, ndarray):
+        return x
+    if like is None:
+        return as_array(x)
+    if _is_py_scalar(x):
+        return like._scalar_like(x)
+    return as_array(x, like._device_id)
+
+
+def _operand(x, like):
+    """The other operand of like's binary op: Python scalars go to C++ as they are (weak)."""
+    return x if _is_py_scalar(x) else _arr(x, like)
+
+
+def _copy_of(x):
+    return _ndarray.same_dtype_copy(x)
+
+
+def _dev(device):
+    return _core.device_id(device)
+
+
+def _finish(result, out, where, dtype=None, casting="same_kind"):
+    if dtype is not None:
+        result = result.astype(dtype_name(dtype))
+    if where is not True and where is not None:
+        if out is None:
+            raise NotImplementedError("where= without out= leaves elements uninitialised; pass out= too")
+        result = _arr(where, result)._where(result, out)
+    if out is not None:
+        if isinstance(out, tuple):
+            (out,) = out
+        if not _np.can_cast(_np.dtype(result._dtype_name) if result._dtype_name != "bfloat16" else _np.float32,
+                            out.dtype if out._dtype_name != "bfloat16" else _np.float32, casting):
+            raise TypeError(f"Cannot cast ufunc output from dtype('{result._dtype_name}') to "
+                            f"dtype('{out._dtype_name}') with casting rule '{casting}'")
+        out._assign(result)
+        return out
+    return result
+
+
+def _done(result, out, kw):
+    """_finish with the where=/dtype=/casting= keywords of a ufunc written in Python."""
+    return _finish(result, out, kw.get("where", True), kw.get("dtype"), kw.get("casting", "same_kind"))
+
+
+def _is_float(x):
+    return x._dtype_name in ("float16", "bfloat16", "float32", "float64")
+
+
+def _raise_axis(axis, nd):
+    raise _tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {nd}")
