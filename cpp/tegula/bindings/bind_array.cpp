@@ -81,9 +81,23 @@ node_ptr strong_scalar(nb::handle o, const node_ptr& like) {
   return array::make_scalar_int(v, *t, like);
 }
 
+// Scalar nodes for operators with a Python scalar: one made earlier on this thread with the same
+// value, dtype and device is reused, so `x + 1.0` in a loop allocates no scalar node. Scalar nodes
+// never change value (materialising one makes it a 0-d leaf of that value, which `kind` turns away).
+node_ptr cached_scalar(double v, std::int64_t i, bool is_float, dtype t, const node_ptr& like) {
+  thread_local node_ptr last[2];  // one float, one int
+  node_ptr& slot = last[is_float ? 0 : 1];
+  if (slot && slot->kind == array::node_kind::scalar && slot->t == t && slot->device == like->device &&
+      slot->gpu == like->gpu && std::memcmp(&slot->fvalue, &v, sizeof v) == 0 && (is_float || slot->ivalue == i))
+    return slot;
+  slot = is_float ? array::make_scalar(v, t, like) : array::make_scalar_int(i, t, like);
+  return slot;
+}
+
 // `o` as a node next to `like` for op `op` (NumPy 2: a Python int divides as float64, and compares
 // exactly even when it does not fit the array's dtype), or nullptr (NotImplemented).
-node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) {
+// `reuse`: the node only feeds an operation (never handed to Python), so a cached one will do.
+node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add, bool reuse = false) {
   PyObject* p = o.ptr();
   if (nb::isinstance<py_array>(o)) return nb::cast<py_array&>(o).n;
   using ok = array::operand_kind;
@@ -97,16 +111,19 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
     if (overflow) fail(error_kind::overflow, "Python integer ", nb::cast<std::string>(nb::str(o)),
                        " out of bounds for ", ir::name(like->t));
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_int}});
+    if (ir::is_float(t) && reuse) return cached_scalar(static_cast<double>(v), 0, true, t, like);
     if (ir::is_float(t) || ir::is_complex(t)) return array::make_scalar(static_cast<double>(v), t, like);
     if (op == op_kind::div) return array::make_scalar(static_cast<double>(v), dtype::f64, like);
     if (array::is_comparison(op) && !array::int_scalar_fits(v, t))
       return array::make_scalar_int(v, dtype::i64, like);  // compared in a dtype that holds both
     array::check_int_scalar_fits(v, t);
-    return array::make_scalar_int(v, t, like);
+    return reuse ? cached_scalar(static_cast<double>(v), v, false, t, like) : array::make_scalar_int(v, t, like);
   }
   if (PyFloat_CheckExact(p)) {
     dtype t = ir::is_float(like->t) ? like->t : array::result_type({ok::of(like->t), ok{ok::kind::py_float}});
-    return array::make_scalar(PyFloat_AS_DOUBLE(p), t, like);
+    double v = PyFloat_AS_DOUBLE(p);
+    return reuse && ir::is_float(t) ? cached_scalar(v, 0, true, t, like)
+                                    : array::make_scalar(v, t, like);
   }
   if (PyComplex_CheckExact(p)) {
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_complex}});
@@ -116,7 +133,7 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add) 
 }
 
 nb::object binary(op_kind op, const py_array& self, nb::handle other, bool reflected) {
-  node_ptr b = operand(other, self.n, op);
+  node_ptr b = operand(other, self.n, op, true);
   if (!b) return nb::borrow(Py_NotImplemented);
   return nb::cast(wrap(reflected ? array::make_binary(op, b, self.n) : array::make_binary(op, self.n, b)));
 }
@@ -133,6 +150,38 @@ nb::object inplace(op_kind op, py_array& self, nb::handle other) {
   array::assign(self.n->data, self.n->lay, self.n->t, value, true);
   return nb::none();
 }
+
+// The binary operators as type slots (nb_add, ...): CPython calls them directly, without looking
+// `__add__` up in the type and dispatching through nanobind. `a` or `b` is the ndarray (b: reflected).
+template <op_kind Op>
+PyObject* number_slot(PyObject* a, PyObject* b) {
+  try {
+    if (nb::isinstance<py_array>(nb::handle(a))) return binary(Op, *nb::inst_ptr<py_array>(a), b, false).release().ptr();
+    return binary(Op, *nb::inst_ptr<py_array>(b), a, true).release().ptr();
+  } catch (...) {
+    set_python_error_from_current_exception();
+    return nullptr;
+  }
+}
+PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return number_slot<op_kind::pow>(a, b);
+}
+
+PyType_Slot number_slots[] = {
+    {Py_nb_add, reinterpret_cast<void*>(number_slot<op_kind::add>)},
+    {Py_nb_subtract, reinterpret_cast<void*>(number_slot<op_kind::sub>)},
+    {Py_nb_multiply, reinterpret_cast<void*>(number_slot<op_kind::mul>)},
+    {Py_nb_true_divide, reinterpret_cast<void*>(number_slot<op_kind::div>)},
+    {Py_nb_floor_divide, reinterpret_cast<void*>(number_slot<op_kind::floordiv>)},
+    {Py_nb_remainder, reinterpret_cast<void*>(number_slot<op_kind::mod>)},
+    {Py_nb_power, reinterpret_cast<void*>(power_slot)},
+    {Py_nb_and, reinterpret_cast<void*>(number_slot<op_kind::bit_and>)},
+    {Py_nb_or, reinterpret_cast<void*>(number_slot<op_kind::bit_or>)},
+    {Py_nb_xor, reinterpret_cast<void*>(number_slot<op_kind::bit_xor>)},
+    {Py_nb_lshift, reinterpret_cast<void*>(number_slot<op_kind::shl>)},
+    {Py_nb_rshift, reinterpret_cast<void*>(number_slot<op_kind::shr>)},
+    {0, nullptr}};
 
 const array::node& leaf(const py_array& a) {
   array::materialize(a.n);
@@ -247,7 +296,7 @@ op_kind op_named(const std::string& name) {
 }  // namespace
 
 void bind_array(nb::module_& m) {
-  auto cls = nb::class_<py_array>(m, "ndarray", nb::is_weak_referenceable(),
+  auto cls = nb::class_<py_array>(m, "ndarray", nb::is_weak_referenceable(), nb::type_slots(number_slots),
                                   "A tegula array: materialised (device memory + layout) or pending (a lazy expression).");
   cls.def_prop_ro("shape", [](const py_array& a) { return to_tuple(a.n->shape); })
       .def_prop_ro("ndim", [](const py_array& a) { return a.n->shape.size(); })
@@ -337,7 +386,8 @@ void bind_array(nb::module_& m) {
         return view(a, array::layout{to_dims(shape), to_dims(strides), offset});
       });
 
-  // Operators in C++: no Python frame per operation.
+  // Operators in C++: no Python frame per operation. The binary ones are type slots (number_slots);
+  // only their in-place forms are methods.
   struct binop {
     const char* name;
     op_kind op;
@@ -350,8 +400,6 @@ void bind_array(nb::module_& m) {
   for (const auto& b : binops) {
     std::string n = b.name;
     op_kind op = b.op;
-    cls.def(("__" + n + "__").c_str(), [op](const py_array& a, nb::handle o) { return binary(op, a, o, false); });
-    cls.def(("__r" + n + "__").c_str(), [op](const py_array& a, nb::handle o) { return binary(op, a, o, true); });
     cls.def(("__i" + n + "__").c_str(), [op](nb::handle self, nb::handle o) -> nb::object {
       nb::object r = inplace(op, nb::cast<py_array&>(self), o);
       return r.is(nb::handle(Py_NotImplemented)) ? r : nb::borrow(self);  // `a += b` keeps a's object
