@@ -242,7 +242,11 @@ def test_array_namespace(device):
     a = t(np.ones(3), device)
     assert a.__array_namespace__() is tnp
     info = tnp.__array_namespace_info__()
-    assert set(info.dtypes()) >= {"bool", "int8", "uint64", "float16", "float64"}
+    assert set(info.dtypes()) >= {"bool", "int8", "uint64", "float64", "complex128"}
+    assert set(info.dtypes(kind="integral")) == {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                                 "uint64"}
+    with pytest.raises(ValueError, match="unknown dtype kind"):
+        info.dtypes(kind="strings")
     assert tnp.Device("cpu") in info.devices()
 
 

@@ -22,6 +22,8 @@ from ._core import (
     Device,
     bfloat16,
     bool_,
+    complex64,
+    complex128,
     float16,
     float32,
     float64,
@@ -54,7 +56,23 @@ pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, None
 euler_gamma = _np.euler_gamma
 bool = bool_  # noqa: A001 - the array API standard's name
 dtype = _np.dtype
-finfo, iinfo = _np.finfo, _np.iinfo
+iinfo = _np.iinfo
+
+
+class finfo:
+    """np.finfo with the array API's Python-float attributes (NumPy's are NumPy scalars)."""
+
+    def __init__(self, type):  # noqa: A002 - NumPy's name
+        if isinstance(type, ndarray):
+            type = type.dtype
+        f = _np.finfo(type)
+        self.bits, self.dtype = f.bits, f.dtype
+        self.eps, self.max, self.min = float(f.eps), float(f.max), float(f.min)
+        self.smallest_normal, self.resolution, self.tiny = float(f.smallest_normal), float(f.resolution), float(f.tiny)
+        self.precision = f.precision
+
+    def __repr__(self):
+        return f"finfo(dtype={self.dtype}, eps={self.eps}, max={self.max})"
 __array_api_version__ = "2024.12"
 
 
@@ -92,7 +110,7 @@ def kernel_stats():
 
 class _Info:
     def capabilities(self):
-        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": 64}
+        return {"boolean indexing": True, "data-dependent shapes": False, "max dimensions": 64}
 
     def default_device(self):
         return Device("cpu") if _core.default_device_id() < 0 else Device("cuda", 0)
@@ -105,10 +123,24 @@ class _Info:
         return {"real floating": _np.dtype("float64"), "complex floating": _np.dtype("complex128"),
                 "integral": _np.dtype("int64"), "indexing": _np.dtype("int64")}
 
+    _KINDS = {"bool": ["bool"], "signed integer": ["int8", "int16", "int32", "int64"],
+              "unsigned integer": ["uint8", "uint16", "uint32", "uint64"],
+              "real floating": ["float32", "float64"], "complex floating": ["complex64", "complex128"]}
+    _KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
+    _KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["complex floating"]
+
     def dtypes(self, *, device=None, kind=None):
-        names = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
-                 "float32", "float64"]
-        return {n: _np.dtype(n) for n in names}
+        """The array API dtypes (float16 and bfloat16 also exist, as extensions)."""
+        kinds = [kind] if isinstance(kind, str) or kind is None else list(kind)
+        names = []
+        for k in kinds:
+            if k is None:
+                names += ["bool"] + self._KINDS["numeric"]
+            elif k in self._KINDS:
+                names += self._KINDS[k]
+            else:
+                raise ValueError(f"unknown dtype kind {k!r}; expected one of {sorted(self._KINDS)}")
+        return {n: _np.dtype(n) for n in dict.fromkeys(names)}
 
 
 def __array_namespace_info__():
@@ -116,5 +148,6 @@ def __array_namespace_info__():
 
 
 _FUNCTION_MODULES = (_creation, _dtypes, _manipulation, _nanfunctions, _pad, _reductions, _selection, _ufuncs)
+_NOT_API = {"annotations", "math", "builtins", "as_array", "dtype_name", "ndarray_type"}
 __all__ = sorted({n for n in list(globals()) + [k for m in _FUNCTION_MODULES for k in vars(m)] + list(_adict)
-                  if not n.startswith("_")})
+                  if not n.startswith("_") and n not in _NOT_API and not isinstance(globals().get(n), type(_np))})

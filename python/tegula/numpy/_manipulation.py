@@ -28,8 +28,14 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     a = _arr(a)
     shape = _as_shape(shape if shape is not None else newshape)
     if _index_order(a, order) == "C":
-        return a._reshape(shape)
-    return a._transpose([])._reshape(shape[::-1])._transpose([])
+        r = a._reshape(shape)
+    else:
+        r = a._transpose([])._reshape(shape[::-1])._transpose([])
+    if copy:
+        return r.copy() if r._base_id == a._base_id else r
+    if copy is False and r._base_id != a._base_id:
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    return r
 
 
 def ravel(a, order="C"):

@@ -110,10 +110,10 @@ def _iter(self):
     return (self[i] for i in range(self.shape[0]))
 
 
-def _reshape(self, *shape, order="C"):
-    if order != "C":
-        raise NotImplementedError("tegula.numpy reshapes in C order only")
-    return self._reshape(_normalize_shape(shape))
+def _reshape(self, *shape, order="C", copy=None):
+    from . import _manipulation
+
+    return _manipulation.reshape(self, _normalize_shape(shape), order=order, copy=copy)
 
 
 def _transpose(self, *axes):
@@ -131,6 +131,12 @@ def _cai(self):
             "strides": tuple(s * item for s in self._strides), "version": 3, "stream": 1}
 
 
+def _array_namespace(self, api_version=None):
+    if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+        raise ValueError(f"tegula.numpy implements the array API 2024.12 (and earlier), not {api_version!r}")
+    return __import__("tegula.numpy", fromlist=["x"])
+
+
 def _dlpack_device(self):
     return (1, 0) if self._device_id < 0 else (2, self._device_id)
 
@@ -146,10 +152,9 @@ def _to_device(self, device, stream=None):
 
 def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     """NumPy's astype: any dtype spelling; a new array even for the same dtype unless copy=False."""
-    name = _core.dtype_name(dtype)
-    if name != self._dtype_name:
-        return ndarray._cast(self, name)
-    return same_dtype_copy(self) if copy else self
+    from . import _creation
+
+    return _creation._astype(self, dtype, order, copy)
 
 
 def same_dtype_copy(a):
@@ -157,10 +162,10 @@ def same_dtype_copy(a):
     return a._binary("mul", True if a._dtype_name == "bool" else 1, False)
 
 
-def _copy(self):
-    out = _core._tegula.array_empty(self.shape, self._dtype_name, self._device_id)
-    out._assign(self)
-    return out
+def _copy(self, order="C"):
+    from . import _creation
+
+    return _creation.copy(self, order)
 
 
 def _fill(self, value):
@@ -231,7 +236,7 @@ def install():
     A.__array_priority__ = 100
     A.__array_ufunc__ = _array_ufunc
     A.__array_function__ = _array_function
-    A.__array_namespace__ = lambda self, api_version=None: __import__("tegula.numpy", fromlist=["x"])
+    A.__array_namespace__ = _array_namespace
     A.__dlpack_device__ = _dlpack_device
     A.__len__ = _len
     A.__iter__ = _iter
@@ -251,6 +256,9 @@ def install():
     A.copy = _copy
     A.fill = _fill
     A.to_device = _to_device
+    from . import _layout
+
+    A.flags = property(_layout.Flags)
     for name in ("sum", "prod", "mean", "std", "var", "max", "min", "argmax", "argmin", "all", "any", "ravel",
                  "flatten", "squeeze", "swapaxes", "clip", "round", "conj", "nonzero", "cumsum", "cumprod", "dot",
                  "sort", "argsort", "repeat", "take"):

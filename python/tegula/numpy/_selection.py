@@ -15,11 +15,12 @@ def dot(a, b, out=None):
     raise NotImplementedError("dot/matmul of tegula.numpy arrays come with the library layer (cuBLASLt)")
 
 
-def sort(a, axis=-1, kind=None, order=None, **kw):
-    raise NotImplementedError("sort comes with the library layer (CUB radix sort)")
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    raise NotImplementedError("sort comes with the library layer (CUB radix sort, issue #6)")
 
 
-argsort = sort
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    raise NotImplementedError("argsort comes with the library layer (CUB radix sort, issue #6)")
 
 
 def nonzero(a):
