@@ -1,7 +1,7 @@
 // Complex arithmetic on float parts (see emit_complex.hpp). The formulas follow C99 Annex G and
 // NumPy's npymath where it matters for special values: exp keeps a zero imaginary part exact,
 // sqrt is the principal branch with infinite parts handled, division is Smith's (no overflow of
-// |y|^2), tanh does not overflow for large real parts, and 0 ** w follows NumPy's rules.
+// |y|^2), tanh is Kahan's (no cancellation near its poles, no overflow for large real parts), and 0 ** w follows NumPy's rules.
 #include "tegula/array/emit_complex.hpp"
 
 #include <cmath>
@@ -62,15 +62,17 @@ cvalue complex_ops::sqrt(cvalue z) {
 }
 
 cvalue complex_ops::tanh(cvalue z) {
-  // (sinh 2a + i sin 2b) / (cosh 2a + cos 2b); past |a| = 20 cosh overflows first, and the value is
-  // +-1 + i 2 sin(2b) e^(-2|a|).
-  value_id a2 = bin(op_kind::mul, z.re, c(2)), b2 = bin(op_kind::mul, z.im, c(2));
-  value_id d = bin(op_kind::add, un(op_kind::cosh, a2), un(op_kind::cos, b2));
+  // Kahan's form (as C libraries' ctanh): t = tan b, beta = 1 + t^2, s = sinh a, rho = sqrt(1 + s^2);
+  // tanh z = (beta rho s + i t) / (1 + beta s^2). No cancellation near the poles. Past |a| = 20
+  // sinh^2 overflows first, and the value is +-1 + i 4 t (1 + t^2) e^(-2|a|) ~ +-1 + i 0.
+  value_id t = un(op_kind::tan, z.im), beta = bin(op_kind::add, c(1), bin(op_kind::mul, t, t));
+  value_id s = un(op_kind::sinh, z.re), rho = un(op_kind::sqrt, bin(op_kind::add, c(1), bin(op_kind::mul, s, s)));
+  value_id den = bin(op_kind::add, c(1), bin(op_kind::mul, beta, bin(op_kind::mul, s, s)));
   value_id big = bin(op_kind::gt, un(op_kind::abs, z.re), c(20));
-  value_id re = b_.where(big, bin(op_kind::copysign, c(1), z.re), bin(op_kind::div, un(op_kind::sinh, a2), d));
-  value_id tail = bin(op_kind::mul, bin(op_kind::mul, c(2), un(op_kind::sin, b2)),
-                      un(op_kind::exp, un(op_kind::neg, un(op_kind::abs, a2))));
-  value_id im = b_.where(big, tail, bin(op_kind::div, un(op_kind::sin, b2), d));
+  value_id re = b_.where(big, bin(op_kind::copysign, c(1), z.re), bin(op_kind::div, bin(op_kind::mul, bin(op_kind::mul, beta, rho), s), den));
+  value_id tail = bin(op_kind::mul, bin(op_kind::mul, c(4), bin(op_kind::mul, t, beta)),
+                      un(op_kind::exp, un(op_kind::neg, bin(op_kind::mul, c(2), un(op_kind::abs, z.re)))));
+  value_id im = b_.where(big, tail, bin(op_kind::div, t, den));
   return {re, im};
 }
 
