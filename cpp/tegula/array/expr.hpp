@@ -4,6 +4,7 @@
 // shares it sees the stored result from then on. A node's dtype and shape never change.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -20,6 +21,31 @@ enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, 
 struct node;
 using node_ptr = std::shared_ptr<node>;
 
+// A node's inputs (at most three, where's): held inline, so building a node allocates nothing for them.
+class node_inputs {
+ public:
+  node_inputs() = default;
+  node_inputs(std::initializer_list<node_ptr> l) { *this = l; }
+  node_inputs& operator=(std::initializer_list<node_ptr> l) {
+    clear();
+    for (const auto& x : l) v_[n_++] = x;  // callers pass at most three
+    return *this;
+  }
+  const node_ptr* begin() const { return v_; }
+  const node_ptr* end() const { return v_ + n_; }
+  const node_ptr& operator[](std::size_t i) const { return v_[i]; }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  void clear() {
+    for (std::uint8_t i = 0; i < n_; ++i) v_[i].reset();
+    n_ = 0;
+  }
+
+ private:
+  node_ptr v_[3];
+  std::uint8_t n_ = 0;
+};
+
 struct node {
   node_kind kind = node_kind::leaf;
   dtype t = dtype::f32;
@@ -30,7 +56,7 @@ struct node {
   // unary / binary / reduce: the IR op; where: (cond, a, b); cast: (x)
   ir::op_kind op = ir::op_kind::add;
   dtype compute = dtype::f32;  // binary: the dtype both operands are cast to (comparisons: their promotion)
-  std::vector<node_ptr> inputs;
+  node_inputs inputs;
 
   // scalar: a value of dtype t, passed to kernels as a parameter (not part of the compiled kernel;
   // complex: fvalue + fimag*1j); iota: start (fvalue, ivalue) and step (fstep, istep)

@@ -132,7 +132,7 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
       become_leaf(*root, stage2->data, contiguous(root->shape));
       return;
     }
-    become_leaf(*root, out, p.out_layout);
+    become_leaf(*root, out, std::move(p.out_layout));  // p is scratch: its layout is set anew by each plan
     return;
   }
 }

@@ -2,6 +2,7 @@
 #include "tegula/array/plan.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 
 #include "tegula/support/error.hpp"
@@ -55,8 +56,6 @@ std::optional<std::pair<std::int64_t, std::int64_t>> merge(const std::int64_t* e
   }
   return std::make_pair(extent, stride);
 }
-
-void put(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
 
 bool reduce_has_split(op_kind op) { return op != op_kind::argmax && op != op_kind::argmin; }
 
@@ -256,30 +255,39 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   }
 
   // The key: everything the generated kernel depends on, nothing that only its parameters carry.
+  // Written through a pointer into a buffer sized for the worst case (the string keeps its capacity
+  // between plans), not appended char by char.
   std::string& k = p.key;
-  k.reserve(64 + 8 * p.order.size());
-  k += static_cast<char>(root->device);
-  k += static_cast<char>(p.shape);
-  put(k, p.TR), put(k, p.TC);
-  k += p.C == p.TC ? 'e' : 'm';  // exact rows need no column mask
-  k += static_cast<char>(p.out_t);
-  k += p.out.aligned ? 'a' : 'u';
+  k.resize(32 + p.order.size() * (8 + 3 * sizeof(int)));
+  char* w = k.data();
+  auto byte = [&w](int c) { *w++ = static_cast<char>(c); };
+  auto word = [&w](auto v) {
+    std::memcpy(w, &v, sizeof v);
+    w += sizeof v;
+  };
+  byte(static_cast<int>(root->device));
+  byte(static_cast<int>(p.shape));
+  word(p.TR), word(p.TC);
+  byte(p.C == p.TC ? 'e' : 'm');  // exact rows need no column mask
+  byte(static_cast<int>(p.out_t));
+  byte(p.out.aligned ? 'a' : 'u');
   for (std::size_t i = 0; i < p.order.size(); ++i) {
     const auto& n = p.order[i];
-    k += static_cast<char>(n->kind);
-    k += static_cast<char>(n->t);
-    k += static_cast<char>(n->compute);
-    k += static_cast<char>(n->op);
+    byte(static_cast<int>(n->kind));
+    byte(static_cast<int>(n->t));
+    byte(static_cast<int>(n->compute));
+    byte(static_cast<int>(n->op));
     if (n->kind == node_kind::leaf) {
-      const view2d& w = p.leaves[p.leaf_of[i]];
-      k += static_cast<char>((w.col_bcast ? 1 : 0) | (w.row_bcast ? 2 : 0) | (w.contiguous ? 4 : 0) | (w.aligned ? 8 : 0));
+      const view2d& v = p.leaves[p.leaf_of[i]];
+      byte((v.col_bcast ? 1 : 0) | (v.row_bcast ? 2 : 0) | (v.contiguous ? 4 : 0) | (v.aligned ? 8 : 0));
     }
-    if (n->kind == node_kind::reduce) k += n->keepdims ? 'k' : 'r';
-    if (n->kind == node_kind::scan) k += 's';
-    if (n->kind == node_kind::part) k += static_cast<char>('0' + n->ivalue);
-    for (int j = p.inputs_begin[i]; j < p.inputs_begin[i + 1]; ++j) put(k, p.inputs_flat[j]);
-    k += ';';
+    if (n->kind == node_kind::reduce) byte(n->keepdims ? 'k' : 'r');
+    if (n->kind == node_kind::scan) byte('s');
+    if (n->kind == node_kind::part) byte('0' + static_cast<int>(n->ivalue));
+    for (int j = p.inputs_begin[i]; j < p.inputs_begin[i + 1]; ++j) word(p.inputs_flat[j]);
+    byte(';');
   }
+  k.resize(static_cast<std::size_t>(w - k.data()));
   return true;
 }
 

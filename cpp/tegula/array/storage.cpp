@@ -52,7 +52,7 @@ storage::~storage() {
 }
 
 std::shared_ptr<storage> storage::allocate_cpu(std::size_t bytes) {
-  auto s = std::shared_ptr<storage>(new storage());
+  auto s = std::make_shared<storage>(token{});
   std::size_t rounded = (bytes + 63) / 64 * 64;
   void* p = std::aligned_alloc(64, rounded ? rounded : 64);
   if (!p) fail(error_kind::out_of_memory, "could not allocate ", bytes, " bytes of host memory");
@@ -64,7 +64,7 @@ std::shared_ptr<storage> storage::allocate_cpu(std::size_t bytes) {
 }
 
 std::shared_ptr<storage> storage::allocate_cuda(std::size_t bytes, rt::device& dev) {
-  auto s = std::shared_ptr<storage>(new storage());
+  auto s = std::make_shared<storage>(token{});
   if (bytes <= recycle_max) {
     std::size_t cls = size_class(bytes);
     s->recycle_ = true;
@@ -91,7 +91,7 @@ std::shared_ptr<storage> storage::allocate_cuda(std::size_t bytes, rt::device& d
 
 std::shared_ptr<storage> storage::borrow_cuda(std::uintptr_t ptr, std::size_t bytes, rt::device& dev,
                                               std::shared_ptr<void> owner) {
-  auto s = std::shared_ptr<storage>(new storage());
+  auto s = std::make_shared<storage>(token{});
   s->buffer_ = rt::buffer::borrow(static_cast<CUdeviceptr>(ptr), bytes, dev, std::move(owner));
   s->kind_ = device_kind::cuda;
   s->bytes_ = bytes;
@@ -101,7 +101,7 @@ std::shared_ptr<storage> storage::borrow_cuda(std::uintptr_t ptr, std::size_t by
 }
 
 std::shared_ptr<storage> storage::borrow_cpu(void* ptr, std::size_t bytes, std::shared_ptr<void> owner) {
-  auto s = std::shared_ptr<storage>(new storage());
+  auto s = std::make_shared<storage>(token{});
   s->owner_ = std::move(owner);
   s->kind_ = device_kind::cpu;
   s->bytes_ = bytes;

@@ -18,7 +18,12 @@ struct node;
 enum class device_kind { cpu, cuda };
 
 class storage {
+  struct token {  // only storage's factories can name it: construct through them
+    explicit token() = default;
+  };
+
  public:
+  explicit storage(token) {}  // for make_shared (one allocation for the storage and its count)
   // Uninitialised bytes: host memory (64-byte aligned) or the device's stream-ordered pool.
   static std::shared_ptr<storage> allocate_cpu(std::size_t bytes);
   static std::shared_ptr<storage> allocate_cuda(std::size_t bytes, rt::device& dev);
@@ -42,7 +47,6 @@ class storage {
   std::size_t readers_pruned_at = 0;
 
  private:
-  storage() = default;
   device_kind kind_ = device_kind::cpu;
   std::size_t bytes_ = 0;
   std::uintptr_t address_ = 0;

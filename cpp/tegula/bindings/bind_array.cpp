@@ -296,7 +296,7 @@ op_kind op_named(const std::string& name) {
 }  // namespace
 
 void bind_array(nb::module_& m) {
-  auto cls = nb::class_<py_array>(m, "ndarray", nb::is_weak_referenceable(), nb::type_slots(number_slots),
+  auto cls = nb::class_<py_array>(m, "ndarray", nb::type_slots(number_slots),
                                   "A tegula array: materialised (device memory + layout) or pending (a lazy expression).");
   cls.def_prop_ro("shape", [](const py_array& a) { return to_tuple(a.n->shape); })
       .def_prop_ro("ndim", [](const py_array& a) { return a.n->shape.size(); })
