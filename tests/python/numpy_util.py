@@ -23,6 +23,7 @@ INTS = ["int8", "int16", "int32", "int64"]
 UINTS = ["uint8", "uint16", "uint32", "uint64"]
 INTEGERS = INTS + UINTS
 FLOATS = ["float16", "float32", "float64"]
+COMPLEX = ["complex64", "complex128"]
 NUMERIC = INTEGERS + FLOATS
 ALL_DTYPES = ["bool"] + NUMERIC
 
@@ -56,6 +57,9 @@ def random(rng, shape, dtype, low=None, high=None):
         lo = (-10 if dtype.kind == "i" else 0) if low is None else low
         hi = 11 if high is None else high
         return rng.integers(lo, hi, size=shape, endpoint=False).astype(dtype)
+    if dtype.kind == "c":
+        part = np.float32 if dtype == np.complex64 else np.float64
+        return (random(rng, shape, part, low, high) + 1j * random(rng, shape, part, low, high)).astype(dtype)
     if low is not None:
         return rng.uniform(low, high, size=shape).astype(dtype)
     return rng.standard_normal(shape).astype(dtype)
@@ -69,7 +73,8 @@ def tol(dtype):
 
 def assert_same(actual, expected, rtol=None, atol=None, dtype=True, equal_nan=True):
     """`actual` is a tegula array (or Python scalar where NumPy gives one) with NumPy's dtype and shape and
-    values: exactly for bool and integers, within `tol(dtype)` (or the given rtol/atol) for floats."""
+    values: exactly for bool and integers, within `tol(dtype)` (or the given rtol/atol) for floats, and for each
+    part of complex values (with the tolerance of the part's float dtype)."""
     expected = np.asarray(expected)
     if isinstance(actual, tnp.ndarray):
         got = actual.get()
@@ -78,7 +83,15 @@ def assert_same(actual, expected, rtol=None, atol=None, dtype=True, equal_nan=Tr
     if dtype:
         assert got.dtype == expected.dtype, f"dtype {got.dtype} != NumPy's {expected.dtype}"
     assert got.shape == expected.shape, f"shape {got.shape} != NumPy's {expected.shape}"
-    if expected.dtype.kind == "f" or got.dtype.kind == "f":
+    if expected.dtype.kind == "c" or got.dtype.kind == "c":  # each part within the tolerance of the part dtype
+        c = expected.dtype if expected.dtype.kind == "c" else got.dtype
+        r, a = tol(np.float32 if c == np.complex64 else np.float64)
+        r = r if rtol is None else rtol
+        a = a if atol is None else atol
+        g, e = got.astype(np.complex128), expected.astype(np.complex128)
+        for part in (np.real, np.imag):
+            np.testing.assert_allclose(part(g), part(e), rtol=r, atol=a, equal_nan=equal_nan)
+    elif expected.dtype.kind == "f" or got.dtype.kind == "f":
         r, a = tol(expected.dtype if expected.dtype.kind == "f" else got.dtype)
         r = r if rtol is None else rtol
         a = a if atol is None else atol

@@ -24,7 +24,7 @@ cvalue complex_ops::mul(cvalue x, cvalue y) {
 }
 
 cvalue complex_ops::div(cvalue x, cvalue y) {
-  // Smith: scale by the larger part of y. Division by 0+0j divides each part by the zero (inf/nan).
+  // Smith: scale by the larger part of y. Division by a complex zero divides each part by |0| (NumPy).
   value_id by_re = bin(op_kind::ge, un(op_kind::abs, y.re), un(op_kind::abs, y.im));
   value_id r1 = bin(op_kind::div, y.im, y.re), d1 = bin(op_kind::add, y.re, bin(op_kind::mul, y.im, r1));
   value_id re1 = bin(op_kind::div, bin(op_kind::add, x.re, bin(op_kind::mul, x.im, r1)), d1);
@@ -34,7 +34,8 @@ cvalue complex_ops::div(cvalue x, cvalue y) {
   value_id im2 = bin(op_kind::div, bin(op_kind::sub, bin(op_kind::mul, x.im, r2), x.re), d2);
   value_id zero = bin(op_kind::bit_and, bin(op_kind::eq, y.re, c(0)), bin(op_kind::eq, y.im, c(0)));
   value_id re = b_.where(by_re, re1, re2), im = b_.where(by_re, im1, im2);
-  return {b_.where(zero, bin(op_kind::div, x.re, y.re), re), b_.where(zero, bin(op_kind::div, x.im, y.re), im)};
+  value_id az = un(op_kind::abs, y.re);
+  return {b_.where(zero, bin(op_kind::div, x.re, az), re), b_.where(zero, bin(op_kind::div, x.im, az), im)};
 }
 
 cvalue complex_ops::exp(cvalue z) {
@@ -77,8 +78,10 @@ cvalue complex_ops::tanh(cvalue z) {
 }
 
 value_id complex_ops::less(cvalue x, cvalue y, bool or_equal) {
+  // NumPy's CLT/CLE: the real parts decide only when neither imaginary part is NaN.
+  value_id no_nan = bin(op_kind::bit_and, bin(op_kind::eq, x.im, x.im), bin(op_kind::eq, y.im, y.im));
   value_id tie = bin(op_kind::bit_and, bin(op_kind::eq, x.re, y.re), bin(or_equal ? op_kind::le : op_kind::lt, x.im, y.im));
-  return bin(op_kind::bit_or, bin(op_kind::lt, x.re, y.re), tie);
+  return bin(op_kind::bit_or, bin(op_kind::bit_and, bin(op_kind::lt, x.re, y.re), no_nan), tie);
 }
 
 cvalue complex_ops::unary(op_kind op, cvalue z) {
@@ -124,11 +127,11 @@ cvalue complex_ops::binary(op_kind op, cvalue x, cvalue y) {
     case op_kind::mul: return mul(x, y);
     case op_kind::div: return div(x, y);
     case op_kind::pow: {
-      // exp(y log x); x ** 0 = 1; 0 ** y = 0 for real positive y, else nan (NumPy's npy_cpow).
+      // exp(y log x); x ** 0 = 1; 0 ** y = 0 for Re y > 0, else nan (NumPy's npy_cpow).
       cvalue r = exp(mul(y, log(x)));
       value_id y0 = bin(op_kind::bit_and, bin(op_kind::eq, y.re, c(0)), bin(op_kind::eq, y.im, c(0)));
       value_id x0 = bin(op_kind::bit_and, bin(op_kind::eq, x.re, c(0)), bin(op_kind::eq, x.im, c(0)));
-      value_id to_zero = bin(op_kind::bit_and, bin(op_kind::gt, y.re, c(0)), bin(op_kind::eq, y.im, c(0)));
+      value_id to_zero = bin(op_kind::gt, y.re, c(0));
       value_id at0 = b_.where(to_zero, c(0), c(std::numeric_limits<double>::quiet_NaN()));
       r = {b_.where(x0, at0, r.re), b_.where(x0, at0, r.im)};
       return {b_.where(y0, c(1), r.re), b_.where(y0, c(0), r.im)};

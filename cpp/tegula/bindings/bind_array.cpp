@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "tegula/array/copy.hpp"
@@ -132,7 +133,32 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add, 
   return strong_scalar(o, like);
 }
 
+// z ** n for complex z and a small Python integer n, by repeated squaring (NumPy multiplies for
+// |n| <= 100, which is exact where exp(n log z) is not: (1+1j)**2 is 2j).
+node_ptr complex_int_power(const node_ptr& z, long long n) {
+  node_ptr result, square = z;
+  for (long long e = n < 0 ? -n : n; e; e >>= 1) {
+    if (e & 1) result = result ? array::make_binary(op_kind::mul, result, square) : square;
+    if (e > 1) square = array::make_binary(op_kind::mul, square, square);
+  }
+  if (!result)  // z ** 0 = 1 everywhere, in z's shape and dtype
+    return array::make_where(array::make_scalar_int(1, dtype::b1, z), array::make_scalar(1, z->t, z), z);
+  if (n == 1)  // a new array, not z itself (adding -0 keeps every value, -0.0, inf and nan included)
+    return array::make_binary(op_kind::add, z, array::make_scalar_complex(-0.0, -0.0, z->t, z));
+  if (n > 0) return result;
+  // 1 / z**|n|; 0 ** n is nan+nanj for n < 0 (npy_cpow), not 1 / 0.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  node_ptr inverse = array::make_binary(op_kind::div, array::make_scalar(1, z->t, z), result);
+  return array::make_where(array::make_binary(op_kind::eq, z, array::make_scalar(0, z->t, z)),
+                           array::make_scalar_complex(nan, nan, z->t, z), inverse);
+}
+
 nb::object binary(op_kind op, const py_array& self, nb::handle other, bool reflected) {
+  if (op == op_kind::pow && !reflected && ir::is_complex(self.n->t) && PyLong_CheckExact(other.ptr())) {
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(other.ptr(), &overflow);
+    if (!overflow && n >= -100 && n <= 100) return nb::cast(wrap(complex_int_power(self.n, n)));
+  }
   node_ptr b = operand(other, self.n, op, true);
   if (!b) return nb::borrow(Py_NotImplemented);
   return nb::cast(wrap(reflected ? array::make_binary(op, b, self.n) : array::make_binary(op, self.n, b)));

@@ -122,7 +122,7 @@ def take_along_axis(arr, indices, axis=-1):
 
 
 def logaddexp(x1, x2, /, out=None, **kw):
-    a, b = _F._float_pair(x1, x2)  # Python scalars stay weak: logaddexp(1.5, float32) is float32
+    a, b = _F._float_pair(x1, x2, "logaddexp")  # Python scalars stay weak: logaddexp(1.5, float32) is float32
     d = -(a - b)._unary("abs")
     # x == y (infinities included, where d is NaN): x + log(2)
     r = (a == b)._where(a + _math.log(2.0), _F.maximum(a, b) + _F.log1p(_F.exp(d)))
@@ -130,7 +130,7 @@ def logaddexp(x1, x2, /, out=None, **kw):
 
 
 def logaddexp2(x1, x2, /, out=None, **kw):
-    a, b = _F._float_pair(x1, x2)
+    a, b = _F._float_pair(x1, x2, "logaddexp2")
     d = -(a - b)._unary("abs")
     r = (a == b)._where(a + 1.0, _F.maximum(a, b) + _F.log1p(_F.exp2(d)) * (1.0 / _math.log(2.0)))
     return _F._done(r, out, kw)
@@ -147,7 +147,7 @@ def nextafter(x1, x2, /, out=None, **kw):
     """The next representable value after x1 towards x2 (x2 itself where they are equal), in their promoted
     float dtype. Computed in float64 without bit casts: the spacing at x1 is a power of two, 2**(e - m) for
     x1's binade e (2**(e - m - 1) stepping down from a power of two), and x1 +- that spacing is exact."""
-    a, b = _F._float_pair(x1, x2)
+    a, b = _F._float_pair(x1, x2, "nextafter")
     t = a._dtype_name
     m, emin, emax = _FLOAT_BITS[t]
     x, y = a.astype("float64"), b.astype("float64")
@@ -170,41 +170,33 @@ def nextafter(x1, x2, /, out=None, **kw):
     return _F._done(r.astype(t), out, kw)
 
 
-def _float_unary(op):
+def _float_unary(op, name):
     def f(x, /, out=None, **kw):
-        return _F._finish(_F._as_float(x)._unary(op), out, kw.get("where", True), kw.get("dtype"))
-    f.__name__ = op
+        x = _F._as_float(x)
+        if _F._is_complex(x):  # NumPy has these for complex (C99 casin & co.); the engine does not yet
+            raise NotImplementedError(f"{name} of complex arrays is not implemented yet")
+        return _F._finish(x._unary(op), out, kw.get("where", True), kw.get("dtype"))
+    f.__name__ = name
     return f
 
 
-arcsin = asin = _float_unary("asin")
-arccos = acos = _float_unary("acos")
-arctan = atan = _float_unary("atan")
-arcsinh = asinh = _float_unary("asinh")
-arccosh = acosh = _float_unary("acosh")
-arctanh = atanh = _float_unary("atanh")
+arcsin = asin = _float_unary("asin", "arcsin")
+arccos = acos = _float_unary("acos", "arccos")
+arctan = atan = _float_unary("atan", "arctan")
+arcsinh = asinh = _float_unary("asinh", "arcsinh")
+arccosh = acosh = _float_unary("acosh", "arccosh")
+arctanh = atanh = _float_unary("atanh", "arctanh")
 
 
 def deg2rad(x, /, out=None, **kw):
-    return _F._done(_F._as_float(x) * (_math.pi / 180), out, kw)
+    return _F._done(_F._as_float(x, "deg2rad") * (_math.pi / 180), out, kw)
 
 
 def rad2deg(x, /, out=None, **kw):
-    return _F._done(_F._as_float(x) * (180 / _math.pi), out, kw)
+    return _F._done(_F._as_float(x, "rad2deg") * (180 / _math.pi), out, kw)
 
 
 radians, degrees = deg2rad, rad2deg
-
-
-if not hasattr(_F, "real"):  # until complex dtypes land: real and imag of real-valued arrays
-    def real(val, /):
-        """The real part: for real-valued arrays, the values themselves (a copy, in their dtype)."""
-        return _F._copy_of(_arr(val))
-
-    def imag(val, /):
-        """The imaginary part: zeros in the dtype of a real-valued array (NumPy's answer)."""
-        x = _arr(val)
-        return _F.zeros_like(x)
 
 
 def _needs_library(name):

@@ -13,8 +13,8 @@ _py_max, _py_min, _py_abs, _py_sum, _py_all, _py_any, _py_round = (
 
 
 def _is_py_scalar(x):
-    """Python's own bool/int/float: weak under NEP 50. NumPy scalars (np.float64 is a float) are strong."""
-    return isinstance(x, (bool, int, float)) and not isinstance(x, _np.generic)
+    """Python's own bool/int/float/complex: weak under NEP 50. NumPy scalars (np.float64 is a float) are strong."""
+    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, _np.generic)
 
 
 def _arr(x, like=None):
@@ -67,7 +67,51 @@ def _done(result, out, kw):
 
 
 def _is_float(x):
+    """A real floating dtype (complex is not: see _is_complex)."""
     return x._dtype_name in ("float16", "bfloat16", "float32", "float64")
+
+
+def _is_complex(x):
+    return x._dtype_name in ("complex64", "complex128")
+
+
+def _is_inexact(x):
+    return _is_float(x) or _is_complex(x)
+
+
+_REAL_OF = {"complex64": "float32", "complex128": "float64"}
+
+
+def _real_dtype(name):
+    """The dtype of a complex dtype's parts (real dtypes are their own)."""
+    return _REAL_OF.get(name, name)
+
+
+def _not_supported(name):
+    """NumPy's TypeError for a ufunc without a loop for the operands' dtype (complex in float-only ufuncs)."""
+    return TypeError(f"ufunc '{name}' not supported for the input types, and the inputs could not be safely "
+                     "coerced to any supported types according to the casting rule ''safe''")
+
+
+def _no_complex(name, *xs):
+    """Raises NumPy's TypeError when an operand of the float-only ufunc `name` is complex."""
+    for x in xs:
+        if isinstance(x, complex) and not isinstance(x, _np.generic) or \
+                (isinstance(x, ndarray) and _is_complex(x)) or \
+                (isinstance(x, (_np.ndarray, _np.generic)) and x.dtype.kind == "c"):
+            raise _not_supported(name)
+
+
+def _parts(x):
+    """(real, imag) of a complex array: views when it is materialised, lazy nodes when pending."""
+    return x._part(0), x._part(1)
+
+
+def _complex_warning():
+    import warnings
+
+    warnings.warn("Casting complex values to real discards the imaginary part", _np.exceptions.ComplexWarning,
+                  stacklevel=4)
 
 
 def _raise_axis(axis, nd):

@@ -7,7 +7,7 @@ import math
 import numpy as _np
 
 from . import _core, _layout
-from ._common import _arr, _copy_of, _dev, _py_all, _py_max
+from ._common import _arr, _complex_warning, _copy_of, _dev, _py_all, _py_any, _py_max
 from ._core import _tegula, as_array, dtype_name, ndarray
 
 
@@ -130,6 +130,8 @@ def _astype(a, dtype, order="K", copy=True):
     o = _layout.parse_order(order, default="K")
     name = dtype_name(dtype)
     same = name == a._dtype_name
+    if not same and a._dtype_name.startswith("complex") and not name.startswith("complex") and name != "bool":
+        _complex_warning()
     if same and not copy:
         c, f = _layout.c_contiguous(a), _layout.f_contiguous(a)
         if o == "K" or (o == "A" and (c or f)) or (o == "C" and c) or (o == "F" and f):
@@ -211,6 +213,9 @@ def _host_made(values, device):
 
 def arange(start, stop=None, step=1, dtype=None, *, device=None, like=None):
     """Computed on the device: start + i * step."""
+    if _py_any(isinstance(v, (complex, _np.complexfloating)) for v in (start, stop, step)) or \
+            (dtype is not None and dtype_name(dtype).startswith("complex")):
+        raise NotImplementedError("arange with complex values or a complex dtype is not implemented yet")
     if stop is None:
         start, stop = 0, start
     if step == 0:
@@ -230,7 +235,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     """Computed on the device (the last value is exactly `stop` when endpoint)."""
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    if axis != 0 or not _py_all(isinstance(v, (int, float, _np.number)) for v in (start, stop)):
+    if axis != 0 or not _py_all(isinstance(v, (int, float, _np.integer, _np.floating)) for v in (start, stop)) or \
+            (dtype is not None and dtype_name(dtype).startswith("complex")):
         r = _np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
         if retstep:
             return _host_made(r[0], device), r[1]

@@ -6,7 +6,9 @@ as their nonzero() arrays, and the ints among them. Result element [p, b, q] is 
 post(q)]: idx is the broadcast index arrays' storage offset (one fused lazy int64 expression, or NumPy on
 the host for list keys), pre and post the offsets of the view's other axes placed before and after the
 index dimensions. One tile kernel gathers (read) or scatters (write) over the storage.
-Data-dependent shapes and bounds checks need values on the host: these synchronise once, as CuPy does."""
+Data-dependent shapes and bounds checks need values on the host: these synchronise once, as CuPy does.
+The tile IR has no complex dtypes: a complex array is indexed as its two float part views (same offsets in
+float units, stride 2), one kernel per part."""
 from __future__ import annotations
 
 import math
@@ -119,10 +121,17 @@ def _positions(keep):
     return runs
 
 
+def _is_complex(a):
+    return a._dtype_name in ("complex64", "complex128")
+
+
 def compress_flat(x, keep):
     """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count)."""
     F = _F()
     x, keep = _flat(x), _flat(keep.astype("bool"))
+    if _is_complex(x):  # each part on its own (contiguous copies: the kernel reads stride-1 rows)
+        re = compress_flat(x._part(0)._contiguous(), keep)
+        return re._complex(compress_flat(x._part(1)._contiguous(), keep))
     n = x.size
     if n == 0:
         return F.empty((0,), x._dtype_name, device=_core.device_of(x))
@@ -433,9 +442,20 @@ def _rows_cols(plan):
     return P * math.prod(plan.bshape), Q
 
 
-def _gather(plan):
-    _check_bounds(plan)
+def _part_plan(plan, k):
+    """The plan over part k (0 real, 1 imaginary) of a complex array: float views, offsets in float units."""
+    p = _Plan.__new__(_Plan)
+    p.__dict__.update(plan.__dict__)
+    p.a, p.view = plan.a._part(k), plan.view._part(k)
+    return p
+
+
+def _gather(plan, checked=False):
+    if not checked:
+        _check_bounds(plan)
     a = plan.a
+    if _is_complex(a):
+        return _gather(_part_plan(plan, 0), True)._complex(_gather(_part_plan(plan, 1), True))
     R, Q = _rows_cols(plan)
     out = _F().empty((R, Q), a._dtype_name, device=_core.device_of(a))
     if R and Q:
@@ -460,6 +480,12 @@ def _scatter(plan, value):
     if v._base_id == a._base_id:
         v = v.copy()
     v = v.reshape(vs)._broadcast_to(shape).reshape((R, Q))  # a view where the strides allow (a scalar: all 0)
+    if _is_complex(a):
+        if v._pending:  # a reshape that needed a copy: the parts must be views
+            v._materialize()
+        _run(_part_plan(plan, 0), v._part(0), True)
+        _run(_part_plan(plan, 1), v._part(1), True)
+        return
     _run(plan, v, True)
 
 

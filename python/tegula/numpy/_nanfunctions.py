@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import math
 
-from ._common import _arr, _finish, _is_float
+from ._common import _arr, _finish, _is_complex, _is_float, _is_inexact, _real_dtype
 from ._reductions import (_accumulator, _argreduce, _axis, _count, _mask, _masked, _mean_dtype, _no_identity,
                           _reduce, _scalar_of, _squares_over, all, any, mean, prod, sum, var)
 
 
 def _nan_filled(a, value):
+    """a with its NaNs replaced by value (a complex element is NaN when either part is)."""
     a = _arr(a)
-    if not a._dtype_name.startswith(("float", "bfloat")):
+    if not _is_inexact(a):
         return a
     return (a != a)._where(a._scalar_like(value), a)
 
@@ -21,13 +22,15 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    if _is_complex(_arr(a)):
+        raise NotImplementedError("nanprod of complex arrays is not implemented yet")
     return prod(_nan_filled(a, 1), axis, dtype, out, keepdims, initial, where)
 
 
 def _all_nan(a, axis, keepdims):
     """Where every element of a slice is NaN (None for dtypes without NaN)."""
     a = _arr(a)
-    if not _is_float(a):
+    if not _is_inexact(a):
         return None
     return all(a != a, axis, keepdims=keepdims)
 
@@ -42,6 +45,8 @@ def _nan_extreme(op, a, axis, out, keepdims, initial, where):
     """nanmax/nanmin, NumPy's fmax/fmin.reduce: NaNs skipped; a slice with no value left gives `initial`, or
     NaN without it (NumPy also warns). A NaN initial is skipped too, like any NaN."""
     a = _arr(a)
+    if _is_complex(a):
+        raise NotImplementedError(f"nan{op} of complex arrays is not implemented yet")
     if initial is None and where is not True:
         raise _no_identity("fmax" if op == "max" else "fmin")
     if not _is_float(a) or a.size == 0:
@@ -68,6 +73,8 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 def _nan_arg(op, a, axis, out, keepdims):
     """nanargmax/nanargmin: an all-NaN slice raises ValueError, as in NumPy (this reads one flag back)."""
     a = _arr(a)
+    if _is_complex(a):
+        raise NotImplementedError(f"nan{op} of complex arrays is not implemented yet")
     empty = _all_nan(a, axis, False)
     if empty is not None and empty.size and bool(any(empty)):
         raise ValueError("All-NaN slice encountered")
@@ -89,32 +96,32 @@ def _nan_count(a, m, axis, keepdims, t):
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = _arr(a)
-    if not _is_float(a):
+    if not _is_inexact(a):
         return mean(a, axis, dtype, out, keepdims, where=where)
     t = _mean_dtype(a, dtype)
     acc = _accumulator(a, t)
     _count(a, axis)  # checks the axes
     m = _mask(where, a)
     total = _masked(_nan_filled(acc, 0), m, 0)._reduce("sum", _axis(axis), bool(keepdims))
-    return _finish((total / _nan_count(a, m, axis, keepdims, acc._dtype_name)).astype(t), out, True)
+    return _finish((total / _nan_count(a, m, axis, keepdims, _real_dtype(acc._dtype_name))).astype(t), out, True)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):  # noqa: A002
     a = _arr(a)
     if correction is not None:
         ddof = correction
-    if not _is_float(a):
+    if not _is_inexact(a):
         return var(a, axis, dtype, out, ddof, keepdims, where=where)
     t = _mean_dtype(a, dtype)
     acc = _accumulator(a, t)
     _count(a, axis)  # checks the axes
     m = _mask(where, a)
     mu = _masked(_nan_filled(acc, 0), m, 0)._reduce("sum", _axis(axis), True) / _nan_count(a, m, axis, True,
-                                                                                         acc._dtype_name)
+                                                                                         _real_dtype(acc._dtype_name))
     mu._materialize()
     d = _masked(_nan_filled(acc - mu, 0), m, 0)
-    r = _squares_over(d, axis, keepdims, _nan_count(a, m, axis, keepdims, acc._dtype_name) - ddof)
-    return _finish(r.astype(t), out, True)
+    r = _squares_over(d, axis, keepdims, _nan_count(a, m, axis, keepdims, _real_dtype(acc._dtype_name)) - ddof)
+    return _finish(r.astype(_real_dtype(t)), out, True)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):  # noqa: A002

@@ -48,6 +48,10 @@ def _value(self, value):
 
 
 def _setitem(self, key, value):
+    if _is_complex_value(value) and not self._dtype_name.startswith("complex"):
+        if isinstance(value, complex) and not isinstance(value, _np.generic):
+            raise TypeError("float() argument must be a string or a real number, not 'complex'")  # NumPy's
+        _complex_warning()
     value = _value(self, value)
     key = (None,) if key is None else key
     if _is_basic(key) and self._setitem_basic(key, value):
@@ -59,6 +63,57 @@ def _setitem(self, key, value):
 
 def _is_scalar(v):
     return isinstance(v, (bool, int, float)) and not isinstance(v, _np.generic)
+
+
+def _is_complex_value(v):
+    if isinstance(v, ndarray):
+        return v._dtype_name.startswith("complex")
+    if isinstance(v, (complex, _np.complexfloating)):
+        return True
+    return isinstance(v, _np.ndarray) and v.dtype.kind == "c"
+
+
+def _complex_warning():
+    from ._common import _complex_warning as warn
+
+    warn()
+
+
+# .real / .imag: NumPy's views. A complex array's parts are float views of its storage (a pending array is
+# computed first, so that writes through the view reach it); a real array's real part is itself and its
+# imaginary part zeros (NumPy's are read-only; these are a new array, so writes to them go nowhere).
+def _real(self):
+    if not self._dtype_name.startswith("complex"):
+        return self
+    if self._pending:
+        self._materialize()
+    return self._part(0)
+
+
+def _imag(self):
+    if not self._dtype_name.startswith("complex"):
+        from ._creation import zeros_like
+
+        return zeros_like(self)
+    if self._pending:
+        self._materialize()
+    return self._part(1)
+
+
+def _set_part(k):
+    def setter(self, value):
+        if not self._dtype_name.startswith("complex"):
+            if k == 1:
+                raise TypeError("array does not have imaginary part to set")
+            self[...] = value
+            return
+        if _is_complex_value(value):
+            _complex_warning()
+        if self._pending:
+            self._materialize()
+        self._part(k)[...] = value
+
+    return setter
 
 
 def _repr(self):
@@ -158,7 +213,10 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
 
 
 def same_dtype_copy(a):
-    """A lazy copy of `a` (x * 1 keeps -0.0 and NaN, unlike x + 0; the C++ cast to the same dtype aliases)."""
+    """A lazy copy of `a` (x * 1 keeps -0.0 and NaN, unlike x + 0; the C++ cast to the same dtype aliases).
+    Complex: each part times 1 (a complex product with 1 would make inf * 0 = NaN of an infinite part)."""
+    if a._dtype_name.startswith("complex"):
+        return same_dtype_copy(a._part(0))._complex(same_dtype_copy(a._part(1)))
     return a._binary("mul", True if a._dtype_name == "bool" else 1, False)
 
 
@@ -248,6 +306,8 @@ def install():
     A.__index__ = lambda self: int(_item(self)) if self._dtype_name.startswith(("int", "uint")) else \
         (_ for _ in ()).throw(TypeError("only integer arrays can be used as an index"))
     A.__complex__ = lambda self: _scalar(self, complex)
+    A.real = property(_real, _set_part(0))
+    A.imag = property(_imag, _set_part(1))
     A.get = lambda self: to_numpy(self)
     A.tolist = lambda self: to_numpy(self).tolist()
     A.item = _item
@@ -261,5 +321,5 @@ def install():
     A.flags = property(_layout.Flags)
     for name in ("sum", "prod", "mean", "std", "var", "max", "min", "argmax", "argmin", "all", "any", "ravel",
                  "flatten", "squeeze", "swapaxes", "clip", "round", "conj", "nonzero", "cumsum", "cumprod", "dot",
-                 "sort", "argsort", "repeat", "take"):
+                 "sort", "argsort", "repeat", "take", "conjugate"):
         setattr(A, name, _method(name))

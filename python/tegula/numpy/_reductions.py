@@ -7,7 +7,7 @@ import math
 import numpy as _np
 
 from . import _core
-from ._common import _arr, _finish, _is_float, _py_max, _raise_axis
+from ._common import _arr, _finish, _is_complex, _is_inexact, _py_max, _raise_axis, _real_dtype
 from ._core import as_array, dtype_name, ndarray
 from ._creation import full
 from ._manipulation import concatenate
@@ -117,16 +117,19 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    a = _no_complex_reduction("prod", a if dtype is None else _arr(a).astype(dtype_name(dtype)))
     return _reduce("prod", a, axis, keepdims, dtype, out, initial, where)
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
     """A where= mask needs initial= (maximum has no identity), as in NumPy."""
+    a = _no_complex_reduction("max", a)
     return _reduce("max", a, axis, keepdims, None, out, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
     """A where= mask needs initial= (minimum has no identity), as in NumPy."""
+    a = _no_complex_reduction("min", a)
     return _reduce("min", a, axis, keepdims, None, out, initial, where)
 
 
@@ -145,10 +148,12 @@ def _argreduce(op, a, axis, out, keepdims):
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
+    a = _no_complex_reduction("argmax", a)
     return _argreduce("argmax", a, axis, out, keepdims)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
+    a = _no_complex_reduction("argmin", a)
     return _argreduce("argmin", a, axis, out, keepdims)
 
 
@@ -170,7 +175,7 @@ def _count(a, axis):
 def _mean_dtype(a, dtype):
     if dtype is not None:
         return dtype_name(dtype)
-    return a._dtype_name if _is_float(a) else "float64"
+    return a._dtype_name if _is_inexact(a) else "float64"
 
 
 def _accumulator(a, t):
@@ -186,19 +191,28 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     n = _count(a, axis)
     m = _mask(where, a, counted=True)
     if m is not None:
-        n = _mask_count(m, a, axis, keepdims, acc._dtype_name)
+        n = _mask_count(m, a, axis, keepdims, _real_dtype(acc._dtype_name))
     r = _masked(acc, m, 0)._reduce("sum", _axis(axis), bool(keepdims)) / n
     return _finish(r.astype(t), out, True)
 
 
+def _abs2(d):
+    """|d|**2: d * d, or re**2 + im**2 for complex d (a real result, as NumPy's var of complex)."""
+    if _is_complex(d):
+        re, im = d._part(0), d._part(1)
+        return re * re + im * im
+    return d * d
+
+
 def _squares_over(d, axis, keepdims, dof):
-    """sum(d * d) / dof, NaN where dof <= 0 (NumPy warns there)."""
-    r = (d * d)._reduce("sum", _axis(axis), bool(keepdims)) / dof
+    """sum(|d|**2) / dof, NaN where dof <= 0 (NumPy warns there)."""
+    r = _abs2(d)._reduce("sum", _axis(axis), bool(keepdims)) / dof
     return r if not isinstance(dof, ndarray) else (dof <= 0)._where(r._scalar_like(math.nan), r)
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):  # noqa: A002
-    """Two passes: the mean first, then the squares of the deviations. With where=, over the selected
+    """Two passes: the mean first, then the squared magnitudes of the deviations (real for complex a, as in
+    NumPy). With where=, over the selected
     elements: sum / max(count - ddof, 0), so inf or NaN where that is 0, as NumPy gives (and warns)."""
     a = _arr(a)
     if correction is not None:
@@ -212,13 +226,14 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         mu._materialize()
         r = _squares_over(acc - mu, axis, keepdims, _py_max(n - ddof, 0))
     else:
-        mu = _masked(acc, m, 0)._reduce("sum", _axis(axis), True) / _mask_count(m, a, axis, True, acc._dtype_name)
+        mu = _masked(acc, m, 0)._reduce("sum", _axis(axis), True) / _mask_count(m, a, axis, True,
+                                                                                 _real_dtype(acc._dtype_name))
         mu._materialize()
         d = acc - mu
-        dof = _mask_count(m, a, axis, keepdims, acc._dtype_name) - ddof
+        dof = _mask_count(m, a, axis, keepdims, _real_dtype(acc._dtype_name)) - ddof
         dof = (dof < 0)._where(dof._scalar_like(0), dof)
-        r = _masked(d * d, m, 0)._reduce("sum", _axis(axis), bool(keepdims)) / dof
-    return _finish(r.astype(t), out, True)
+        r = _masked(_abs2(d), m, 0)._reduce("sum", _axis(axis), bool(keepdims)) / dof
+    return _finish(r.astype(_real_dtype(t)), out, True)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):  # noqa: A002
@@ -238,6 +253,13 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     a = _arr(a)
     nonzero = _masked(a.astype("bool"), _mask(where, a), False)
     return _finish(nonzero._reduce("sum", _axis(axis), bool(keepdims)) > 0, out, True)
+
+
+def _no_complex_reduction(name, a):
+    a = _arr(a)
+    if _is_complex(a):
+        raise NotImplementedError(f"{name} of complex arrays is not implemented yet")
+    return a
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
@@ -262,6 +284,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
+    a = _no_complex_reduction("cumprod", a if dtype is None else _arr(a).astype(dtype_name(dtype)))
     return _scan("cumprod", a, axis, dtype, out)
 
 

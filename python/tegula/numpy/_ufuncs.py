@@ -5,7 +5,8 @@ import math
 
 import numpy as _np
 
-from ._common import _arr, _copy_of, _done, _finish, _is_float, _is_py_scalar, _operand
+from ._common import (_arr, _copy_of, _done, _finish, _is_complex, _is_float, _is_inexact, _is_py_scalar, _no_complex,
+                      _not_supported, _operand, _parts, _real_dtype)
 from ._core import as_array, dtype_name, ndarray
 from ._selection import nonzero
 
@@ -26,10 +27,46 @@ def _unary(op, doc):
     return ufunc
 
 
+def _small_int(w):
+    """A Python/NumPy scalar exponent that is an integer n with |n| < 100 (NumPy's complex power multiplies for
+    these), as an int; else None."""
+    if isinstance(w, (bool, _np.bool_)) or not isinstance(w, (int, float, complex, _np.number)):
+        return None
+    w = complex(w)
+    if w.imag != 0 or not math.isfinite(w.real) or w.real != int(w.real) or not -100 < w.real < 100:
+        return None
+    return int(w.real)
+
+
+def _int_power(z, n):
+    """z ** n for complex z by repeated squaring, as NumPy's complex power does for small integer n (exact where
+    the products are: (1+1j)**2 is 2j, not exp(2 log z)); z**0 is 1 and 0**n is 0 (n > 0) or NaN (n < 0)."""
+    one = z._scalar_like(1)
+    if n == 0:
+        return (z != z)._where(one, one)
+    if n == 1:
+        return _copy_of(z)
+    m, acc, base = abs(n), None, z
+    while True:
+        if m & 1:
+            acc = base if acc is None else acc * base
+        m >>= 1
+        if not m:
+            break
+        base = base * base
+    if n < 0:
+        acc = one / acc
+    return (z == 0)._where(z._scalar_like(0 if n > 0 else complex(math.nan, math.nan)), acc)
+
+
 def _binary(op, doc):
     def ufunc(x1, x2, /, out=None, *, where=True, dtype=None, casting="same_kind", **kwargs):
         if op not in _COMPARISONS:
             x1, x2 = _in_dtype(x1, dtype), _in_dtype(x2, dtype)
+        if op == "pow" and isinstance(x1, ndarray) and _is_complex(x1) and not isinstance(x2, ndarray):
+            n = _small_int(x2)
+            if n is not None and (_is_py_scalar(x2) or _np.result_type(x1.dtype, x2) == x1.dtype):
+                return _finish(_int_power(x1, n), out, where, dtype, casting)
         if isinstance(x1, ndarray):
             r = x1._binary(op, _operand(x2, x1), False)
         elif isinstance(x2, ndarray):
@@ -92,6 +129,7 @@ def _rounding(op, doc):
     """floor/ceil: integers and booleans are already whole, and keep their dtype (NumPy 2)."""
     def ufunc(x, /, out=None, **kw):
         x = _arr(x)
+        _no_complex(op, x)
         return _done(x._unary(op) if _is_float(x) else _copy_of(x), out, kw)
 
     ufunc.__doc__ = doc
@@ -107,7 +145,7 @@ def positive(x, /, out=None, **kw):
 
 
 def fabs(x, /, out=None, **kw):
-    return _done(_as_float(x)._unary("abs"), out, kw)
+    return _done(_as_float(x, "fabs")._unary("abs"), out, kw)
 
 
 def square(x, /, out=None, **kw):
@@ -118,6 +156,8 @@ def square(x, /, out=None, **kw):
 
 def reciprocal(x, /, out=None, **kw):
     x = _arr(x)
+    if _is_complex(x):
+        return _done(_complex_reciprocal(x), out, kw)
     if _is_float(x):
         return _done(x._scalar_like(1) / x, out, kw)
     x = x.astype("int8") if x._dtype_name == "bool" else x
@@ -125,10 +165,25 @@ def reciprocal(x, /, out=None, **kw):
     return _done((x._unary("abs") == 1)._where(x, x._scalar_like(0)), out, kw)
 
 
-def _as_float(x):
-    """x in the float dtype NumPy's float-only ufuncs use for it (int8 -> float16, int16 -> float32, ...)."""
+def _complex_reciprocal(z):
+    """NumPy's complex reciprocal loop (Smith's scaling; 1/0 is NaN+NaNj, not the quotient's inf+NaNj)."""
+    a, b = _parts(z)
+    small = b._unary("abs") <= a._unary("abs")
+    r1 = b / a
+    d1 = a + b * r1
+    r2 = a / b
+    d2 = a * r2 + b
+    one = a._scalar_like(1)
+    return small._where((one / d1)._complex(-r1 / d1), (r2 / d2)._complex(-one / d2))
+
+
+def _as_float(x, name=None):
+    """x in the float dtype NumPy's float ufuncs use for it (int8 -> float16, int16 -> float32, ...). Complex
+    arrays pass through, or raise NumPy's TypeError when `name` (a float-only ufunc) is given."""
     x = _arr(x)
-    return x if _is_float(x) else x.astype(_float_loop(x._dtype_name))
+    if name is not None:
+        _no_complex(name, x)
+    return x if _is_inexact(x) else x.astype(_float_loop(x._dtype_name))
 
 
 def _float_loop(name):
@@ -136,19 +191,37 @@ def _float_loop(name):
         name, "float64")
 
 
-def _native(op, doc):
-    """A float-only ufunc that is one tile IR op (ints/bools computed in NumPy's float loop dtype)."""
+def _native(op, doc, complex_=None):
+    """A float ufunc that is one tile IR op (ints/bools computed in NumPy's float loop dtype). Complex input:
+    the engine's complex op, or complex_(x) where given."""
     def ufunc(x, /, out=None, **kw):
-        return _done(_as_float(x)._unary(op), out, kw)
+        x = _as_float(x)
+        if complex_ is not None and _is_complex(x):
+            return _done(complex_(x), out, kw)
+        return _done(x._unary(op), out, kw)
 
     ufunc.__name__ = op
     ufunc.__doc__ = doc
     return ufunc
 
 
+def _complex_log1p(z):
+    """NumPy's complex log1p formula (nc_log1p): log|1 + z| + i arg(1 + z)."""
+    re, im = _parts(z)
+    re1 = re + 1
+    return hypot(re1, im)._unary("log")._complex(im._binary("atan2", re1, False))
+
+
+def _complex_expm1(z):
+    """NumPy's complex expm1 formula (nc_expm1): expm1(x) cos(y) - 2 sin(y/2)**2 + i exp(x) sin(y)."""
+    x, y = _parts(z)
+    h = (y * 0.5)._unary("sin")
+    return (x._unary("expm1") * y._unary("cos") - 2 * h * h)._complex(x._unary("exp") * y._unary("sin"))
+
+
 log10 = _native("log10", "Base-10 logarithm, element-wise.")
-log1p = _native("log1p", "log(1 + x), accurate near 0, element-wise.")
-expm1 = _native("expm1", "exp(x) - 1, accurate near 0, element-wise.")
+log1p = _native("log1p", "log(1 + x), accurate near 0, element-wise.", _complex_log1p)
+expm1 = _native("expm1", "exp(x) - 1, accurate near 0, element-wise.", _complex_expm1)
 tan = _native("tan", "Tangent, element-wise.")
 sinh = _native("sinh", "Hyperbolic sine, element-wise.")
 cosh = _native("cosh", "Hyperbolic cosine, element-wise.")
@@ -156,6 +229,7 @@ cosh = _native("cosh", "Hyperbolic cosine, element-wise.")
 
 def trunc(x, /, out=None, **kw):
     x = _arr(x)
+    _no_complex("trunc", x)
     if not _is_float(x):
         return _done(_copy_of(x), out, kw)
     return _done(x._unary("trunc"), out, kw)
@@ -175,6 +249,9 @@ def rint(x, /, out=None, **kw):
 def around(a, decimals=0, out=None):
     """NumPy's rounding: half to even; integers stay integers (rounded to 10**-decimals when decimals < 0)."""
     a = _arr(a)
+    if _is_complex(a):  # the parts rounded on their own, as NumPy (not a complex product with 10**decimals)
+        re, im = _parts(a)
+        return _finish(around(re, decimals)._complex(around(im, decimals)), out, True)
     if a._dtype_name == "bool":
         return rint(a, out=out) if decimals == 0 else _finish(_rint(_as_float(a) * 10.0 ** decimals) / 10.0 **
                                                                  decimals, out, True)
@@ -195,8 +272,27 @@ def around(a, decimals=0, out=None):
 round = round_ = around  # noqa: A001
 
 
+def _complex_sign(x):
+    """NumPy 2's complex sign: z / |z| (0 for 0); one infinite part gives its unit direction (also next to a NaN);
+    NaN where both parts are infinite, or a part is NaN and none infinite."""
+    re, im = _parts(x)
+    m = x._unary("abs")
+    r = (re / m)._complex(im / m)  # the parts divided (a complex quotient would lose the signs of zeros)
+    zero, one = re._scalar_like(0), re._scalar_like(1)
+    zeros = (re != re)._where(zero, zero)  # +0 of x's shape
+    unit = lambda v: (v > 0)._where(one, -one)  # noqa: E731
+    re_inf, im_inf = re._unary("abs") == math.inf, im._unary("abs") == math.inf
+    r = re_inf._where(unit(re)._complex(zeros), r)
+    r = im_inf._where(zeros._complex(unit(im)), r)
+    nan = x._scalar_like(complex(math.nan, math.nan))
+    r = ((re_inf & im_inf) | ((x != x) & ~(re_inf | im_inf)))._where(nan, r)  # NaN where |z| is (hypot(inf, nan) = inf)
+    return (x == 0)._where(x._scalar_like(0), r)
+
+
 def sign(x, /, out=None, **kw):
     x = _no_bool("sign", _arr(x))
+    if _is_complex(x):
+        return _done(_complex_sign(x), out, kw)
     z = x._scalar_like(0)
     one = x._scalar_like(1)
     r = (x > z)._where(one, (x < z)._where(-one, z))
@@ -212,6 +308,9 @@ def isnan(x, /, out=None, **kw):
 
 def isinf(x, /, out=None, **kw):
     x = _arr(x)
+    if _is_complex(x):
+        re, im = _parts(x)
+        return _done((re._unary("abs") == math.inf) | (im._unary("abs") == math.inf), out, kw)
     if not _is_float(x):
         return _done(x != x, out, kw)
     return _done(x._unary("abs") == math.inf, out, kw)
@@ -219,6 +318,9 @@ def isinf(x, /, out=None, **kw):
 
 def isfinite(x, /, out=None, **kw):
     x = _arr(x)
+    if _is_complex(x):
+        re, im = _parts(x)
+        return _done(((re - re) == 0) & ((im - im) == 0), out, kw)
     if not _is_float(x):
         return _done(x == x, out, kw)
     return _done((x - x) == 0, out, kw)
@@ -226,6 +328,7 @@ def isfinite(x, /, out=None, **kw):
 
 def signbit(x, /, out=None, **kw):
     x = _arr(x)
+    _no_complex("signbit", x)
     if not _is_float(x):
         return _done(x < 0, out, kw)
     neg_zero = (x == 0) & ((x._scalar_like(1) / x) < 0)
@@ -241,8 +344,10 @@ def _pair(x1, x2):
     return _arr(x1, b), b
 
 
-def _float_pair(x1, x2):
-    """Both operands in the float dtype of NumPy's float-only binary ufuncs for their promoted dtype."""
+def _float_pair(x1, x2, name=None):
+    """Both operands in the float dtype of NumPy's float-only binary ufuncs for their promoted dtype (NumPy's
+    TypeError for complex operands, naming the ufunc `name`)."""
+    _no_complex(name or "?", x1, x2)
     a, b = _pair(x1, x2)
     t = a._binary("add", b, False)._dtype_name  # the promoted dtype (a lazy node, never computed)
     t = t if t in ("float16", "bfloat16", "float32", "float64") else _float_loop(t)
@@ -265,32 +370,32 @@ logical_and, logical_or, logical_xor = _logical("and"), _logical("or"), _logical
 
 
 def fmax(x1, x2, /, out=None, **kw):
+    """NaNs are skipped: x1 where x2 is NaN (also when both are, as NumPy), x2 where only x1 is."""
     a, b = _pair(x1, x2)
-    return _done((a != a)._where(b, (b != b)._where(a, maximum(a, b))), out, kw)
+    return _done((b != b)._where(a, (a != a)._where(b, maximum(a, b))), out, kw)
 
 
 def fmin(x1, x2, /, out=None, **kw):
     a, b = _pair(x1, x2)
-    return _done((a != a)._where(b, (b != b)._where(a, minimum(a, b))), out, kw)
+    return _done((b != b)._where(a, (a != a)._where(b, minimum(a, b))), out, kw)
 
 
 def hypot(x1, x2, /, out=None, **kw):
-    a, b = _float_pair(x1, x2)
-    a, b = a._unary("abs"), b._unary("abs")
-    hi, lo = maximum(a, b), minimum(a, b)
-    r = lo / hi
-    h = hi * (r * r + 1)._unary("sqrt")  # scaled: no overflow of a*a + b*b
-    h = (hi == 0)._where(hi, h)
-    return _done(((a == math.inf) | (b == math.inf))._where(a._scalar_like(math.inf), h), out, kw)
+    a, b = _float_pair(x1, x2, "hypot")
+    return _done(a._binary("hypot", b, False), out, kw)  # the tile IR's hypot: no overflow, inf wins over nan
 
 
 def float_power(x1, x2, /, out=None, **kw):
+    """In float64, or complex128 where an operand is complex (as NumPy)."""
     a, b = _pair(x1, x2)
-    return _done(a.astype("float64") ** b.astype("float64"), out, kw)
+    t = "complex128" if _is_complex(a) or _is_complex(b) else "float64"
+    return _done(power(a.astype(t), b.astype(t) if isinstance(x2, ndarray) or not _is_py_scalar(x2) else x2), out,
+                 kw)
 
 
 def fmod(x1, x2, /, out=None, **kw):
     """C's fmod: the remainder with the sign of the dividend (NumPy's remainder has the divisor's)."""
+    _no_complex("fmod", x1, x2)
     a, b = _pair(x1, x2)
     r = a._binary("mod", b, False)
     r = ((r != 0) & ((r < 0) != (a < 0)))._where(r - b, r)
@@ -301,8 +406,8 @@ def fmod(x1, x2, /, out=None, **kw):
 
 
 def copysign(x1, x2, /, out=None, **kw):
-    a, b = _float_pair(x1, x2)
-    return _done(signbit(b)._where(-a._unary("abs"), a._unary("abs")), out, kw)
+    a, b = _float_pair(x1, x2, "copysign")
+    return _done(a._binary("copysign", b, False), out, kw)
 
 
 def where(condition, x=None, y=None, /):
@@ -335,6 +440,9 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kw):  # n
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     x = _arr(x)
+    if _is_complex(x):  # both parts, each as a real array
+        re, im = _parts(x)
+        return nan_to_num(re, True, nan, posinf, neginf)._complex(nan_to_num(im, True, nan, posinf, neginf))
     if not x._dtype_name.startswith(("float", "bfloat")):
         return x.copy() if copy else x
     fi = _np.finfo(_np.dtype(x._dtype_name) if x._dtype_name != "bfloat16" else _np.float32)
@@ -356,7 +464,66 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def conj(x, /, out=None, **kw):
     x = _arr(x)
+    if _is_complex(x):
+        re, im = _parts(x)
+        return _done(_copy_of(re)._complex(-im), out, kw)
     return _done(x.astype("int8") if x._dtype_name == "bool" else _copy_of(x), out, kw)
 
 
 conjugate = conj
+
+
+def real(val, /):
+    """The real part: a view of a complex array's real parts (written through), a real array itself."""
+    return val.real if isinstance(val, ndarray) else _arr(val).real
+
+
+def imag(val, /):
+    """The imaginary part: a view of a complex array's imaginary parts, zeros for a real array."""
+    return val.imag if isinstance(val, ndarray) else _arr(val).imag
+
+
+def angle(z, deg=False):
+    """The argument of z, arctan2(imag, real) (in degrees with deg=True); real input: 0 or pi."""
+    z = _arr(z)
+    if _is_complex(z):
+        re, im = _parts(z)
+    else:  # NumPy's arctan2(0, z): a Python 0 next to z (bool: int64, so float64)
+        re = z.astype("float64") if z._dtype_name == "bool" else _as_float(z)
+        im = re._scalar_like(0)
+    a = im._binary("atan2", re, False)
+    return a * (180 / math.pi) if deg else a
+
+
+def iscomplexobj(x):
+    t = x.dtype if hasattr(x, "dtype") else _np.asarray(x).dtype
+    return _np.dtype(t).kind == "c" if t != "bfloat16" else False
+
+
+def isrealobj(x):
+    return not iscomplexobj(x)
+
+
+def iscomplex(x):
+    """Where the imaginary part is not 0 (all False for real dtypes)."""
+    a = _arr(x)
+    return a._part(1) != 0 if _is_complex(a) else (a != a) & (a == a)
+
+
+def isreal(x):
+    """Where the imaginary part is 0 (all True for real dtypes)."""
+    a = _arr(x)
+    return a._part(1) == 0 if _is_complex(a) else (a == a) | (a != a)
+
+
+def real_if_close(a, tol=100):
+    """The real part when every imaginary part is within tol machine epsilons of 0 (this reads one flag back)."""
+    a = _arr(a)
+    if not _is_complex(a):
+        return a
+    eps = _np.finfo(_real_dtype(a._dtype_name)).eps
+    t = tol * eps if tol > 1 else tol
+    im = a._part(1)
+    if bool((im._unary("abs") < t)._reduce("sum", None, False) == a.size):
+        return _copy_of(a._part(0))
+    return a
