@@ -14,14 +14,18 @@ OPS = {"tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "
        "expm1": np.expm1, "trunc": np.trunc, "rint": np.rint}
 
 
-def _kernel(name):
-    src = (f"@tt.kernel\ndef k(x, out, T: tt.Constant[int]):\n"
-           f"    tt.store(out, index=(0,), tile=tt.{name}(tt.load(x, index=(0,), shape=(T,))))\n")
+def _compiled(name, src):
+    """The tt.kernel `k` of generated source `src` (the front end reads the source through linecache)."""
     filename = f"<math_op_{name}>"
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)  # the front end reads the source
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
     ns = {"tt": tt}
     exec(compile(src, filename, "exec"), ns)  # noqa: S102 - a generated test kernel
     return ns["k"]
+
+
+def _kernel(name):
+    return _compiled(name, f"@tt.kernel\ndef k(x, out, T: tt.Constant[int]):\n"
+                           f"    tt.store(out, index=(0,), tile=tt.{name}(tt.load(x, index=(0,), shape=(T,))))\n")
 
 
 @pytest.mark.parametrize("name", sorted(OPS))
@@ -50,14 +54,9 @@ BINARY = {"atan2": np.arctan2, "hypot": np.hypot, "copysign": np.copysign}
 
 
 def _binary_kernel(name):
-    src = (f"@tt.kernel\ndef k(x, y, out, T: tt.Constant[int]):\n"
-           f"    a = tt.load(x, index=(0,), shape=(T,))\n"
-           f"    tt.store(out, index=(0,), tile=tt.{name}(a, tt.load(y, index=(0,), shape=(T,))))\n")
-    filename = f"<math_op_{name}>"
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    ns = {"tt": tt}
-    exec(compile(src, filename, "exec"), ns)  # noqa: S102 - a generated test kernel
-    return ns["k"]
+    return _compiled(name, f"@tt.kernel\ndef k(x, y, out, T: tt.Constant[int]):\n"
+                           f"    a = tt.load(x, index=(0,), shape=(T,))\n"
+                           f"    tt.store(out, index=(0,), tile=tt.{name}(a, tt.load(y, index=(0,), shape=(T,))))\n")
 
 
 @pytest.mark.parametrize("name", sorted(BINARY))
