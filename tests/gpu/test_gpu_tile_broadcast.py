@@ -7,10 +7,11 @@ result has garbage in the columns >= TR of each row while the interpreter is rig
 indexing kernel caps its tiles at 16 columns until then (_indexing.py)."""
 import numpy as np
 import pytest
-import torch
 
 import tegula.tile as tt
 from tegula.numpy import _index_kernels as K
+
+torch = pytest.importorskip("torch")
 
 
 @tt.kernel
