@@ -315,3 +315,26 @@ def test_hash_and_bool_of_comparisons(device):
         hash(a)
     assert bool((a == a).all()) is True
     assert (a == a).all().item() is True
+
+
+def test_assignment_drops_leading_unit_dims_of_the_value(device):
+    """NumPy: a[2] = ones((1, 5, 6)) fits the (5, 6) target by dropping the value's leading 1-dims."""
+    x = np.zeros((4, 5, 6))
+    a = tnp.asarray(x, device=device)
+    v = np.arange(30.0).reshape(1, 1, 5, 6)
+    a[2] = tnp.asarray(v, device=device)
+    x[2] = v
+    a[1:2] = v[0] * 2
+    x[1:2] = v[0] * 2
+    np.testing.assert_array_equal(a.get(), x)
+    with pytest.raises(ValueError, match="could not broadcast"):
+        a[0] = np.ones((2, 5, 6))
+
+
+def test_asarray_copy_false_raises_when_a_copy_is_needed(device):
+    a = tnp.asarray(np.arange(6), device=device)
+    assert tnp.asarray(a, copy=False) is a
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        tnp.asarray(a, dtype="float32", copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        tnp.asarray(np.arange(3), copy=False)

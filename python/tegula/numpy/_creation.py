@@ -164,9 +164,15 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, like=None):
             return _in_order(obj, dtype, o, True, device)
         same = (dtype is None or dtype_name(dtype) == obj._dtype_name) and (device is None or
                                                                            _dev(device) == obj._device_id)
-        return obj if same and o in ("K", "A") else _in_order(obj, dtype, o, False, device)
+        r = obj if same and o in ("K", "A") else _in_order(obj, dtype, o, False, device)
+        if copy is False and r is not obj and r._base_id != obj._base_id:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")  # NumPy 2's text
+        return r
     if hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, _np.ndarray):
         return asarray(as_array(obj, None if device is None else _dev(device)), dtype, order, copy=copy)
+    if copy is False:  # host data (NumPy arrays, lists, scalars) is always copied to the device
+        raise ValueError("Unable to avoid copy while creating an array as requested: host data is copied to "
+                         "the device (tegula.numpy arrays never alias host memory)")
     return _from_host(obj, dtype, o, None if device is None else _dev(device))
 
 

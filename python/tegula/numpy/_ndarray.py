@@ -54,8 +54,13 @@ def _setitem(self, key, value):
         _complex_warning()
     value = _value(self, value)
     key = (None,) if key is None else key
-    if _is_basic(key) and self._setitem_basic(key, value):
-        return
+    if _is_basic(key):
+        basic = value
+        if value.ndim and value.shape[0] == 1:  # NumPy drops leading 1-dims the target does not have
+            lead = next((i for i, d in enumerate(value.shape) if d != 1), value.ndim)
+            basic = value.reshape(value.shape[lead:])
+        if self._setitem_basic(key, basic):
+            return
     from ._indexing import setitem_advanced
 
     setitem_advanced(self, key, value)
