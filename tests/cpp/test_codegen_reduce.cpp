@@ -96,7 +96,7 @@ TEST(CodegenReduce, CustomReduceRegionBecomesALambda) {
   const ir::function& f = k.finish();
   kernel_source ks = generate(f, dense(f));
   EXPECT_TRUE(contains(ks.source, "auto combine_"));
-  EXPECT_TRUE(contains(ks.source, "(threadIdx.x & o_) ?"));
+  EXPECT_TRUE(contains(ks.source, "((int)threadIdx.x & o_) ?"));
   expect_compiles(ks);
 }
 

@@ -76,10 +76,10 @@ void emitter::emit_print(const ir::op& o) {
       args += ", " + arg;
     }
     text += c_escape(pieces.back(), true) + "\\n";
-    line(str("printf(\"", text, "\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z", args, ");"));
+    line(str("printf(\"", text, "\", ", bid_[0], ", ", bid_[1], ", ", bid_[2], args, ");"));
   };
   if (like < 0) {
-    open("if (threadIdx.x == 0)");
+    open(str("if (", tid_, " == 0)"));
     emit_printf("");
     close();
     return;
@@ -100,7 +100,7 @@ void emitter::emit_assert(const ir::op& o) {
   const std::string ok = [&](const std::string& e) { return cvt(dtype_of(c), ir::dtype::b1, e); }(l.replicated ? name(c) : at(c, "s_"));
   if (l.replicated) {
     open(str("if (!", ok, ")"));
-    line(str("if (threadIdx.x == 0) printf(\"", head, " (block (%d, %d, %d))\\n\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z);"));
+    line(str("if (" + tid_ + " == 0) printf(\"", head, " (block (%d, %d, %d))\\n\", ", bid_[0], ", ", bid_[1], ", ", bid_[2], ");"));
     line("__trap();");
     close();
     return;
@@ -110,7 +110,7 @@ void emitter::emit_assert(const ir::op& o) {
     open(str("if (!", ok, ")"));
     flat_to_coords(type_of(c).shape, "f_", "c");
     line(str("printf(\"", head, " (block (%d, %d, %d), index ", coords_format(rank),
-             ")\\n\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z", coords_args(rank), ");"));
+             ")\\n\", ", bid_[0], ", ", bid_[1], ", ", bid_[2], coords_args(rank), ");"));
     line("__trap();");
     close();
   });

@@ -54,8 +54,7 @@ void emitter::emit_source(const ir::op& o) {
     case ir::op_kind::num_blocks: {
       int axis = axis_attr(o, 3);
       if (axis < 0 || axis > 2) unsupported(o, str("axis ", axis, " is not 0, 1 or 2"));
-      const char* xyz = axis == 0 ? "x" : axis == 1 ? "y" : "z";
-      std::string e = str("(int)", o.kind == ir::op_kind::block_id ? "blockIdx." : "gridDim.", xyz);
+      const std::string& e = o.kind == ir::op_kind::block_id ? bid_[axis] : nblocks_[axis];
       line(str(R, " ", name(r), " = ", cvt(ir::dtype::i32, t, e), ";"));
       return;
     }

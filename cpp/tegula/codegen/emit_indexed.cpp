@@ -88,7 +88,7 @@ void emitter::emit_scatter(const ir::op& o) {
   const tile_layout l = layout(like);
   if (l.replicated) {
     open("");
-    body("", "threadIdx.x == 0");
+    body("", tid_ + " == 0");
     close();
   } else {
     elements_loop(l, [&] { body("s_", "true"); });
@@ -172,8 +172,8 @@ void emitter::emit_atomic(const ir::op& o) {
     // One update per block (thread 0); the old value reaches every thread through shared memory.
     if (broadcast_old) barrier();
     open("");
-    body("", "threadIdx.x == 0", name(r));
-    if (broadcast_old) line(str("if (threadIdx.x == 0) *", smem(R, 0), " = ", name(r), ";"));
+    body("", tid_ + " == 0", name(r));
+    if (broadcast_old) line(str("if (", tid_, " == 0) *", smem(R, 0), " = ", name(r), ";"));
     close();
     if (broadcast_old) {
       barrier();

@@ -62,7 +62,7 @@ std::pair<std::string, std::string> emitter::scalar_address(const array_info& a,
 // bounds, and `rows_ok`), the row's offset `o_` and the first element along the last axis `el_`.
 void emitter::emit_group_address(const array_info& a, const ir::type& t, const tile_layout& l, std::string rows_ok) {
   const int last = a.rank - 1;
-  flat_to_coords(t.shape, str("g_ * ", l.vec), "c");
+  flat_to_coords(t.shape, "gf_", "c");
   std::string off = "0";
   for (int d = 0; d < last; ++d) {
     rows_ok += str(" && (unsigned long long)(b", d, "_ + c", d, ") < (unsigned long long)", a.shape(d));
@@ -104,7 +104,7 @@ void emitter::emit_load(const ir::op& o) {
   const int w = (a.spec.last_dim_contiguous && a.spec.aligned_16) ? access_bytes(l.vec, eb) : 0;
   line("#pragma unroll");
   open(str("for (int k_ = 0; k_ < ", l.per_thread, "; ++k_)"));
-  line(str("const int g_ = k_ * ", lay_.threads, " + (int)threadIdx.x;"));
+  group_index(l);
   emit_group_address(a, t, l, l.full ? "true" : str("g_ < ", l.groups));
   auto scalar_path = [&] {
     line("#pragma unroll");
@@ -153,7 +153,7 @@ void emitter::emit_store(const ir::op& o) {
     return str(a.name, "[", off, "] = ", to_storage(a.elem, val), ";");
   };
   if (l.replicated) {
-    auto [ok, off] = scalar_address(a, "threadIdx.x == 0");
+    auto [ok, off] = scalar_address(a, tid_ + " == 0");
     line(str("if (", ok, ") ", put(off, name(v))));
     close();
     return;

@@ -136,7 +136,7 @@ void emitter::emit_block_reduction(const ir::op& o, const std::vector<bool>&) {
       absorb("y_", "yi_");
     } else if (!cmb.empty()) {
       // Lower lane on the left, so both partners compute the same value.
-      line(str("acc_ = (threadIdx.x & o_) ? ", combine("y_", "acc_"), " : ", combine("acc_", "y_"), ";"));
+      line(str("acc_ = (", tid_, " & o_) ? ", combine("y_", "acc_"), " : ", combine("acc_", "y_"), ";"));
     } else {
       absorb("y_", "");
     }
@@ -149,9 +149,9 @@ void emitter::emit_block_reduction(const ir::op& o, const std::vector<bool>&) {
       line(str(A, "* const sw_ = ", smem(A, 0), ";"));
       if (arg) line(str("int* const si_ = ", smem("int", idx_off), ";"));
       barrier();
-      open("if ((threadIdx.x & 31) == 0)");
-      line("sw_[threadIdx.x >> 5] = acc_;");
-      if (arg) line("si_[threadIdx.x >> 5] = ai_;");
+      open(str("if ((", tid_, " & 31) == 0)"));
+      line(str("sw_[", tid_, " >> 5] = acc_;"));
+      if (arg) line(str("si_[", tid_, " >> 5] = ai_;"));
       close();
       barrier();
       line("acc_ = sw_[0];");

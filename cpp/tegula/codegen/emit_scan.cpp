@@ -55,7 +55,7 @@ void emitter::emit_scan(const ir::op& o) {
     return str("lb_ + ", reverse ? str("(", extent - 1, " - ", j, ")") : j, " * ", inner);
   };
   auto work_head = [&] {
-    open(str("for (int w_ = (int)threadIdx.x; w_ < ", work, "; w_ += ", T, ")"));
+    open(str("for (int w_ = ", tid_, "; w_ < ", work, "; w_ += ", T, ")"));
     line(str("const int l_ = w_ / ", chunks, ", p_ = w_ % ", chunks, ";"));
     line(str("const int lb_ = (l_ / ", inner, ") * ", extent * inner, " + (l_ % ", inner, ");"));
     line(str("const int j0_ = p_ * ", len, ", j1_ = min(j0_ + ", len, ", ", extent, ");"));

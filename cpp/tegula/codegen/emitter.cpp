@@ -166,10 +166,23 @@ std::string emitter::cvt(ir::dtype from, ir::dtype to, const std::string& e) {
 
 // ---- loops over owned elements
 
+void emitter::group_index(const tile_layout& l) {
+  if (!l.fragment) {
+    line(str("const int g_ = k_ * ", lay_.threads, " + ", tid_, ";"));
+    line(str("[[maybe_unused]] const int gf_ = g_ * ", l.vec, ";"));
+    return;
+  }
+  const int q = l.frag_n / 4;
+  line(str("[[maybe_unused]] const int g_ = k_;"));
+  line(str("const int gf_ = ((", tid_, " >> 7) * ", 64 * l.frag_mb, " + (k_ / ", q, ") * 64 + ((", tid_,
+           " >> 5) & 3) * 16 + ((", tid_, " & 31) >> 2) + (k_ & 1) * 8) * ", l.frag_n, " + ((k_ % ", q,
+           ") >> 1) * 8 + (", tid_, " & 3) * 2;"));
+}
+
 void emitter::groups_loop(const tile_layout& l, const std::function<void()>& body) {
   line("#pragma unroll");
   open(str("for (int k_ = 0; k_ < ", l.per_thread, "; ++k_)"));
-  line(str("const int g_ = k_ * ", lay_.threads, " + (int)threadIdx.x;"));
+  group_index(l);
   if (!l.full) open(str("if (g_ < ", l.groups, ")"));
   body();
   if (!l.full) close();
@@ -181,7 +194,7 @@ void emitter::elements_loop(const tile_layout& l, const std::function<void()>& b
     line("#pragma unroll");
     open(str("for (int j_ = 0; j_ < ", l.vec, "; ++j_)"));
     line(str("[[maybe_unused]] const int s_ = k_ * ", l.vec, " + j_;"));
-    line(str("[[maybe_unused]] const int f_ = g_ * ", l.vec, " + j_;"));
+    line("[[maybe_unused]] const int f_ = gf_ + j_;");
     body();
     close();
   });
@@ -226,14 +239,14 @@ void emitter::need_smem(const ir::op& o, std::int64_t bytes) {
 void emitter::barrier() {
   if (lambda_depth_ > 0 && current_)
     unsupported(*current_, "it needs a block-wide barrier, which a reduce/scan combine region cannot contain");
-  line("__syncthreads();");
+  line(barrier_);
 }
 
 void emitter::stage(ir::value_id v, const std::string& s, ir::dtype as) {
   barrier();  // earlier readers of the buffer are done
   tile_layout l = layout(v);
   if (l.replicated) {
-    line(str("if (threadIdx.x == 0) ", s, "[0] = ", cvt(dtype_of(v), as, name(v)), ";"));
+    line(str("if (", tid_, " == 0) ", s, "[0] = ", cvt(dtype_of(v), as, name(v)), ";"));
   } else {
     elements_loop(l, [&] { line(str(s, "[f_] = ", cvt(dtype_of(v), as, at(v, "s_")), ";")); });
   }
@@ -298,6 +311,7 @@ void emitter::emit_op(const ir::op& o) {
     case op_kind::expand_dims: emit_reshape(o); break;
     case op_kind::permute: emit_permute(o); break;
     case op_kind::broadcast_to: emit_broadcast(o); break;
+    case op_kind::mma: emit_mma(o); break;
     case op_kind::reduce_sum:
     case op_kind::reduce_prod:
     case op_kind::reduce_max:

@@ -63,14 +63,17 @@ class emitter {
   [[noreturn]] void unsupported(const ir::op& o, const std::string& why) const;
 
   // ---- loops over owned elements (emitter.cpp)
-  // Emits the unrolled loop over l's groups; inside: `k_` (0..K-1), `g_` (group) and the guard
-  // `g_ < groups` when not full. `body` writes the group's statements.
+  // Emits the unrolled loop over l's groups; inside: `k_` (0..K-1), `g_` (group), `gf_` (the flat
+  // index of the group's first element) and the guard `g_ < groups` when not full. `body` writes
+  // the group's statements.
   void groups_loop(const tile_layout& l, const std::function<void()>& body);
   // groups_loop plus the loop over the vec elements of each group: `j_`, slot `s_` = k_*V + j_ and
-  // flat index `f_` = g_*V + j_.
+  // flat index `f_` = gf_ + j_.
   void elements_loop(const tile_layout& l, const std::function<void()>& body);
   // "const int <prefix>d = ..." for each axis of `shape`, from a flat row-major index expression.
   void flat_to_coords(const std::vector<std::int64_t>& shape, const std::string& flat, const std::string& prefix);
+  // The statements defining `g_` and `gf_` for group k_ of l (inside a loop over k_).
+  void group_index(const tile_layout& l);
 
   // ---- shared memory (emitter.cpp): one buffer `tg_smem`, sized to the largest use
   std::string smem(const std::string& ctype, std::int64_t byte_offset);  // typed pointer expression
@@ -98,6 +101,7 @@ class emitter {
   void emit_reshape(const ir::op& o);            // emit_shape.cpp (also expand_dims)
   void emit_permute(const ir::op& o);
   void emit_broadcast(const ir::op& o);
+  void emit_mma(const ir::op& o);                // emit_mma.cpp
   void emit_reduction(const ir::op& o);          // emit_reduce.cpp
   void emit_block_reduction(const ir::op& o, const std::vector<bool>& reduced);
   void emit_axis_reduction(const ir::op& o, const std::vector<bool>& reduced);
@@ -119,6 +123,13 @@ class emitter {
 
   const ir::function& f_;
   const options& opt_;
+  // The thread's index among the tile threads, the barrier among them, and the block indices and
+  // grid extents the IR sees: the CUDA built-ins, except in matmul kernels (consumer warpgroups,
+  // a named barrier, persistent blocks).
+  std::string tid_ = "(int)threadIdx.x";
+  std::string barrier_ = "__syncthreads();";
+  std::string bid_[3] = {"(int)blockIdx.x", "(int)blockIdx.y", "(int)blockIdx.z"};
+  std::string nblocks_[3] = {"(int)gridDim.x", "(int)gridDim.y", "(int)gridDim.z"};
   kernel_layout lay_;
   std::vector<std::string> names_;
   std::map<ir::value_id, array_info> arrays_;

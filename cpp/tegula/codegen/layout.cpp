@@ -34,6 +34,16 @@ tile_layout kernel_layout::of(const ir::type& t) const {
   l.numel = t.numel();
   if (l.numel <= 1) return l;
   l.replicated = false;
+  if (!fragment_shape.empty() && t.shape == fragment_shape) {
+    l.fragment = true;
+    l.vec = 2;
+    l.frag_mb = frag_mb;
+    l.frag_n = int(t.shape[1]);
+    l.groups = int(l.numel / 2);
+    l.per_thread = frag_mb * l.frag_n / 4;
+    l.full = true;
+    return l;
+  }
   auto it = vec_of.find(t.shape);
   l.vec = it == vec_of.end() ? 1 : it->second;
   l.groups = int(l.numel / l.vec);

@@ -22,12 +22,20 @@ struct tile_layout {
   int groups = 1;      // numel / V
   int per_thread = 1;  // K = ceil(groups / T)
   bool full = true;    // groups % T == 0: every group of every thread is owned (no guard needed)
+  // The wgmma accumulator layout instead of the flat one (matmul kernels, matmul_sm90.hpp): a
+  // (W*64*frag_mb, frag_n) tile over W warpgroups, group k (vec 2) of thread t holding row
+  // (t/128)*64*frag_mb + (k/(n/4))*64 + (t%128/32)*16 + (t%32)/4 + 8*(k%2), columns
+  // ((k%(n/4))/2)*8 + (t%4)*2 + {0, 1}. Every group is owned.
+  bool fragment = false;
+  int frag_mb = 0, frag_n = 0;
   int slots() const { return per_thread * vec; }
 };
 
 struct kernel_layout {
-  int threads = 32;                                   // T = blockDim.x
+  int threads = 32;                                   // T = blockDim.x (the tile threads)
   std::map<std::vector<std::int64_t>, int> vec_of;    // V of each distributed shape
+  std::vector<std::int64_t> fragment_shape;           // the shape held in the wgmma layout, if any
+  int frag_mb = 0;                                    // m64 blocks per warpgroup of that shape
   tile_layout of(const ir::type& t) const;            // t must be a tile type
 };
 

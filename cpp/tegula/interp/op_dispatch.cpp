@@ -7,6 +7,7 @@
 #include "tegula/interp/elementwise.hpp"
 #include "tegula/interp/evaluate.hpp"
 #include "tegula/interp/executor.hpp"
+#include "tegula/interp/matmul.hpp"
 #include "tegula/interp/memory_ops.hpp"
 #include "tegula/interp/op_failure.hpp"
 #include "tegula/interp/reductions.hpp"
@@ -239,6 +240,11 @@ void executor::exec(const ir::op& o) {
     case K::permute: set_result(o, permute(operand(o, 0), o.ints_attr("perm"))); return;
     case K::expand_dims: set_result(o, expand_dims(operand(o, 0), o.int_attr("axis"))); return;
     case K::broadcast_to: set_result(o, broadcast_to(operand(o, 0), o.ints_attr("shape"))); return;
+
+    // Matrix multiply
+    case K::mma:
+      set_result(o, apply_mma(operand(o, 0), operand(o, 1), operand(o, 2), int_attr_or(o, "tf32", 0) != 0));
+      return;
 
     // Reductions and scans
     case K::reduce_sum: return reduce(reduce_fn::sum);

@@ -186,6 +186,34 @@ struct checker {
     return type::tile(a.elem, first.shape);
   }
 
+  // mma(a, b, acc): a (M, K), b (K, N), acc (M, N); the result is acc's type.
+  type mma() const {
+    count(3);
+    const type& a = tile(0);
+    const type& b = tile(1);
+    const type& c = tile(2);
+    if (a.rank() != 2 || b.rank() != 2 || c.rank() != 2)
+      bad(error_kind::invalid_argument, "operands must be 2-D tiles, got ", to_string(a), ", ", to_string(b), ", ",
+          to_string(c));
+    if (a.shape[1] != b.shape[0])
+      bad(error_kind::invalid_argument, "inner extents differ: a ", shape_string(a.shape), " @ b ", shape_string(b.shape));
+    if (c.shape[0] != a.shape[0] || c.shape[1] != b.shape[1])
+      bad(error_kind::invalid_argument, "accumulator ", shape_string(c.shape), " must be (", a.shape[0], ", ",
+          b.shape[1], ") for a ", shape_string(a.shape), " @ b ", shape_string(b.shape));
+    if (a.elem != b.elem) bad(error_kind::type_error, "a and b differ in dtype: ", name(a.elem), " and ", name(b.elem));
+    dtype t = a.elem;
+    bool ok = false;
+    if (t == dtype::f16 || t == dtype::bf16 || t == dtype::f32) ok = c.elem == dtype::f32;
+    else if (t == dtype::f64) ok = c.elem == dtype::f64;
+    else if (is_int(t) && !is_bool(t)) ok = c.elem == dtype::i32 || c.elem == dtype::i64;
+    else bad(error_kind::type_error, "unsupported input dtype ", name(t));
+    if (!ok)
+      bad(error_kind::type_error, "a ", name(t), " product accumulates in ",
+          is_int(t) ? "int32 or int64" : t == dtype::f64 ? "float64" : "float32", ", got a ", name(c.elem), " accumulator");
+    if (flag("tf32") && t != dtype::f32) bad(error_kind::type_error, "tf32 applies to float32 inputs, got ", name(t));
+    return c;
+  }
+
   type unary() const {
     count(1);
     const type& t = tile(0);
@@ -378,6 +406,7 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
     case op_kind::permute: return {c.permute()};
     case op_kind::expand_dims: return {c.expand_dims()};
     case op_kind::broadcast_to: return {c.broadcast_to()};
+    case op_kind::mma: return {c.mma()};
     case op_kind::reduce_sum: case op_kind::reduce_prod: case op_kind::reduce_max: case op_kind::reduce_min:
     case op_kind::argmax: case op_kind::argmin:
       return {c.reduction()};

@@ -21,7 +21,7 @@ effect effect_of(ir::op_kind k) {
     case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge: case op_kind::where:
     case op_kind::reshape: case op_kind::permute: case op_kind::expand_dims: case op_kind::broadcast_to:
     case op_kind::reduce_sum: case op_kind::reduce_prod: case op_kind::reduce_max: case op_kind::reduce_min:
-    case op_kind::argmax: case op_kind::argmin: case op_kind::cumsum: case op_kind::cumprod:
+    case op_kind::argmax: case op_kind::argmin: case op_kind::cumsum: case op_kind::cumprod: case op_kind::mma:
       return effect::pure;
     case op_kind::load: case op_kind::gather:
       return effect::reads_memory;

@@ -104,6 +104,34 @@ class Emitter:
     def op_ones(self, shape, dtype=_types.float32):
         return self.op_full(shape, 1, dtype)
 
+    # ---- matrix multiply -------------------------------------------------------------------
+    def op_mma(self, a, b, acc, allow_tf32=False):
+        for name, t in (("a", a), ("b", b), ("acc", acc)):
+            if not isinstance(t, Tile) or t.ndim != 2:
+                raise ValueError(f"{self.filename}:{self.line}: tt.mma needs 2-D tiles, {name} is "
+                                 f"{t.dtype + str(list(t.shape)) if isinstance(t, Tile) else type(t).__name__}")
+        if not isinstance(allow_tf32, bool):
+            raise TypeError(f"{self.filename}:{self.line}: allow_tf32 must be a constant bool")
+        return self.tile(self.b.create("mma", [a.id, b.id, acc.id], {"tf32": int(allow_tf32)})[0])
+
+    def op_matmul(self, a, b, allow_tf32=False):
+        for name, t in (("a", a), ("b", b)):
+            if not isinstance(t, Tile) or t.ndim != 2:
+                raise ValueError(f"{self.filename}:{self.line}: a @ b needs 2-D tiles, {name} is "
+                                 f"{t.dtype + str(list(t.shape)) if isinstance(t, Tile) else type(t).__name__}")
+        if a.dtype != b.dtype:
+            raise TypeError(f"{self.filename}:{self.line}: a @ b needs tiles of one dtype, got {a.dtype} and {b.dtype} "
+                            "(convert one with .astype)")
+        if a.shape[1] != b.shape[0]:
+            raise ValueError(f"{self.filename}:{self.line}: a @ b: inner extents differ, {list(a.shape)} @ {list(b.shape)}")
+        d = a.dtype
+        acc = "float64" if d == "float64" else "float32" if _types.is_float(d) else \
+            "int64" if d in ("int64", "uint64", "uint32") else "int32"
+        if d == "bool":
+            raise TypeError(f"{self.filename}:{self.line}: a @ b of bool tiles is not supported")
+        zero = self.tile(self.b.constant(0, acc, [a.shape[0], b.shape[1]]))
+        return self.cast(self.op_mma(a, b, zero, allow_tf32), d)
+
     # ---- memory ------------------------------------------------------------------------------
     def op_load(self, array, index, shape, padding="zero"):
         a = self.array(array, "load")

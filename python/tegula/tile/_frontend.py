@@ -290,6 +290,10 @@ class Translator(Emitter):
         self.syntax(e, f"'{type(e).__name__}' expressions are not supported in tile kernels")
 
     def binop(self, op, a, b, node):
+        if op is ast.MatMult:
+            if not isinstance(a, Tile) or not isinstance(b, Tile):
+                self.syntax(node, "@ needs two tiles")
+            return self.op_matmul(a, b)
         if not isinstance(a, Tile) and not isinstance(b, Tile):
             if isinstance(a, (Array, ArrayShape)) or isinstance(b, (Array, ArrayShape)):
                 self.syntax(node, "arrays cannot be used in arithmetic: load tiles from them first")

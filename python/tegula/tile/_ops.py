@@ -52,6 +52,11 @@ pow = _op("pow", "pow(a, b)")
 atan2 = _op("atan2", "atan2(y, x): the angle of (x, y), floats.")
 hypot = _op("hypot", "hypot(x, y): sqrt(x*x + y*y) without overflow, floats.")
 copysign = _op("copysign", "copysign(x, y): |x| with the sign of y, floats.")
+mma = _op("mma", "mma(a, b, acc, allow_tf32=False): acc + a @ b for 2-D tiles a (M, K), b (K, N), acc (M, N); "
+                 "float16/bfloat16/float32 inputs accumulate in a float32 acc (allow_tf32 lets float32 inputs use TF32 "
+                 "tensor cores), float64 in float64, integers in int32 or int64. Lowered to tensor cores where it can be.")
+matmul = _op("matmul", "matmul(a, b, allow_tf32=False): a @ b with NumPy's result dtype (accumulated in float32 for "
+                       "16-bit floats); the same as the @ operator.")
 sum = _op("sum", "sum(tile, axis=None, keepdims=False)")
 prod = _op("prod", "prod(tile, axis=None, keepdims=False)")
 max = _op("max", "max(tile, axis=None, keepdims=False)")
