@@ -10,6 +10,8 @@
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
 #include "tegula/runtime/object_code.hpp"
+#include "tegula/runtime/tensor_map.hpp"
+#include "tegula/ir/dtype.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::bind {
@@ -153,6 +155,21 @@ void bind_runtime_launch(nb::module_& m) {
   PyObject* fn = PyCFunction_NewEx(&launch_def, nullptr, m.attr("__name__").ptr());
   if (!fn) throw nb::python_error();
   m.attr("launch") = nb::steal(fn);
+
+  m.def("encode_tensor_map_2d", [](const std::string& dtype, std::uintptr_t address, std::int64_t rows, std::int64_t cols,
+                                   std::int64_t row_stride, int box_rows, int box_cols) {
+    std::optional<ir::dtype> t = ir::dtype_from_name(dtype);
+    int data_type = -1;
+    if (t == ir::dtype::bf16) data_type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    else if (t == ir::dtype::f16) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    else if (t == ir::dtype::f32) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    else if (t == ir::dtype::f64) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+    else fail(error_kind::invalid_argument, "no tensor map for dtype '", dtype, "'");
+    rt::tensor_map map = rt::encode_tensor_map_2d(data_type, ir::size_bytes(*t), address, rows, cols, row_stride,
+                                                  box_rows, box_cols);
+    return nb::bytes(reinterpret_cast<const char*>(map.data()), sizeof map);
+  }, nb::arg("dtype"), nb::arg("address"), nb::arg("rows"), nb::arg("cols"), nb::arg("row_stride"), nb::arg("box_rows"),
+  nb::arg("box_cols"), "A 128-byte CUtensorMap (128-byte swizzle, zero fill) over a row-major 2-D array, as bytes.");
 
   m.def("_time_bare_launches", [](nb::handle stream, const rt::launch_config& c, rt::kernel& k, nb::args args, int n) {
     std::shared_ptr<rt::stream> hold;

@@ -3,6 +3,7 @@
 
 #include "tegula/codegen/c_types.hpp"
 #include "tegula/codegen/emitter.hpp"
+#include "tegula/codegen/matmul_plan.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::codegen {
@@ -26,8 +27,7 @@ std::string param_type(ir::dtype t) { return storage_type(t); }
 
 }  // namespace
 
-kernel_source emitter::generate() {
-  std::vector<std::string> params, prologue;
+void emitter::signature(std::vector<std::string>& params, std::vector<std::string>& prologue) {
   for (const ir::param& p : f_.params) {
     const ir::type& t = type_of(p.value);
     if (t.is_array()) {
@@ -45,6 +45,21 @@ kernel_source emitter::generate() {
     prologue.push_back(str("const ", reg_type(t.elem), " ", name(p.value), " = ",
                            from_storage(t.elem, name(p.value) + "_arg"), ";"));
   }
+}
+
+int emitter::array_index(ir::value_id v) const {
+  int i = 0;
+  for (const ir::param& p : f_.params) {
+    if (!type_of(p.value).is_array()) continue;
+    if (p.value == v) return i;
+    ++i;
+  }
+  fail(error_kind::internal, "codegen: value ", v, " is not an array parameter of '", f_.name, "'");
+}
+
+kernel_source emitter::generate() {
+  std::vector<std::string> params, prologue;
+  signature(params, prologue);
   emit_region(f_.body, [](const ir::op&) {});
 
   kernel_source k;
@@ -72,8 +87,15 @@ kernel_source emitter::generate() {
 }
 
 kernel_source generate(const ir::function& f, const options& o) {
+  std::string why_not;
+  if (std::optional<matmul_plan> p = plan_matmul(f, o, why_not)) {
+    emitter e(f, o, &*p);
+    return e.generate_matmul(*p);
+  }
   emitter e(f, o);
-  return e.generate();
+  kernel_source k = e.generate();
+  k.note = why_not;
+  return k;
 }
 
 }  // namespace tegula::codegen

@@ -21,6 +21,23 @@ const ir::op* defining_constant(const ir::region& r, ir::value_id v) {
 
 }  // namespace
 
+std::string emitter::for_header(const ir::op& o, const std::string& it) {
+  const ir::value_id iv = o.regions.at(0).args.at(0);
+  const std::string IV = reg_type(dtype_of(iv));
+  auto bound = [&](int i) { return cvt(dtype_of(o.operands[std::size_t(i)]), dtype_of(iv), name(o.operands[std::size_t(i)])); };
+  // A constant step fixes the direction; otherwise it is tested at run time (Python's range).
+  std::string cond = str("(", bound(2), " > 0) ? (", it, " < ", bound(1), ") : (", it, " > ", bound(1), ")");
+  if (const ir::op* c = defining_constant(f_.body, o.operands[2])) {
+    const ir::attribute* a = c->attr("value");
+    double s = 0;
+    if (a && std::holds_alternative<std::int64_t>(*a)) s = double(std::get<std::int64_t>(*a));
+    else if (a && std::holds_alternative<double>(*a)) s = std::get<double>(*a);
+    if (s > 0) cond = str(it, " < ", bound(1));
+    else if (s < 0) cond = str(it, " > ", bound(1));
+  }
+  return str("for (", IV, " ", it, " = ", bound(0), "; ", cond, "; ", it, " += ", bound(2), ")");
+}
+
 void emitter::emit_for(const ir::op& o) {
   if (o.operands.size() < 3 || o.regions.size() != 1) unsupported(o, "for takes lb, ub, step and one region");
   const ir::region& body = o.regions[0];
@@ -32,22 +49,11 @@ void emitter::emit_for(const ir::op& o) {
   const ir::value_id iv = body.args[0];
   const std::string IV = reg_type(dtype_of(iv));
   const std::string it = fresh("it");
-  auto bound = [&](int i) { return cvt(dtype_of(o.operands[std::size_t(i)]), dtype_of(iv), name(o.operands[std::size_t(i)])); };
   for (std::size_t i = 0; i < carried; ++i) {
     declare(o.results[i]);
     assign(o.results[i], o.operands[3 + i]);
   }
-  // A constant step fixes the direction; otherwise it is tested at run time (Python's range).
-  std::string cond = str("(", bound(2), " > 0) ? (", it, " < ", bound(1), ") : (", it, " > ", bound(1), ")");
-  if (const ir::op* c = defining_constant(f_.body, o.operands[2])) {
-    const ir::attribute* a = c->attr("value");
-    double s = 0;
-    if (a && std::holds_alternative<std::int64_t>(*a)) s = double(std::get<std::int64_t>(*a));
-    else if (a && std::holds_alternative<double>(*a)) s = std::get<double>(*a);
-    if (s > 0) cond = str(it, " < ", bound(1));
-    else if (s < 0) cond = str(it, " > ", bound(1));
-  }
-  open(str("for (", IV, " ", it, " = ", bound(0), "; ", cond, "; ", it, " += ", bound(2), ")"));
+  open(for_header(o, it));
   line(str(IV, " ", name(iv), " = ", it, ";"));
   for (std::size_t i = 0; i < carried; ++i) {
     declare(body.args[i + 1]);

@@ -99,6 +99,11 @@ void emitter::emit_load(const ir::op& o) {
     close();
     return;
   }
+  if (l.fragment) {
+    emit_fragment_access(o, a, r, false);
+    close();
+    return;
+  }
   const int last = rank - 1;
   const int eb = ir::size_bytes(a.elem);
   const int w = (a.spec.last_dim_contiguous && a.spec.aligned_16) ? access_bytes(l.vec, eb) : 0;
@@ -155,6 +160,11 @@ void emitter::emit_store(const ir::op& o) {
   if (l.replicated) {
     auto [ok, off] = scalar_address(a, tid_ + " == 0");
     line(str("if (", ok, ") ", put(off, name(v))));
+    close();
+    return;
+  }
+  if (l.fragment) {
+    emit_fragment_access(o, a, v, true);
     close();
     return;
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "tegula/codegen/c_types.hpp"
+#include "tegula/codegen/matmul_plan.hpp"
 #include "tegula/codegen/scalar_expr.hpp"
 #include "tegula/support/error.hpp"
 
@@ -31,7 +32,13 @@ void count_uses(const ir::region& r, std::vector<int>& uses, std::map<ir::value_
 
 }  // namespace
 
-emitter::emitter(const ir::function& f, const options& o) : f_(f), opt_(o), lay_(plan_layout(f)) {
+emitter::emitter(const ir::function& f, const options& o, const matmul_plan* mm) : f_(f), opt_(o), lay_(plan_layout(f)) {
+  if (mm) {
+    // Tiles live in the consumer warpgroups; the (BM, BN) shape in the wgmma accumulator layout.
+    lay_.threads = 128 * mm->consumers;
+    lay_.fragment_shape = {mm->bm, mm->bn};
+    lay_.frag_mb = mm->mb;
+  }
   names_.resize(f.values.size());
   for (std::size_t i = 0; i < f.values.size(); ++i) {
     std::string n = sanitize(f.values[i].name);

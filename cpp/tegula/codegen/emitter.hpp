@@ -34,12 +34,22 @@ struct array_info {
 // accumulate in float and round once at the end (emit_reduce.cpp).
 ir::dtype accumulator(const ir::op& o, ir::dtype in, ir::dtype out);
 
+struct matmul_plan;
+
 class emitter {
  public:
-  emitter(const ir::function& f, const options& o);
+  // With `mm`, the kernel is the tensor-core matrix product of matmul_sm90.cpp.
+  emitter(const ir::function& f, const options& o, const matmul_plan* mm = nullptr);
   kernel_source generate();  // cuda.cpp
+  kernel_source generate_matmul(const matmul_plan& p);  // matmul_sm90.cpp
 
  private:
+  // ---- the kernel's parameters and the prologue unpacking the scalar ones (cuda.cpp)
+  void signature(std::vector<std::string>& params, std::vector<std::string>& prologue);
+  int array_index(ir::value_id v) const;  // position of array parameter v among the array parameters
+  std::string wgmma_asm(const matmul_plan& p, const std::string& acc, int off, const std::string& da,
+                        const std::string& db) const;  // matmul_sm90.cpp
+
   // ---- text (emitter.cpp)
   void line(const std::string& s);
   void open(const std::string& head);  // writes "head {" and indents
@@ -95,6 +105,9 @@ class emitter {
   std::pair<std::string, std::string> scalar_address(const array_info& a, std::string ok) const;
   void emit_group_address(const array_info& a, const ir::type& t, const tile_layout& l, std::string rows_ok);
   std::string vector_guard(const array_info& a, const tile_layout& l, int ew) const;
+  // A load (v its result) or store (v the stored tile) of a tile in the wgmma layout, after
+  // emit_tile_bases (emit_fragment.cpp).
+  void emit_fragment_access(const ir::op& o, const array_info& a, ir::value_id v, bool store);
   void emit_gather(const ir::op& o);             // emit_indexed.cpp
   void emit_scatter(const ir::op& o);
   void emit_atomic(const ir::op& o);
@@ -109,6 +122,8 @@ class emitter {
   void emit_print(const ir::op& o);              // emit_debug.cpp
   void emit_assert(const ir::op& o);
   void emit_for(const ir::op& o);                // emit_control.cpp
+  // "for (IV it = lb; cond; it += step)" of a for op, the direction fixed when the step is constant.
+  std::string for_header(const ir::op& o, const std::string& it);
   void emit_if(const ir::op& o);
   void emit_while(const ir::op& o);
   // A device lambda `name(acc, x)` running region 0 of a reduce/scan op (emit_control.cpp).

@@ -10,6 +10,10 @@ from . import _args, _types
 from ._frontend import Translator
 
 
+class PerformanceWarning(UserWarning):
+    """Code that runs correctly but off its fast path (say an mma that cannot use the tensor cores)."""
+
+
 class Compiled:
     """One specialization of a kernel: its IR after each pass, and (on the GPU) CUDA source and Kernel."""
 
@@ -22,17 +26,54 @@ class Compiled:
         self.block_threads = 0
         self.shared_bytes = 0
         self.configs = {}       # grid -> LaunchConfig
+        self.tensor_maps = ()   # [(array index, dtype, box rows, box cols)]: CUtensorMaps passed after the arguments
+        self.persistent = False  # launched with min(blocks, SMs) blocks, given the grid as three ints
+        self.pipeline_stages = 0
+        self.note = ""          # why an mma stayed off the tensor cores
+        self._sms = 0
+        self._maps = {}         # (array index, address, shape, strides) -> encoded tensor map
 
-    def build_gpu(self, specs):
+    def build_gpu(self, specs, pipeline_stages=0):
         from .. import core
 
         arrays = [(s[3], s[4]) for s in specs if s[0] == "array"]
         dev = core.Device()
-        name, source, threads, shared = _tegula.generate_cuda(self.ir, int(dev.arch), arrays)
-        self.source, self.block_threads, self.shared_bytes = source, threads, shared
-        self.kernel = core.Program(source, name=f"{self.name}.cu").compile().get_kernel(name)
-        if shared > 48 * 1024:
-            self.kernel.set_max_dynamic_shared_memory(shared)
+        k = _tegula.generate_kernel(self.ir, int(dev.arch), arrays, pipeline_stages)
+        self.source, self.block_threads, self.shared_bytes = k["source"], k["block_threads"], k["shared_bytes"]
+        self.tensor_maps, self.persistent, self.note = tuple(k["tensor_maps"]), k["persistent"], k["note"]
+        self.pipeline_stages = k["stages"]
+        if self.note:
+            import warnings
+
+            warnings.warn(f"tile kernel '{self.name}': mma runs on CUDA cores, not tensor cores: {self.note}",
+                          PerformanceWarning, stacklevel=4)
+        options = core.ProgramOptions(arch=f"sm_{int(dev.arch)}a") if k["arch_specific"] else None
+        self.kernel = core.Program(self.source, name=f"{self.name}.cu", options=options).compile().get_kernel(k["name"])
+        if self.shared_bytes > 48 * 1024:
+            self.kernel.set_max_dynamic_shared_memory(self.shared_bytes)
+        self._sms = dev.multiprocessor_count
+
+    def launch_arguments(self, specs, grid):
+        """(launch grid, extra parameters) beyond the arrays and scalars: tensor maps and the user's grid."""
+        if not self.tensor_maps and not self.persistent:
+            return grid, ()
+        arrays = [s for s in specs if s[0] == "array"]
+        extra = []
+        for index, dtype, box_rows, box_cols in self.tensor_maps:
+            a = arrays[index]
+            key = (index, a[5], a[6], a[7])
+            m = self._maps.get(key)
+            if m is None:
+                if len(self._maps) > 64:
+                    self._maps.clear()
+                m = self._maps[key] = _tegula.encode_tensor_map_2d(dtype, a[5], a[6][0], a[6][1], a[7][0], box_rows,
+                                                                   box_cols)
+            extra.append(m)
+        if self.persistent:
+            g = tuple(grid) + (1,) * (3 - len(grid))
+            extra.extend(g)
+            grid = (max(1, min(g[0] * g[1] * g[2], self._sms)),)
+        return grid, tuple(extra)
 
 
 class Kernel:
@@ -137,14 +178,16 @@ def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
     if interpret:
         _args.run_interpreted(c.ir, specs, grid)
         return
-    if isinstance(fast_key, bytes):
+    launch_grid, extra = c.launch_arguments(specs, grid)
+    if isinstance(fast_key, bytes) and not extra:
         kernel_._launcher.add(fast_key, c.kernel, c.block_threads, c.shared_bytes)
-    cfg = c.configs.get(grid)
+    cfg = c.configs.get(launch_grid)
     if cfg is None:
         from .. import core
 
-        cfg = c.configs[grid] = core.LaunchConfig(grid=grid, block=c.block_threads, shmem_size=c.shared_bytes)
-    _tegula.launch(stream, cfg, c.kernel, *_args.flatten(specs))
+        cfg = c.configs[launch_grid] = core.LaunchConfig(grid=launch_grid, block=c.block_threads,
+                                                         shmem_size=c.shared_bytes)
+    _tegula.launch(stream, cfg, c.kernel, *_args.flatten(specs), *extra)
 
 
 _tegula.set_tile_launch_fallback(_launch_slow)

@@ -1,0 +1,155 @@
+"""Tile matmul on the tensor cores against cuBLAS (torch.matmul), torch eager and Triton, in one process:
+bf16 8192^3, relu(a@b+bias) bf16 8192^3, fp16 4096^3 and 4000x4100x3900. Each result is checked against a
+float64 reference first."""
+from __future__ import annotations
+
+import os
+import sys
+
+from common import Skip, guarded, row, torch_cuda as _torch
+from timing import torch_event_ms
+
+W = "matmul"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "common"))
+
+TILES = (128, 256, 64)
+
+
+def _tflops(m, n, k, ms):
+    return 2.0 * m * n * k / (ms * 1e-3) / 1e12
+
+
+def _check(name, got, ref, tol):
+    err = ((got.double() - ref).norm() / ref.norm()).item()
+    if not err < tol:
+        raise RuntimeError(f"{name}: relative error {err:.3e} against float64 (tolerance {tol})")
+    return err
+
+
+def _triton_matmul():
+    """A Triton matmul (the tutorial's shape of kernel, one good H100/H200 config), or Skip."""
+    try:
+        import triton
+        import triton.language as tl
+    except ImportError as e:
+        raise Skip(f"triton not importable: {e}")
+
+    @triton.jit
+    def kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+        pid = tl.program_id(0)
+        num_m, num_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
+        width = GROUP * num_n
+        first_m = (pid // width) * GROUP
+        rows = min(num_m - first_m, GROUP)
+        pm = first_m + (pid % width) % rows
+        pn = (pid % width) // rows
+        rm = pm * BM + tl.arange(0, BM)
+        rn = pn * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        a = a_ptr + rm[:, None] * sam + rk[None, :] * sak
+        b = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            x = tl.load(a, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
+            y = tl.load(b, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(x, y, acc)
+            a += BK * sak
+            b += BK * sbk
+        c = c_ptr + rm[:, None] * scm + rn[None, :] * scn
+        tl.store(c, acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    def run(a, b, c):
+        m, k = a.shape
+        n = b.shape[1]
+        grid = (triton.cdiv(m, 128) * triton.cdiv(n, 256),)
+        kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                     BM=128, BN=256, BK=64, GROUP=8, num_warps=8, num_stages=3)
+    return run
+
+
+def _gemm(ctx, m, n, k, dtype, bar=None, anchors=("torch", "triton"), label=None):
+    torch = _torch()
+    import tegula.tile as tt
+
+    import matmul_kernels as K
+
+    td = getattr(torch, dtype)
+    gen = torch.Generator(device="cuda").manual_seed(m + n + k)
+    a = torch.randn((m, k), device="cuda", generator=gen).to(td)
+    b = torch.randn((k, n), device="cuda", generator=gen).to(td)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=td)
+    bm, bn, bk = TILES
+    grid = K.grid(m, n, bm, bn)
+    reps = ctx.pick(20, 5)
+
+    def tegula():
+        tt.launch(K.matmul, grid=grid, args=(a, b, c, bm, bn, bk, 8))
+
+    tegula()
+    ref = a.double() @ b.double()
+    err = _check("tegula matmul", c, ref, 1e-2)
+    label = label or f"{dtype} {m}x{n}x{k}"
+    metric = "tflops_" + ("x".join(map(str, (m, n, k))) if (m, n, k) != (8192, 8192, 8192) else "8192") + "_" + dtype
+    rows = [row(W, "tegula", metric, _tflops(m, n, k, torch_event_ms(tegula, repeat=reps)), "TFLOP/s", better="higher",
+                bar=bar, ratio_vs=list(anchors), note=f"{label}, tiles {bm}x{bn}x{bk}, rel err {err:.1e}")]
+    if "torch" in anchors:
+        def cublas():
+            torch.matmul(a, b, out=c)
+        rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, torch_event_ms(cublas, repeat=reps)),
+                                                 "TFLOP/s", better="higher", note="torch.matmul (cuBLAS)"))
+    if "triton" in anchors:
+        def triton_row():
+            run = _triton_matmul()
+            run(a, b, c)
+            _check("triton matmul", c, ref, 1e-2)
+            return row(W, "triton", metric, _tflops(m, n, k, torch_event_ms(lambda: run(a, b, c), repeat=reps)),
+                       "TFLOP/s", better="higher", note="128x256x64, 8 warps, 3 stages")
+        rows += guarded(W, "triton", triton_row)
+    return rows
+
+
+def _bias_relu(ctx):
+    torch = _torch()
+    import tegula.tile as tt
+
+    import matmul_kernels as K
+
+    m = n = k = ctx.pick(8192, 4096)
+    gen = torch.Generator(device="cuda").manual_seed(9)
+    a = torch.randn((m, k), device="cuda", generator=gen).bfloat16()
+    b = torch.randn((k, n), device="cuda", generator=gen).bfloat16()
+    bias = torch.randn((n,), device="cuda", generator=gen).bfloat16()
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    bm, bn, bk = TILES
+    grid = K.grid(m, n, bm, bn)
+    reps = ctx.pick(20, 5)
+
+    def tegula():
+        tt.launch(K.matmul_bias_act, grid=grid, args=(a, b, bias, c, bm, bn, bk, 8, "relu"))
+
+    tegula()
+    err = _check("tegula relu(a@b+bias)", c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
+    metric = f"relu_bias_tflops_{m}_bf16"
+    rows = [row(W, "tegula", metric, _tflops(m, n, k, torch_event_ms(tegula, repeat=reps)), "TFLOP/s", better="higher",
+                bar=760, ratio_vs=["torch"], note=f"relu(a@b+bias) fused, one kernel, rel err {err:.1e}")]
+
+    def eager():
+        return torch.relu(a @ b + bias)
+    rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, torch_event_ms(eager, repeat=reps)),
+                                             "TFLOP/s", better="higher", note="torch eager relu(a @ b + bias)"))
+    return rows
+
+
+def run(ctx):
+    ctx.require_gpu()
+    torch = _torch()
+    if torch.cuda.get_device_capability() != (9, 0):
+        raise Skip("the tensor-core matmul targets sm_90")
+    big = ctx.pick(8192, 4096)
+    rows = []
+    rows += guarded(W, "tegula bf16", lambda: _gemm(ctx, big, big, big, "bfloat16", bar=760))
+    rows += guarded(W, "tegula relu_bias", lambda: _bias_relu(ctx))
+    rows += guarded(W, "tegula fp16", lambda: _gemm(ctx, 4096, 4096, 4096, "float16", anchors=("torch",)))
+    rows += guarded(W, "tegula odd", lambda: _gemm(ctx, 4000, 4100, 3900, "float16", anchors=("torch",)))
+    return rows

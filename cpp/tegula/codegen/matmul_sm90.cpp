@@ -1,0 +1,221 @@
+// The Hopper matrix-product kernel (sm_90a) for a loop recognised by matmul_plan.cpp: persistent
+// blocks, a producer warpgroup issuing bulk tensor copies (TMA) into a ring of 128-byte swizzled
+// shared-memory stages guarded by mbarriers, and one or two consumer warpgroups issuing wgmma on
+// them. Everything outside the K loop (the prologue, the accumulator's initial value and the
+// user's epilogue: bias, activations, casts, stores) is ordinary emitter output run by the
+// consumers, with (BM, BN) tiles held in the wgmma accumulator layout (layout.hpp).
+#include "tegula/codegen/c_types.hpp"
+#include "tegula/codegen/emitter.hpp"
+#include "tegula/codegen/matmul_plan.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::codegen {
+namespace {
+
+// PTX helpers: mbarriers, the copy engine, wgmma and shared-memory matrix descriptors.
+const char* sm90_text = R"(struct __align__(64) tg_tensor_map { unsigned long long opaque[16]; };
+__device__ __forceinline__ unsigned tg_smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void tg_mbar_init(unsigned bar, unsigned count) { asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory"); }
+__device__ __forceinline__ void tg_mbar_expect_tx(unsigned bar, unsigned bytes) { asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory"); }
+__device__ __forceinline__ void tg_mbar_arrive(unsigned bar) { asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory"); }
+__device__ __forceinline__ void tg_mbar_wait(unsigned bar, unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+  } while (!done);
+}
+__device__ __forceinline__ void tg_tma_load_2d(unsigned dst, const tg_tensor_map* map, unsigned bar, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];"
+               :: "r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1) : "memory");
+}
+// A shared-memory matrix descriptor with 128-byte swizzling (the start address 16-byte units).
+__device__ __forceinline__ unsigned long long tg_desc(unsigned addr, unsigned lbo, unsigned sbo) {
+  return (unsigned long long)((addr & 0x3FFFFu) >> 4) | ((unsigned long long)(lbo >> 4) << 16) |
+         ((unsigned long long)(sbo >> 4) << 32) | (1ull << 62);
+}
+__device__ __forceinline__ void tg_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void tg_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void tg_wgmma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
+)";
+
+std::string ptx_type(ir::dtype t) {
+  return t == ir::dtype::bf16 ? "bf16" : t == ir::dtype::f16 ? "f16" : "tf32";
+}
+
+}  // namespace
+
+// One wgmma of an m64 block: accumulator registers acc[off .. off + n/2), descriptors da, db.
+std::string emitter::wgmma_asm(const matmul_plan& p, const std::string& acc, int off, const std::string& da,
+                               const std::string& db) const {
+  const int n = p.bn, regs = n / 2;
+  std::string d;
+  for (int i = 0; i < regs; ++i) d += str(i ? ", " : "", "%", i);
+  std::string tail = p.in == ir::dtype::f32 ? "p, 1, 1" : str("p, 1, 1, 0, ", p.b.k_major ? 0 : 1);
+  std::string s = str("asm volatile(\"{ .reg .pred p; setp.ne.b32 p, %", regs + 2, ", 0; wgmma.mma_async.sync.aligned.m64n", n,
+                      "k", p.kstep, ".f32.", ptx_type(p.in), ".", ptx_type(p.in), " {", d, "}, %", regs, ", %", regs + 1,
+                      ", ", tail, "; }\" : ");
+  for (int i = 0; i < regs; ++i) s += str(i ? ", " : "", "\"+f\"(", acc, "[", off + i, "])");
+  s += str(" : \"l\"(", da, "), \"l\"(", db, "), \"r\"(1) : \"memory\");");
+  return s;
+}
+
+kernel_source emitter::generate_matmul(const matmul_plan& p) {
+  std::vector<std::string> params, prologue;
+  signature(params, prologue);
+  const int C = p.consumers, T = 128 * (C + 1);
+  const int eb = ir::size_bytes(p.in);
+  const std::int64_t stage = p.stage_bytes();
+  params.push_back("const __grid_constant__ tg_tensor_map tg_map_a");
+  params.push_back("const __grid_constant__ tg_tensor_map tg_map_b");
+  for (int d = 0; d < 3; ++d) params.push_back(str("int tg_grid", d));
+  for (int d = 0; d < 3; ++d) {
+    bid_[d] = str("tg_b", d);
+    nblocks_[d] = str("tg_grid", d);
+  }
+  const ir::region& body = p.loop->regions[0];
+  const ir::value_id acc = p.loop->results[0];
+
+  // Walks the virtual blocks this persistent block runs (the user's grid, in order).
+  auto blocks_loop = [&] {
+    open("for (long long tg_v = blockIdx.x; tg_v < tg_total; tg_v += gridDim.x)");
+    line("const int tg_b0 = (int)(tg_v % tg_grid0);");
+    line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
+    line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
+  };
+  auto loop_header = [&] {
+    const ir::value_id iv = body.args[0];
+    std::string it = fresh("it");
+    open(for_header(*p.loop, it));
+    line(str(reg_type(dtype_of(iv)), " ", name(iv), " = ", it, ";"));
+  };
+
+  // ---- producer: one thread walks the same blocks and K steps, filling the ring.
+  open("if (tg_wg == 0)");
+  if (C == 2) line("asm volatile(\"setmaxnreg.dec.sync.aligned.u32 40;\" ::: \"memory\");");
+  open("if (threadIdx.x == 0)");
+  line("int tg_stage = 0;");
+  line("unsigned tg_phase = 0;");
+  blocks_loop();
+  for (const ir::op& o : f_.body.ops)
+    if (p.producer_ops.count(&o)) emit_op(o);
+  loop_header();
+  for (const ir::op& o : body.ops)
+    if (p.producer_ops.count(&o)) emit_op(o);
+  line("tg_mbar_wait(tg_empty + tg_stage * 8, tg_phase ^ 1u);");
+  line(str("tg_mbar_expect_tx(tg_full + tg_stage * 8, ", stage, ");"));
+  line(str("const unsigned tg_dst = tg_pipe + tg_stage * ", stage, ";"));
+  auto copies = [&](const mma_operand& m, const char* map, std::int64_t base) {
+    const ir::type& t = type_of(m.load->results[0]);
+    const std::string row = str("(int)(", name(m.load->operands[1]), " * ", t.shape[0], ")");
+    const std::string col = str("(int)(", name(m.load->operands[2]), " * ", t.shape[1], ")");
+    for (int b = 0; b < m.boxes; ++b)
+      line(str("tg_tma_load_2d(tg_dst + ", base + std::int64_t(b) * m.box_rows * 128, ", &", map,
+               ", tg_full + tg_stage * 8, ", col, " + ", b * m.box_cols, ", ", row, ");"));
+  };
+  copies(p.a, "tg_map_a", 0);
+  copies(p.b, "tg_map_b", p.a.bytes);
+  line(str("if (++tg_stage == ", "TG_STAGES", ") { tg_stage = 0; tg_phase ^= 1u; }"));
+  close();  // K loop
+  close();  // blocks
+  close();  // thread 0
+  otherwise();
+
+  // ---- consumers: the user's code around the loop, the loop as wgmma.
+  if (C == 2) line("asm volatile(\"setmaxnreg.inc.sync.aligned.u32 232;\" ::: \"memory\");");
+  line("const int tg_tid = (int)threadIdx.x - 128;");
+  tid_ = "tg_tid";
+  barrier_ = str("asm volatile(\"bar.sync 1, ", 128 * C, ";\" ::: \"memory\");");
+  line("int tg_stage = 0;");
+  line("unsigned tg_phase = 0;");
+  blocks_loop();
+  std::size_t i = 0;
+  for (; &f_.body.ops[i] != p.loop; ++i) emit_op(f_.body.ops[i]);
+  note_op(*p.loop);
+  declare(acc);
+  assign(acc, p.loop->operands[3]);
+  line("int tg_prev = -1;");
+  loop_header();
+  line("tg_mbar_wait(tg_full + tg_stage * 8, tg_phase);");
+  line(str("const unsigned tg_sa = tg_pipe + tg_stage * ", stage, ";"));
+  // Operand fences keep the compiler from moving accumulator accesses into the wgmma pipeline.
+  const int acc_regs = p.mb * p.bn / 2;
+  line(str("#pragma unroll\n", std::string(std::size_t(indent_) * 2, ' '), "for (int i_ = 0; i_ < ", acc_regs,
+           "; ++i_) asm volatile(\"\" : \"+f\"(", name(acc), "[i_]) :: \"memory\");"));
+  line("tg_wgmma_fence();");
+  const int row0 = 64 * p.mb;  // rows per consumer warpgroup
+  for (int kk = 0; kk < p.bk / p.kstep; ++kk) {
+    const int kbyte = kk * p.kstep * eb, chunk = kbyte / 128, inner = kbyte % 128;
+    std::string db = p.b.k_major ? str("tg_desc(tg_sa + ", p.a.bytes + std::int64_t(chunk) * p.bn * 128 + inner, ", 16, 1024)")
+                                 : str("tg_desc(tg_sa + ", p.a.bytes + std::int64_t(kk) * p.kstep * 128, ", ", p.bk * 128, ", 1024)");
+    for (int mb = 0; mb < p.mb; ++mb) {
+      std::string da = str("tg_desc(tg_sa + ", std::int64_t(chunk) * p.bm * 128 + inner + mb * 64 * 128,
+                           " + (tg_tid >> 7) * ", row0 * 128, ", 16, 1024)");
+      line(wgmma_asm(p, name(acc), mb * p.bn / 2, da, db));
+    }
+  }
+  line("tg_wgmma_commit();");
+  line("tg_wgmma_wait<1>();");
+  line(str("#pragma unroll\n", std::string(std::size_t(indent_) * 2, ' '), "for (int i_ = 0; i_ < ", acc_regs,
+           "; ++i_) asm volatile(\"\" : \"+f\"(", name(acc), "[i_]) :: \"memory\");"));
+  line("if (tg_prev >= 0 && (tg_tid & 127) == 0) tg_mbar_arrive(tg_empty + tg_prev * 8);");
+  line("tg_prev = tg_stage;");
+  line(str("if (++tg_stage == ", "TG_STAGES", ") { tg_stage = 0; tg_phase ^= 1u; }"));
+  close();  // K loop
+  line("tg_wgmma_wait<0>();");
+  line("if (tg_prev >= 0 && (tg_tid & 127) == 0) tg_mbar_arrive(tg_empty + tg_prev * 8);");
+  for (++i; i < f_.body.ops.size(); ++i)
+    if (f_.body.ops[i].kind != ir::op_kind::yield) emit_op(f_.body.ops[i]);
+  close();  // blocks
+  close();  // consumers
+
+  // The ring takes what shared memory the epilogue leaves: up to 6 stages, at least 2.
+  constexpr std::int64_t max_shared = 227 * 1024;
+  const std::int64_t epilogue = (smem_bytes_ + 127) / 128 * 128;
+  std::int64_t room = max_shared - 1024 - epilogue - 128;
+  int stages = opt_.stages > 0 ? opt_.stages : int(std::min<std::int64_t>(6, room / stage));
+  if (stages < 2 || stages * stage > room)
+    fail(error_kind::invalid_argument, to_string(p.mma->loc), p.mma->loc.known() ? ": " : "", "cannot generate CUDA for 'mma' in kernel '",
+         f_.name, "': ", stages, " pipeline stages of ", stage, " bytes (", p.bm, "x", p.bk, " and ", p.bk, "x", p.bn,
+         " tiles) do not fit in shared memory beside the epilogue's ", epilogue, " bytes; use smaller tiles");
+  const std::int64_t pipe = stages * stage;
+
+  kernel_source k;
+  k.name = str(f_.name.empty() ? "tegula_kernel" : f_.name);
+  for (char& ch : k.name)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')) ch = '_';
+  k.block_threads = T;
+  k.dynamic_shared_bytes = int(1024 + pipe + 128 + epilogue);
+  k.arch_specific = true;
+  k.persistent = true;
+  k.stages = stages;
+  k.tensor_maps = {{array_index(p.a.array), p.in, p.a.box_cols, p.a.box_rows},
+                   {array_index(p.b.array), p.in, p.b.box_cols, p.b.box_rows}};
+  std::string s = preamble(needs_, opt_.arch);
+  s += sm90_text;
+  s += str("\n// '", f_.name, "': tensor-core matrix product, ", p.bm, "x", p.bn, "x", p.bk, " tiles, ", stages,
+           " stages, ", C, " consumer warpgroup(s) + 1 producer; persistent over the grid.\n");
+  s += str("#define TG_STAGES ", stages, "\n");
+  s += str("extern \"C\" __global__ void __launch_bounds__(", T, ", 1) ", k.name, "(");
+  for (std::size_t j = 0; j < params.size(); ++j) s += (j ? ", " : "") + params[j];
+  s += ") {\n";
+  s += "  extern __shared__ __align__(1024) unsigned char tg_dyn[];\n";
+  s += "  unsigned char* const tg_base = (unsigned char*)(((unsigned long long)tg_dyn + 1023ull) & ~1023ull);\n";
+  s += "  const unsigned tg_pipe = tg_smem_addr(tg_base);\n";
+  s += str("  const unsigned tg_full = tg_pipe + ", pipe, ", tg_empty = tg_full + ", stages * 8, ";\n");
+  if (smem_bytes_ > 0) s += str("  unsigned char* const tg_smem = tg_base + ", pipe + 128, ";\n");
+  for (const std::string& l : prologue) s += "  " + l + "\n";
+  s += "  const int tg_wg = (int)threadIdx.x >> 7;\n";
+  s += "  const long long tg_total = (long long)tg_grid0 * tg_grid1 * tg_grid2;\n";
+  s += "  if (threadIdx.x == 0) {\n";
+  s += str("    for (int i = 0; i < ", stages, "; ++i) { tg_mbar_init(tg_full + i * 8, 1); tg_mbar_init(tg_empty + i * 8, ", C, "); }\n");
+  s += "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n";
+  s += "  }\n";
+  s += "  __syncthreads();\n";
+  s += body_.str();
+  s += "}\n";
+  k.source = std::move(s);
+  return k;
+}
+
+}  // namespace tegula::codegen

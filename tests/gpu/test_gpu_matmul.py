@@ -1,0 +1,131 @@
+"""Tile matmul on the GPU: the tensor-core path (wgmma + copy engine, sm_90) against a float64 reference and
+the CPU interpreter; fused epilogues; non-multiple-of-tile shapes; the fallback path and its warning."""
+import warnings
+
+import numpy as np
+import pytest
+
+import matmul_kernels as K
+import tegula.tile as tt
+
+torch = pytest.importorskip("torch")
+
+
+def _sm90():
+    return torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+needs_sm90 = pytest.mark.skipif(not _sm90(), reason="the tensor-core path is for sm_90 (H100/H200)")
+TORCH = {"bfloat16": torch.bfloat16, "float16": torch.float16, "float32": torch.float32}
+
+
+def _rand(shape, dtype, gen):
+    return torch.randn(shape, generator=gen, device="cuda", dtype=torch.float32).to(TORCH[dtype])
+
+
+def _poisoned(shape, dtype):
+    return torch.full(shape, float("nan"), device="cuda", dtype=TORCH[dtype])
+
+
+def _ref(a, b):
+    return a.double() @ b.double()
+
+
+def _check(out, ref, tol, what):
+    assert not torch.isnan(out).any(), f"{what}: unwritten (NaN) elements"
+    err = ((out.double() - ref).norm() / ref.norm()).item()
+    assert err < tol, f"{what}: relative error {err:.3e} >= {tol}"
+    return err
+
+
+def _compiled(kernel, args):
+    """The Compiled specialization of a kernel for these arguments (after a launch built it)."""
+    specs, key = kernel.specialize(args, False)
+    return kernel._compiled(specs, key, False)
+
+
+@needs_sm90
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("mnk", [(256, 512, 384), (1000, 1030, 990), (129, 257, 65), (4000, 4100, 3900)])
+@pytest.mark.parametrize("tiles", [(128, 256, 64), (128, 128, 64), (64, 256, 64), (256, 128, 64)])
+def test_matmul_tensor_cores(dtype, mnk, tiles):
+    m, n, k = mnk
+    bm, bn, bk = tiles
+    gen = torch.Generator(device="cuda").manual_seed(m * 7 + n + bm)
+    a, b = _rand((m, k), dtype, gen), _rand((k, n), dtype, gen)
+    c = _poisoned((m, n), dtype)
+    args = (a, b, c, bm, bn, bk, 8)
+    tt.launch(K.matmul, grid=K.grid(m, n, bm, bn), args=args)
+    comp = _compiled(K.matmul, args)
+    assert comp.note == "" and comp.persistent and comp.tensor_maps, comp.note
+    _check(c, _ref(a, b), 1e-2, f"{dtype} {mnk} tiles {tiles}")
+
+
+@needs_sm90
+def test_matmul_matches_interpreter():
+    rng = np.random.default_rng(5)
+    an = rng.standard_normal((200, 130)).astype(np.float16)
+    bn_ = rng.standard_normal((130, 300)).astype(np.float16)
+    ref = np.full((200, 300), np.nan, np.float16)
+    tt.launch(K.matmul, grid=K.grid(200, 300, 128, 128), args=(an, bn_, ref, 128, 128, 64, 8), interpret=True)
+    a, b = torch.as_tensor(an, device="cuda"), torch.as_tensor(bn_, device="cuda")
+    c = _poisoned((200, 300), "float16")
+    tt.launch(K.matmul, grid=K.grid(200, 300, 128, 128), args=(a, b, c, 128, 128, 64, 8))
+    np.testing.assert_allclose(c.cpu().numpy().astype(np.float64), ref.astype(np.float64), rtol=2e-2, atol=2e-2)
+
+
+@needs_sm90
+@pytest.mark.parametrize("act", ["relu", "gelu", "none"])
+def test_fused_bias_activation(act):
+    m, n, k = 1000, 1030, 990
+    gen = torch.Generator(device="cuda").manual_seed(3)
+    a, b, bias = _rand((m, k), "bfloat16", gen), _rand((k, n), "bfloat16", gen), _rand((n,), "bfloat16", gen)
+    c = _poisoned((m, n), "bfloat16")
+    args = (a, b, bias, c, 128, 256, 64, 8, act)
+    tt.launch(K.matmul_bias_act, grid=K.grid(m, n, 128, 256), args=args)
+    assert _compiled(K.matmul_bias_act, args).note == ""
+    r = _ref(a, b) + bias.double()
+    r = torch.relu(r) if act == "relu" else torch.as_tensor(K.gelu_ref(r.cpu().numpy()), device="cuda") \
+        if act == "gelu" else r
+    _check(c, r, 1e-2, act)
+
+
+@needs_sm90
+@pytest.mark.parametrize("dtype,tf32,tol", [("bfloat16", False, 1e-2), ("float32", True, 5e-3)])
+def test_transposed_b(dtype, tf32, tol):
+    m, n, k = 700, 520, 640
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    a, bt = _rand((m, k), dtype, gen), _rand((n, k), dtype, gen)
+    c = _poisoned((m, n), dtype)
+    bn = 128
+    bk = 32 if dtype == "float32" else 64
+    args = (a, bt, c, 128, bn, bk, tf32)
+    tt.launch(K.matmul_nt, grid=K.grid(m, n, 128, bn), args=args)
+    assert _compiled(K.matmul_nt, args).note == ""
+    _check(c, _ref(a, bt.T), tol, f"{dtype} a @ bt.T")
+
+
+@needs_sm90
+def test_batched():
+    batch, m, n, k = 3, 256, 200, 192
+    gen = torch.Generator(device="cuda").manual_seed(2)
+    a, b = _rand((batch, m, k), "bfloat16", gen), _rand((batch, k, n), "bfloat16", gen)
+    c = _poisoned((batch, m, n), "bfloat16")
+    tt.launch(K.bmm, grid=(K.grid(m, n, 128, 128), batch),
+              args=(a.view(-1, k), b.view(-1, n), c.view(-1, n), m, 128, 128, 64))
+    _check(c, a.double() @ b.double(), 1e-2, "bmm")
+
+
+def test_float32_without_tf32_warns_and_is_exact():
+    """float32 inputs without allow_tf32 stay exact (CUDA cores), and the kernel says so once."""
+    m, n, k = 130, 70, 90
+    gen = torch.Generator(device="cuda").manual_seed(4)
+    a, bt = _rand((m, k), "float32", gen), _rand((n, k), "float32", gen)
+    c = _poisoned((m, n), "float32")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        tt.launch(K.matmul_nt, grid=K.grid(m, n, 64, 64), args=(a, bt, c, 64, 64, 32, False))
+    torch.cuda.synchronize()
+    if _sm90():
+        assert any(issubclass(x.category, tt.PerformanceWarning) for x in w)
+    _check(c, _ref(a, bt.T), 1e-6, "float32 exact")
