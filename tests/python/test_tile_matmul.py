@@ -1,0 +1,159 @@
+"""tt.mma, tt.matmul and @ on the CPU: the interpreter against NumPy in float64, the tensor-core kernel the
+codegen makes for sm_90 (compiled to SASS by NVRTC, no GPU needed), the reasons an mma stays off the tensor
+cores, and the errors bad input gets."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import tegula.core as tc
+import tegula.tile as tt
+from tegula import _tegula
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import matmul_kernels as K  # noqa: E402
+
+RNG = np.random.default_rng()
+
+
+def _rand(shape, dtype):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float16, 3e-3), (np.float32, 1e-6)])
+@pytest.mark.parametrize("mnk", [(100, 130, 90), (64, 64, 64), (7, 5, 3)])
+def test_interpreter_matmul(dtype, tol, mnk):
+    m, n, k = mnk
+    a, b = _rand((m, k), dtype), _rand((k, n), dtype)
+    c = np.full((m, n), np.nan, dtype)
+    tt.launch(K.matmul, grid=K.grid(m, n, 32, 64), args=(a, b, c, 32, 64, 16, 2), interpret=True)
+    assert K.rel_error(c, a.astype(np.float64) @ b) < tol
+
+
+@pytest.mark.parametrize("act", ["relu", "gelu", "none"])
+def test_interpreter_bias_activation(act):
+    a, b, bias = _rand((70, 50), np.float16), _rand((50, 90), np.float16), _rand(90, np.float16)
+    c = np.full((70, 90), np.nan, np.float16)
+    tt.launch(K.matmul_bias_act, grid=K.grid(70, 90, 32, 32), args=(a, b, bias, c, 32, 32, 16, 2, act), interpret=True)
+    r = a.astype(np.float64) @ b + bias
+    r = np.maximum(r, 0) if act == "relu" else K.gelu_ref(r) if act == "gelu" else r
+    assert K.rel_error(c, r) < 3e-3
+
+
+def test_interpreter_transposed_b_and_tf32():
+    a, bt = _rand((40, 64), np.float32), _rand((24, 64), np.float32)
+    c = np.full((40, 24), np.nan, np.float32)
+    tt.launch(K.matmul_nt, grid=K.grid(40, 24, 16, 8), args=(a, bt, c, 16, 8, 32, False), interpret=True)
+    assert K.rel_error(c, a.astype(np.float64) @ bt.T) < 1e-6
+    tt.launch(K.matmul_nt, grid=K.grid(40, 24, 16, 8), args=(a, bt, c, 16, 8, 32, True), interpret=True)
+    err = K.rel_error(c, a.astype(np.float64) @ bt.T)
+    assert 1e-7 < err < 2e-3  # TF32 keeps 10 mantissa bits: visibly less exact than float32, within its bound
+
+
+def test_interpreter_batched():
+    a, b = _rand((3, 64, 32), np.float16), _rand((3, 32, 48), np.float16)
+    c = np.full((3, 64, 48), np.nan, np.float16)
+    tt.launch(K.bmm, grid=(K.grid(64, 48, 32, 16), 3), args=(a.reshape(-1, 32), b.reshape(-1, 48), c.reshape(-1, 48),
+                                                            64, 32, 16, 16), interpret=True)
+    assert K.rel_error(c, a.astype(np.float64) @ b) < 3e-3
+
+
+@tt.kernel
+def _at(a, b, c, M: tt.Constant[int], N: tt.Constant[int], KK: tt.Constant[int]):
+    tt.store(c, index=(0, 0), tile=tt.load(a, index=(0, 0), shape=(M, KK)) @ tt.load(b, index=(0, 0), shape=(KK, N)))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint16, np.float16, np.float64])
+def test_matmul_operator_follows_numpy(dtype):
+    a, b = (RNG.standard_normal((5, 7)) * 4).astype(dtype), (RNG.standard_normal((7, 3)) * 4).astype(dtype)
+    c = np.zeros((5, 3), dtype)
+    tt.launch(_at, grid=1, args=(a, b, c, 5, 3, 7), interpret=True)
+    ref = a @ b  # NumPy wraps integer products to the dtype, as the kernel must
+    if np.issubdtype(dtype, np.integer):
+        np.testing.assert_array_equal(c, ref)
+    else:
+        np.testing.assert_allclose(c.astype(np.float64), a.astype(np.float64) @ b, rtol=2e-3 if dtype == np.float16 else 1e-12)
+
+
+def _generate(kernel, args, arch=90, arrays=None):
+    ir = kernel.compile(args, interpret=True).ir
+    n = sum(isinstance(x, np.ndarray) for x in args)
+    return _tegula.generate_kernel(ir, arch, arrays or [(True, True)] * n, 0)
+
+
+def _cubin(source, arch):
+    try:
+        return tc.Program(source, name="k.cu", options=tc.ProgramOptions(arch=arch)).compile(target_type="cubin").code
+    except tc.DriverNotFoundError as e:
+        pytest.skip(f"NVRTC is not available: {e}")
+
+
+@pytest.mark.parametrize("tiles", [(128, 256, 64), (128, 128, 64), (64, 256, 64), (256, 128, 64), (128, 256, 128)])
+def test_tensor_core_kernel_compiles_for_sm90a(tiles):
+    bm, bn, bk = tiles
+    z = np.zeros((256, 256), np.float16)
+    k = _generate(K.matmul, (z, z, z, bm, bn, bk, 8))
+    assert k["note"] == "" and k["arch_specific"] and k["persistent"] and k["block_threads"] in (256, 384)
+    assert [m[2:] for m in k["tensor_maps"]] == [(bm, 64), (bk, 64)]  # (box rows, box cols) of A and B
+    assert "wgmma.mma_async" in k["source"] and "cp.async.bulk.tensor" in k["source"]
+    assert k["shared_bytes"] <= 227 * 1024 and k["stages"] >= 2
+    assert len(_cubin(k["source"], "sm_90a")) > 0
+
+
+def test_fused_epilogue_and_transposed_b_compile():
+    z = np.zeros((256, 256), np.float16)
+    k = _generate(K.matmul_bias_act, (z, z, np.zeros(256, np.float16), z, 128, 256, 64, 8, "gelu"))
+    assert k["note"] == "" and "tanh" in k["source"]
+    _cubin(k["source"], "sm_90a")
+    f = np.zeros((256, 256), np.float32)
+    k = _generate(K.matmul_nt, (f, f, f, 128, 128, 32, True))
+    assert k["note"] == "" and ".tf32.tf32" in k["source"]
+    _cubin(k["source"], "sm_90a")
+
+
+@pytest.mark.parametrize("case,reason", [
+    ("f32", "allow_tf32"), ("bm96", "BM = 96"), ("strided", "contiguous"), ("sm80", "sm_90"), ("bk32", "BK = 32"),
+])
+def test_reasons_an_mma_stays_off_the_tensor_cores(case, reason):
+    z16, z32 = np.zeros((256, 256), np.float16), np.zeros((256, 256), np.float32)
+    if case == "f32":
+        k = _generate(K.matmul_nt, (z32, z32, z32, 128, 128, 32, False))
+    elif case == "bm96":
+        k = _generate(K.matmul, (z16, z16, z16, 96, 128, 64, 8))
+    elif case == "strided":
+        k = _generate(K.matmul, (z16, z16, z16, 128, 128, 64, 8), arrays=[(False, False), (True, True), (True, True)])
+    elif case == "sm80":
+        k = _generate(K.matmul, (z16, z16, z16, 128, 128, 64, 8), arch=80)
+    else:
+        k = _generate(K.matmul, (z16, z16, z16, 128, 128, 32, 8))
+    assert reason in k["note"] and not k["persistent"]
+    _cubin(k["source"], "sm_90")  # the CUDA-core path still compiles
+
+
+@tt.kernel
+def _bad_shapes(a, b, c):
+    x = tt.load(a, index=(0, 0), shape=(16, 8))
+    y = tt.load(b, index=(0, 0), shape=(16, 8))
+    tt.store(c, index=(0, 0), tile=tt.mma(x, y, tt.zeros((16, 8), tt.float32)))
+
+
+@tt.kernel
+def _bad_acc(a, b, c):
+    x = tt.load(a, index=(0, 0), shape=(16, 16))
+    tt.store(c, index=(0, 0), tile=tt.mma(x, x, tt.zeros((16, 16), tt.float16)).astype(tt.float32))
+
+
+@tt.kernel
+def _mixed(a, b, c):
+    tt.store(c, index=(0, 0), tile=tt.load(a, index=(0, 0), shape=(4, 4)) @ tt.load(b, index=(0, 0), shape=(4, 4)))
+
+
+def test_errors_name_the_problem_and_the_line():
+    f16, f32 = np.zeros((16, 16), np.float16), np.zeros((16, 16), np.float32)
+    with pytest.raises(ValueError, match=r"test_tile_matmul.py:\d+:\d+: mma: inner extents differ"):
+        tt.launch(_bad_shapes, grid=1, args=(f16, f16, f32), interpret=True)
+    with pytest.raises(TypeError, match="accumulates in float32"):
+        tt.launch(_bad_acc, grid=1, args=(f16, f16, f32), interpret=True)
+    with pytest.raises(TypeError, match="one dtype"):
+        tt.launch(_mixed, grid=1, args=(f16, f32, f32), interpret=True)
