@@ -95,3 +95,16 @@ def rel_error(got, ref):
     got = np.asarray(got, np.float64)
     ref = np.asarray(ref, np.float64)
     return float(np.linalg.norm(got - ref) / max(np.linalg.norm(ref), 1e-300))
+
+
+# The autotuned matmul: tile sizes and pipeline depth chosen by timing on the first call of each shape.
+matmul_tuned = tt.autotune(configs=[
+    tt.Config(BM=128, BN=256, BK=64, GROUP=8),
+    tt.Config(BM=128, BN=256, BK=64, GROUP=16, num_stages=3),
+    tt.Config(BM=128, BN=128, BK=64, GROUP=8),
+    tt.Config(BM=256, BN=128, BK=64, GROUP=8),
+])(matmul)
+
+
+def tuned_grid(m, n):
+    return lambda cfg: grid(m, n, cfg["BM"], cfg["BN"])

@@ -107,6 +107,28 @@ void emitter::emit_broadcast(const ir::op& o) {
   open("");
   line(str(R, "* const sm_ = ", smem(R, 0), ";"));
   stage(in, "sm_", ti.elem);
+  if (lo.fragment && to.rank() == 2 && (li.numel == to.shape[1] || li.numel == to.shape[0])) {
+    // A row (1, N) or column (M, 1) spread over the accumulator layout: each thread holds N/4
+    // distinct columns (or 2*frag_mb distinct rows), read once; the slots repeat them, so the
+    // registers are shared rather than multiplied.
+    const bool row = li.numel == to.shape[1] && (ti.rank() == 1 || ti.shape[0] == 1);
+    const int n = lo.frag_n, half = n / 2;
+    const int distinct = row ? n / 4 : 2 * lo.frag_mb;
+    line(str(R, " d_[", distinct, "];"));
+    line("#pragma unroll");
+    if (row) {
+      line(str("for (int q_ = 0; q_ < ", distinct, "; ++q_) d_[q_] = sm_[(q_ >> 1) * 8 + (", tid_, " & 3) * 2 + (q_ & 1)];"));
+      line("#pragma unroll");
+      line(str("for (int s_ = 0; s_ < ", lo.slots(), "; ++s_) ", name(r), "[s_] = d_[((s_ % ", half, ") >> 2) * 2 + (s_ & 1)];"));
+    } else {
+      line(str("for (int q_ = 0; q_ < ", distinct, "; ++q_) d_[q_] = sm_[(", tid_, " >> 7) * ", 64 * lo.frag_mb,
+               " + (q_ >> 1) * 64 + ((", tid_, " >> 5) & 3) * 16 + ((", tid_, " & 31) >> 2) + (q_ & 1) * 8];"));
+      line("#pragma unroll");
+      line(str("for (int s_ = 0; s_ < ", lo.slots(), "; ++s_) ", name(r), "[s_] = d_[(s_ / ", half, ") * 2 + ((s_ >> 1) & 1)];"));
+    }
+    close();
+    return;
+  }
   elements_loop(lo, [&] {
     flat_to_coords(to.shape, "f_", "c");
     std::string src = "0";

@@ -16,12 +16,13 @@ The function is parsed from its source (not traced): for/while/if over run-time 
 regions. `softmax.ir(x, y, 4096)` prints the tile IR; `softmax.compile(args).source` the CUDA C++.
 """
 from ._frontend import TileSyntaxError
+from ._autotune import Autotuned, Config, autotune
 from ._kernel import Compiled, Kernel, PerformanceWarning, kernel, launch
 from ._ops import *  # noqa: F401,F403 - the tt.* operations
 from ._ops import _TileOp
 from ._types import (Constant, bfloat16, bool_, dtype, float16, float32, float64, int8, int16, int32, int64,
                      uint8, uint16, uint32, uint64)
 
-__all__ = ["Constant", "Compiled", "Kernel", "PerformanceWarning", "TileSyntaxError", "kernel", "launch", "dtype", "bool_", "int8",
+__all__ = ["Autotuned", "Config", "autotune", "Constant", "Compiled", "Kernel", "PerformanceWarning", "TileSyntaxError", "kernel", "launch", "dtype", "bool_", "int8",
            "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
            "float64"] + [n for n, v in list(globals().items()) if isinstance(v, _TileOp)]

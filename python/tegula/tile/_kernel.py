@@ -79,8 +79,9 @@ class Compiled:
 class Kernel:
     """A tile kernel: `@tt.kernel def f(x, out, n: tt.Constant[int]): ...`."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, num_stages=0):
         self.fn = fn
+        self.num_stages = int(num_stages)  # tensor-core kernels: pipeline stages (0: as many as fit)
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         source = textwrap.dedent(inspect.getsource(fn))
@@ -90,11 +91,23 @@ class Kernel:
         self.tree = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
         self.tree.decorator_list = []
         self.constants = [_is_constant(a.annotation, self._names()) for a in self.tree.args.args]
+        self.arg_names = [a.arg for a in self.tree.args.args]
         self._cache = {}
         self._launcher = _tegula.TileLauncher(self.constants)  # the C++ fast path of launch()
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"tile kernel '{self.__name__}' is launched with tt.launch({self.__name__}, grid, args)")
+
+    def with_options(self, num_stages=0):
+        """The same kernel compiled with other code generation options (a separate compile cache)."""
+        if num_stages == self.num_stages:
+            return self
+        k = Kernel.__new__(Kernel)
+        k.__dict__.update(self.__dict__)
+        k.num_stages = int(num_stages)
+        k._cache = {}
+        k._launcher = _tegula.TileLauncher(self.constants)
+        return k
 
     def specialize(self, args, interpret):
         """(specs, key) for these arguments: dtypes, ranks, layout facts and constant values."""
@@ -119,7 +132,7 @@ class Kernel:
             ir, stages = _tegula.run_pipeline(fn, dump=True)
             c = Compiled(self.__name__, ir, stages)
             if not interpret:
-                c.build_gpu(specs)
+                c.build_gpu(specs, self.num_stages)
             self._cache[(key, interpret)] = c
         return c
 
@@ -155,9 +168,13 @@ def _is_constant(annotation, globals_):
     return value is _types.Constant
 
 
-def kernel(fn):
-    """Decorator: a Python function over tiles becomes a tile kernel (parsed from its source)."""
-    return Kernel(fn)
+def kernel(fn=None, *, num_stages=0):
+    """Decorator: a Python function over tiles becomes a tile kernel (parsed from its source).
+    `@tt.kernel(num_stages=3)` sets code generation options (the shared-memory pipeline depth of
+    tensor-core matrix products; 0 lets the compiler take as many stages as fit)."""
+    if fn is None:
+        return lambda f: Kernel(f, num_stages)
+    return Kernel(fn, num_stages)
 
 
 def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
@@ -165,6 +182,10 @@ def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
     if interpret is None:
         interpret = _interpret_by_default()
     if not isinstance(kernel_, Kernel):
+        from ._autotune import Autotuned
+
+        if isinstance(kernel_, Autotuned):
+            return kernel_.launch(grid, tuple(args), stream, interpret)
         raise TypeError(f"tt.launch needs a @tt.kernel function, got {type(kernel_).__name__}")
     grid = _args.grid_tuple(grid)
     if fast_key is False and not interpret and not isinstance(args, tuple):

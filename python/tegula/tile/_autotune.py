@@ -1,0 +1,194 @@
+"""tt.autotune: pick the fastest of several tile-size / pipeline configurations of a kernel, by timing each
+on the GPU the first time a problem shape is seen; the choice is kept on disk beside the compiled binaries."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+
+from .. import _tegula
+from . import _args
+from ._kernel import Kernel, launch
+
+
+class Config:
+    """One candidate: values for the kernel's tt.Constant parameters (by name) and code generation options."""
+
+    def __init__(self, num_stages=0, **constants):
+        self.constants = dict(constants)
+        self.num_stages = int(num_stages)
+
+    def as_dict(self):
+        return {"constants": self.constants, "num_stages": self.num_stages}
+
+    def __eq__(self, other):
+        return isinstance(other, Config) and self.as_dict() == other.as_dict()
+
+    def __repr__(self):
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.constants.items())
+        return f"Config({inner}{', ' if inner else ''}num_stages={self.num_stages})"
+
+
+def autotune(configs, key=None, warmup=2, repeat=5):
+    """Decorator over a @tt.kernel: `tt.launch(tuned, grid, args)` passes only the parameters no config sets;
+    `grid` may be a function of the chosen constants (a dict). `key` names the arguments whose values (scalars)
+    or shapes and dtypes (arrays) decide a new tuning; by default every array's shape and dtype does."""
+    def wrap(k):
+        if not isinstance(k, Kernel):
+            raise TypeError("tt.autotune wraps a @tt.kernel function (put @tt.autotune above @tt.kernel)")
+        return Autotuned(k, configs, key, warmup, repeat)
+    return wrap
+
+
+class Autotuned:
+    def __init__(self, kernel, configs, key, warmup, repeat):
+        self.kernel = kernel
+        self.__name__ = kernel.__name__
+        self.configs = list(configs)
+        if not self.configs or not all(isinstance(c, Config) for c in self.configs):
+            raise ValueError("tt.autotune needs a non-empty list of tt.Config")
+        names = set(self.configs[0].constants)
+        for c in self.configs:
+            if set(c.constants) != names:
+                raise ValueError(f"every tt.Config must set the same parameters, got {sorted(names)} and "
+                                 f"{sorted(c.constants)}")
+            for n in c.constants:
+                if n not in kernel.arg_names or not kernel.constants[kernel.arg_names.index(n)]:
+                    raise ValueError(f"tt.Config sets '{n}', which is not a tt.Constant parameter of "
+                                     f"'{kernel.__name__}'")
+        self.tuned = names
+        self.free = [n for n in kernel.arg_names if n not in names]
+        self.key = list(key) if key is not None else None
+        self.warmup, self.repeat = warmup, repeat
+        self._variants = {}
+        self._best = {}
+        self.timings = {}  # tuning key -> [(config, ms or error text)] of the last tuning
+        self._path = None
+
+    # ---- arguments
+    def _full_args(self, args, config):
+        if len(args) != len(self.free):
+            raise TypeError(f"autotuned kernel '{self.__name__}' takes {len(self.free)} arguments "
+                            f"({', '.join(self.free)}) but {len(args)} were given")
+        given = dict(zip(self.free, args))
+        given.update(config.constants)
+        return tuple(given[n] for n in self.kernel.arg_names)
+
+    def _tuning_key(self, args):
+        parts = []
+        for name, a in zip(self.free, args):
+            if self.key is not None and name not in self.key:
+                continue
+            spec = _args.describe(a, 0, False, True, self.__name__) if not isinstance(a, (int, float, bool)) else None
+            if spec is not None and spec[0] == "array":
+                parts.append((name, spec[1], tuple(spec[6])))
+            elif self.key is not None:
+                parts.append((name, repr(a)))
+        return repr(tuple(parts))
+
+    def _variant(self, config):
+        v = self._variants.get(config.num_stages)
+        if v is None:
+            v = self._variants[config.num_stages] = self.kernel.with_options(num_stages=config.num_stages)
+        return v
+
+    # ---- the on-disk choice
+    def _file(self):
+        if self._path is None:
+            import inspect
+
+            digest = hashlib.sha256(inspect.getsource(self.kernel.fn).encode() +
+                                    repr([c.as_dict() for c in self.configs]).encode()).hexdigest()[:16]
+            root = _tegula.config()["cache_dir"]
+            self._path = os.path.join(root, "autotune", f"{self.__name__}-{digest}.json") if root else ""
+        return self._path
+
+    def _load(self, tkey):
+        path = self._file()
+        if not path or not os.path.exists(path):
+            return None
+        try:
+            with open(path) as f:
+                d = json.load(f).get(tkey)
+        except (OSError, ValueError):
+            return None  # unreadable or corrupt: tune again and rewrite it
+        if d is None:
+            return None
+        c = Config(d.get("num_stages", 0), **d.get("constants", {}))
+        return c if c in self.configs else None
+
+    def _store(self, tkey, config):
+        path = self._file()
+        if not path:
+            return
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            data = {}
+            if os.path.exists(path):
+                try:
+                    with open(path) as f:
+                        data = json.load(f)
+                except (OSError, ValueError):
+                    data = {}
+            data[tkey] = config.as_dict()
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+            with os.fdopen(fd, "w") as f:
+                json.dump(data, f, indent=1, sort_keys=True)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only cache only costs a new tuning in the next process
+
+    # ---- launching
+    def best_config(self, args):
+        """The chosen Config for these arguments, if tuned already (in this process or on disk)."""
+        tkey = self._tuning_key(args)
+        c = self._best.get(tkey)
+        if c is None:
+            c = self._load(tkey)
+            if c is not None:
+                self._best[tkey] = c
+        return c
+
+    def launch(self, grid, args, stream=None, interpret=None):
+        tkey = self._tuning_key(args)
+        config = self.best_config(args)
+        if config is None:
+            config = self.configs[0] if interpret else self._tune(tkey, grid, args, stream)
+            if not interpret:
+                self._best[tkey] = config
+                self._store(tkey, config)
+        g = grid(dict(config.constants)) if callable(grid) else grid
+        launch(self._variant(config), grid=g, args=self._full_args(args, config), stream=stream, interpret=interpret)
+
+    def _tune(self, tkey, grid, args, stream):
+        from .. import core
+
+        dev = core.Device()
+        s = stream if stream is not None else dev.default_stream
+        if not isinstance(s, core.Stream):
+            s = core.Stream.from_handle(s)
+        start, end = dev.create_event(timing=True), dev.create_event(timing=True)
+        results = []
+        for config in self.configs:
+            g = grid(dict(config.constants)) if callable(grid) else grid
+            k, full = self._variant(config), self._full_args(args, config)
+            try:
+                for _ in range(self.warmup):
+                    launch(k, grid=g, args=full, stream=stream)
+                times = []
+                for _ in range(self.repeat):
+                    start.record(s)
+                    launch(k, grid=g, args=full, stream=stream)
+                    end.record(s)
+                    end.sync()
+                    times.append(end - start)
+                results.append((config, sorted(times)[len(times) // 2]))
+            except Exception as e:  # noqa: BLE001 - a config that does not compile or fit is skipped, and said
+                results.append((config, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"))
+        self.timings[tkey] = results
+        timed = [(ms, i) for i, (c, ms) in enumerate(results) if isinstance(ms, float)]
+        if not timed:
+            raise RuntimeError(f"autotuning '{self.__name__}': no configuration ran: " +
+                               "; ".join(f"{c}: {e}" for c, e in results))
+        return results[min(timed)[1]][0]
