@@ -68,7 +68,7 @@ def _triton_matmul():
     return run
 
 
-def _gemm(ctx, m, n, k, dtype, bar=None, anchors=("torch", "triton"), label=None):
+def _gemm(ctx, m, n, k, dtype, bar=None, anchors=("torch", "triton"), label=None, tuned=False):
     torch = _torch()
     import tegula.tile as tt
 
@@ -93,6 +93,18 @@ def _gemm(ctx, m, n, k, dtype, bar=None, anchors=("torch", "triton"), label=None
     metric = "tflops_" + ("x".join(map(str, (m, n, k))) if (m, n, k) != (8192, 8192, 8192) else "8192") + "_" + dtype
     rows = [row(W, "tegula", metric, _tflops(m, n, k, torch_event_ms(tegula, repeat=reps)), "TFLOP/s", better="higher",
                 bar=bar, ratio_vs=list(anchors), note=f"{label}, tiles {bm}x{bn}x{bk}, rel err {err:.1e}")]
+    if tuned:
+        def tuned_row():
+            t = K.matmul_tuned
+
+            def run_tuned():
+                tt.launch(t, grid=K.tuned_grid(m, n), args=(a, b, c))
+            run_tuned()
+            _check("tegula autotuned matmul", c, ref, 1e-2)
+            cfg = t.best_config((a, b, c))
+            return row(W, "tegula (autotuned)", metric, _tflops(m, n, k, torch_event_ms(run_tuned, repeat=reps)),
+                       "TFLOP/s", better="higher", note=f"chose {cfg} of {len(t.configs)}")
+        rows += guarded(W, "tegula (autotuned)", tuned_row)
     if "torch" in anchors:
         def cublas():
             torch.matmul(a, b, out=c)
@@ -148,7 +160,7 @@ def run(ctx):
         raise Skip("the tensor-core matmul targets sm_90")
     big = ctx.pick(8192, 4096)
     rows = []
-    rows += guarded(W, "tegula bf16", lambda: _gemm(ctx, big, big, big, "bfloat16", bar=760))
+    rows += guarded(W, "tegula bf16", lambda: _gemm(ctx, big, big, big, "bfloat16", bar=760, tuned=True))
     rows += guarded(W, "tegula relu_bias", lambda: _bias_relu(ctx))
     rows += guarded(W, "tegula fp16", lambda: _gemm(ctx, 4096, 4096, 4096, "float16", anchors=("torch",)))
     rows += guarded(W, "tegula odd", lambda: _gemm(ctx, 4000, 4100, 3900, "float16", anchors=("torch",)))

@@ -171,6 +171,13 @@ void bind_runtime_launch(nb::module_& m) {
   }, nb::arg("dtype"), nb::arg("address"), nb::arg("rows"), nb::arg("cols"), nb::arg("row_stride"), nb::arg("box_rows"),
   nb::arg("box_cols"), "A 128-byte CUtensorMap (128-byte swizzle, zero fill) over a row-major 2-D array, as bytes.");
 
+  m.def("copy_rows", [](nb::handle stream, std::uintptr_t dst, std::size_t dst_pitch, std::uintptr_t src,
+                        std::size_t src_pitch, std::size_t width, std::size_t rows) {
+    std::shared_ptr<rt::stream> hold;
+    rt::copy_rows(to_stream(stream, hold), dst, dst_pitch, src, src_pitch, width, rows);
+  }, nb::arg("stream"), nb::arg("dst"), nb::arg("dst_pitch"), nb::arg("src"), nb::arg("src_pitch"), nb::arg("width"),
+  nb::arg("rows"), "A stream-ordered 2-D device copy: rows of `width` bytes between two pitches.");
+
   m.def("_time_bare_launches", [](nb::handle stream, const rt::launch_config& c, rt::kernel& k, nb::args args, int n) {
     std::shared_ptr<rt::stream> hold;
     const rt::stream& s = to_stream(stream, hold);

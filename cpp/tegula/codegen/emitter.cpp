@@ -127,7 +127,9 @@ void emitter::declare(ir::value_id v, bool zero) {
   tile_layout l = layout(v);
   std::string decl = reg_type(t.elem) + " " + name(v);
   if (!l.replicated) decl += str("[", l.slots(), "]");
-  if (zero) decl += l.replicated ? " = 0" : " = {}";
+  // Slots of unowned groups are zeroed too: reading never-written registers (the elementwise loops
+  // run over every slot) let ptxas -O3 miscompile a broadcast on the H200 (test_gpu_tile_broadcast).
+  if (zero || (!l.replicated && !l.full)) decl += l.replicated ? " = 0" : " = {}";
   line(decl + ";");
 }
 

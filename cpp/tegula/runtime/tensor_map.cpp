@@ -2,6 +2,8 @@
 #include "tegula/runtime/tensor_map.hpp"
 
 #include "tegula/runtime/driver.hpp"
+#include "tegula/runtime/device.hpp"
+#include "tegula/runtime/stream.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::rt {
@@ -29,6 +31,22 @@ tensor_map encode_tensor_map_2d(int data_type, int elem_bytes, std::uintptr_t ad
   static_assert(sizeof out == sizeof map);
   __builtin_memcpy(out.data(), &map, sizeof map);
   return out;
+}
+
+void copy_rows(const stream& s, std::uintptr_t dst, std::size_t dst_pitch, std::uintptr_t src, std::size_t src_pitch,
+               std::size_t width, std::size_t rows) {
+  if (rows == 0 || width == 0) return;
+  CUDA_MEMCPY2D c{};
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = CUdeviceptr(src);
+  c.srcPitch = src_pitch;
+  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.dstDevice = CUdeviceptr(dst);
+  c.dstPitch = dst_pitch;
+  c.WidthInBytes = width;
+  c.Height = rows;
+  s.dev().make_current();
+  TEGULA_CHECK(drv().cuMemcpy2DAsync(&c, s.handle()));
 }
 
 }  // namespace tegula::rt

@@ -27,7 +27,12 @@ def _scalar_dtype(v):
 
 _ITEMSIZE = {"bool": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "int32": 4,
              "uint32": 4, "float32": 4, "int64": 8, "uint64": 8, "float64": 8}
-_DTYPE_NAMES = {}  # foreign dtype objects (torch.float32, numpy dtypes) -> tile dtype name
+_DTYPE_NAMES = {}
+
+
+def item_size(dtype):
+    return _ITEMSIZE[dtype]
+  # foreign dtype objects (torch.float32, numpy dtypes) -> tile dtype name
 
 
 def _name_of(dt):

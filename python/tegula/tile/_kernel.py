@@ -32,6 +32,7 @@ class Compiled:
         self.note = ""          # why an mma stayed off the tensor cores
         self._sms = 0
         self._maps = {}         # (array index, address, shape, strides) -> encoded tensor map
+        self._warned = set()    # array indices already reported as repacked
 
     def build_gpu(self, specs, pipeline_stages=0):
         from .. import core
@@ -53,27 +54,50 @@ class Compiled:
             self.kernel.set_max_dynamic_shared_memory(self.shared_bytes)
         self._sms = dev.multiprocessor_count
 
-    def launch_arguments(self, specs, grid):
-        """(launch grid, extra parameters) beyond the arrays and scalars: tensor maps and the user's grid."""
+    def launch_arguments(self, specs, grid, stream=None):
+        """(launch grid, extra parameters, keep-alive) beyond the arrays and scalars: tensor maps and the
+        user's grid. An array whose rows the copy engine cannot address (not 16-byte aligned) is copied
+        into an aligned buffer first, on `stream`; the buffer is returned to outlive the launch call."""
         if not self.tensor_maps and not self.persistent:
-            return grid, ()
+            return grid, (), ()
         arrays = [s for s in specs if s[0] == "array"]
-        extra = []
+        extra, keep = [], []
         for index, dtype, box_rows, box_cols in self.tensor_maps:
             a = arrays[index]
-            key = (index, a[5], a[6], a[7])
+            ptr, (rows, cols), stride = a[5], a[6], a[7][0]
+            item = _args.item_size(dtype)
+            if ptr % 16 or (stride * item) % 16:
+                extra.append(self._repacked(index, dtype, ptr, rows, cols, stride, item, box_rows, box_cols,
+                                            stream, keep))
+                continue
+            key = (index, ptr, a[6], a[7])
             m = self._maps.get(key)
             if m is None:
                 if len(self._maps) > 64:
                     self._maps.clear()
-                m = self._maps[key] = _tegula.encode_tensor_map_2d(dtype, a[5], a[6][0], a[6][1], a[7][0], box_rows,
-                                                                   box_cols)
+                m = self._maps[key] = _tegula.encode_tensor_map_2d(dtype, ptr, rows, cols, stride, box_rows, box_cols)
             extra.append(m)
         if self.persistent:
             g = tuple(grid) + (1,) * (3 - len(grid))
             extra.extend(g)
             grid = (max(1, min(g[0] * g[1] * g[2], self._sms)),)
-        return grid, tuple(extra)
+        return grid, tuple(extra), keep
+
+    def _repacked(self, index, dtype, ptr, rows, cols, stride, item, box_rows, box_cols, stream, keep):
+        from .. import core
+
+        if index not in self._warned:
+            self._warned.add(index)
+            import warnings
+
+            warnings.warn(f"tile kernel '{self.name}': array argument {index} has rows the copy engine cannot "
+                          f"address ({stride * item}-byte stride, address {ptr:#x}): it is copied into 16-byte "
+                          "aligned rows before each launch (one extra pass over it)", PerformanceWarning, stacklevel=5)
+        pitch = -(-cols * item // 16) * 16
+        buf = core.Buffer.allocate(max(1, pitch * rows), stream=stream)
+        _tegula.copy_rows(stream, buf.handle, pitch, ptr, stride * item, cols * item, rows)
+        keep.append(buf)
+        return _tegula.encode_tensor_map_2d(dtype, buf.handle, rows, cols, pitch // item, box_rows, box_cols)
 
 
 class Kernel:
@@ -199,7 +223,7 @@ def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
     if interpret:
         _args.run_interpreted(c.ir, specs, grid)
         return
-    launch_grid, extra = c.launch_arguments(specs, grid)
+    launch_grid, extra, keep = c.launch_arguments(specs, grid, stream)
     if isinstance(fast_key, bytes) and not extra:
         kernel_._launcher.add(fast_key, c.kernel, c.block_threads, c.shared_bytes)
     cfg = c.configs.get(launch_grid)
