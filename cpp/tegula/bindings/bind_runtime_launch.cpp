@@ -175,7 +175,7 @@ void bind_runtime_launch(nb::module_& m) {
                         std::size_t src_pitch, std::size_t width, std::size_t rows) {
     std::shared_ptr<rt::stream> hold;
     rt::copy_rows(to_stream(stream, hold), dst, dst_pitch, src, src_pitch, width, rows);
-  }, nb::arg("stream"), nb::arg("dst"), nb::arg("dst_pitch"), nb::arg("src"), nb::arg("src_pitch"), nb::arg("width"),
+  }, nb::arg("stream").none(), nb::arg("dst"), nb::arg("dst_pitch"), nb::arg("src"), nb::arg("src_pitch"), nb::arg("width"),
   nb::arg("rows"), "A stream-ordered 2-D device copy: rows of `width` bytes between two pitches.");
 
   m.def("_time_bare_launches", [](nb::handle stream, const rt::launch_config& c, rt::kernel& k, nb::args args, int n) {

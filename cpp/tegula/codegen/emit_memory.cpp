@@ -164,7 +164,7 @@ void emitter::emit_store(const ir::op& o) {
     return;
   }
   if (l.fragment) {
-    emit_fragment_access(o, a, v, true);
+    if (!emit_tma_store(o, a, v)) emit_fragment_access(o, a, v, true);
     close();
     return;
   }

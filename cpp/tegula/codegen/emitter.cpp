@@ -34,6 +34,7 @@ void count_uses(const ir::region& r, std::vector<int>& uses, std::map<ir::value_
 
 emitter::emitter(const ir::function& f, const options& o, const matmul_plan* mm) : f_(f), opt_(o), lay_(plan_layout(f)) {
   if (mm) {
+    mm_ = mm;
     // Tiles live in the consumer warpgroups; the (BM, BN) shape in the wgmma accumulator layout.
     lay_.threads = 128 * mm->consumers;
     lay_.fragment_shape = {mm->bm, mm->bn};
@@ -62,6 +63,7 @@ emitter::emitter(const ir::function& f, const options& o, const matmul_plan* mm)
     const ir::type& t = f.type_of(p.value);
     if (!t.is_array()) continue;
     array_info a;
+    a.value = p.value;
     std::string n = sanitize(p.name.empty() ? f.values.at(std::size_t(p.value)).name : p.name);
     a.name = str("a", p.value, n.empty() ? "" : "_", n);
     a.elem = t.elem;

@@ -18,6 +18,7 @@ namespace tegula::codegen {
 // An array parameter as the kernel sees it: data pointer `name`, extents `name_shape<d>`, strides
 // `name_stride<d>` (elements).
 struct array_info {
+  ir::value_id value = -1;  // the parameter
   std::string name;
   ir::dtype elem = ir::dtype::f32;
   int rank = 0;
@@ -108,6 +109,9 @@ class emitter {
   // A load (v its result) or store (v the stored tile) of a tile in the wgmma layout, after
   // emit_tile_bases (emit_fragment.cpp).
   void emit_fragment_access(const ir::op& o, const array_info& a, ir::value_id v, bool store);
+  // A whole (BM, BN) tile of a matmul kernel stored through shared memory by the copy engine
+  // (asynchronous: it overlaps the next tile's main loop); false when the array does not allow it.
+  bool emit_tma_store(const ir::op& o, const array_info& a, ir::value_id v);  // matmul_sm90.cpp
   void emit_gather(const ir::op& o);             // emit_indexed.cpp
   void emit_scatter(const ir::op& o);
   void emit_atomic(const ir::op& o);
@@ -144,6 +148,9 @@ class emitter {
   std::string tid_ = "(int)threadIdx.x";
   std::string barrier_ = "__syncthreads();";
   std::string bid_[3] = {"(int)blockIdx.x", "(int)blockIdx.y", "(int)blockIdx.z"};
+  const matmul_plan* mm_ = nullptr;          // set while emitting a tensor-core kernel
+  std::vector<tensor_map_spec> store_maps_;  // tensor maps of arrays stored by the copy engine
+  std::int64_t cstage_bytes_ = 0;            // shared memory staging those stores
   std::string nblocks_[3] = {"(int)gridDim.x", "(int)gridDim.y", "(int)gridDim.z"};
   kernel_layout lay_;
   std::vector<std::string> names_;

@@ -37,6 +37,10 @@ __device__ __forceinline__ unsigned long long tg_desc(unsigned addr, unsigned lb
 __device__ __forceinline__ void tg_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void tg_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void tg_wgmma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
+__device__ __forceinline__ void tg_tma_store_2d(const tg_tensor_map* map, unsigned src, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
+               :: "l"(map), "r"(src), "r"(c0), "r"(c1) : "memory");
+}
 )";
 
 std::string ptx_type(ir::dtype t) {
@@ -60,6 +64,58 @@ std::string emitter::wgmma_asm(const matmul_plan& p, const std::string& acc, int
   return s;
 }
 
+bool emitter::emit_tma_store(const ir::op& o, const array_info& a, ir::value_id v) {
+  const ir::type& t = type_of(v);
+  if (!mm_ || a.rank != 2 || !a.spec.last_dim_contiguous || !a.spec.aligned_16) return false;
+  if (t.shape != std::vector<std::int64_t>{mm_->bm, mm_->bn}) return false;
+  const ir::dtype e = a.elem;
+  if (e != ir::dtype::bf16 && e != ir::dtype::f16 && e != ir::dtype::f32) return false;
+  const int eb = ir::size_bytes(e), span = 128 / eb;
+  if (mm_->bn % span != 0) return false;
+  // The staging tile must leave room for at least two pipeline stages (and a little epilogue memory).
+  const std::int64_t staging = std::int64_t(mm_->bm) * mm_->bn * eb;
+  if (opt_.stages == 0 && 2 * mm_->stage_bytes() + std::max(cstage_bytes_, staging) > 227 * 1024 - 1024 - 4096) return false;
+  if (opt_.stages > 0 && opt_.stages * mm_->stage_bytes() + std::max(cstage_bytes_, staging) > 227 * 1024 - 1024 - 4096) return false;
+  // One tensor map per stored array: boxes of BM rows x 128 bytes, 128-byte swizzled.
+  const int ai = array_index(a.value);
+  std::size_t m = 0;
+  while (m < store_maps_.size() && store_maps_[m].array != ai) ++m;
+  if (m == store_maps_.size()) store_maps_.push_back({ai, e, span, mm_->bm});
+  cstage_bytes_ = std::max(cstage_bytes_, staging);
+  const tile_layout l = layout(v);
+  line("// the tile goes to shared memory (swizzled, as the copy engine reads it), then to global memory asynchronously");
+  line(str("if (", tid_, " == 0) asm volatile(\"cp.async.bulk.wait_group.read 0;\" ::: \"memory\");  // the last tile's store has read it"));
+  barrier();
+  line(str("const int fr_ = (", tid_, " >> 7) * ", 64 * l.frag_mb, " + ((", tid_, " >> 5) & 3) * 16 + ((", tid_, " & 31) >> 2);"));
+  line(str("const int fb_ = (", tid_, " & 3) * ", 2 * eb, ";  // byte of the thread's first column in an 8-column group"));
+  const char* word = eb == 4 ? "uint2" : "unsigned";
+  for (int mb = 0; mb < l.frag_mb; ++mb)
+    for (int h = 0; h < 2; ++h) {
+      open("");
+      line(str("const int r_ = fr_ + ", mb * 64 + h * 8, ";"));
+      for (int n8 = 0; n8 < l.frag_n / 8; ++n8) {
+        const int s0 = mb * (l.frag_n / 2) + n8 * 4 + h * 2;
+        const int col_byte = n8 * 8 * eb;  // + fb_
+        const int box = col_byte / 128;
+        line(str("{ const int b_ = ", col_byte % 128, " + fb_; union { ", word, " u; ", storage_type(e), " e[2]; } w_; w_.e[0] = ",
+                 to_storage(e, str(name(v), "[", s0, "]")), "; w_.e[1] = ", to_storage(e, str(name(v), "[", s0 + 1, "]")),
+                 "; *reinterpret_cast<", word, "*>(tg_cstage + ", std::int64_t(box) * mm_->bm * 128,
+                 " + r_ * 128 + ((((b_ >> 4) ^ (r_ & 7)) << 4) | (b_ & 15))) = w_.u; }"));
+      }
+      close();
+    }
+  line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");  // visible to the copy engine");
+  barrier();
+  open(str("if (", tid_, " == 0)"));
+  for (int b = 0; b < mm_->bn / span; ++b)
+    line(str("tg_tma_store_2d(&tg_map_s", m, ", tg_smem_addr(tg_cstage + ", std::int64_t(b) * mm_->bm * 128, "), (int)(b1_ + ", b * span,
+             "), (int)b0_);"));
+  line("asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");");
+  close();
+  (void)o;
+  return true;
+}
+
 kernel_source emitter::generate_matmul(const matmul_plan& p) {
   std::vector<std::string> params, prologue;
   signature(params, prologue);
@@ -68,7 +124,6 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   const std::int64_t stage = p.stage_bytes();
   params.push_back("const __grid_constant__ tg_tensor_map tg_map_a");
   params.push_back("const __grid_constant__ tg_tensor_map tg_map_b");
-  for (int d = 0; d < 3; ++d) params.push_back(str("int tg_grid", d));
   for (int d = 0; d < 3; ++d) {
     bid_[d] = str("tg_b", d);
     nblocks_[d] = str("tg_grid", d);
@@ -167,12 +222,16 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   for (++i; i < f_.body.ops.size(); ++i)
     if (f_.body.ops[i].kind != ir::op_kind::yield) emit_op(f_.body.ops[i]);
   close();  // blocks
+  if (!store_maps_.empty())
+    line(str("if (", tid_, " == 0) asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");  // stores done before exit"));
   close();  // consumers
+  for (std::size_t m = 0; m < store_maps_.size(); ++m) params.push_back(str("const __grid_constant__ tg_tensor_map tg_map_s", m));
 
+  for (int d = 0; d < 3; ++d) params.push_back(str("int tg_grid", d));
   // The ring takes what shared memory the epilogue leaves: up to 6 stages, at least 2.
   constexpr std::int64_t max_shared = 227 * 1024;
   const std::int64_t epilogue = (smem_bytes_ + 127) / 128 * 128;
-  std::int64_t room = max_shared - 1024 - epilogue - 128;
+  std::int64_t room = max_shared - 1024 - epilogue - 128 - cstage_bytes_;
   int stages = opt_.stages > 0 ? opt_.stages : int(std::min<std::int64_t>(6, room / stage));
   if (stages < 2 || stages * stage > room)
     fail(error_kind::invalid_argument, to_string(p.mma->loc), p.mma->loc.known() ? ": " : "", "cannot generate CUDA for 'mma' in kernel '",
@@ -185,12 +244,13 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   for (char& ch : k.name)
     if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')) ch = '_';
   k.block_threads = T;
-  k.dynamic_shared_bytes = int(1024 + pipe + 128 + epilogue);
+  k.dynamic_shared_bytes = int(1024 + pipe + cstage_bytes_ + 128 + epilogue);
   k.arch_specific = true;
   k.persistent = true;
   k.stages = stages;
   k.tensor_maps = {{array_index(p.a.array), p.in, p.a.box_cols, p.a.box_rows},
                    {array_index(p.b.array), p.in, p.b.box_cols, p.b.box_rows}};
+  k.tensor_maps.insert(k.tensor_maps.end(), store_maps_.begin(), store_maps_.end());
   std::string s = preamble(needs_, opt_.arch);
   s += sm90_text;
   s += str("\n// '", f_.name, "': tensor-core matrix product, ", p.bm, "x", p.bn, "x", p.bk, " tiles, ", stages,
@@ -202,8 +262,11 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   s += "  extern __shared__ __align__(1024) unsigned char tg_dyn[];\n";
   s += "  unsigned char* const tg_base = (unsigned char*)(((unsigned long long)tg_dyn + 1023ull) & ~1023ull);\n";
   s += "  const unsigned tg_pipe = tg_smem_addr(tg_base);\n";
-  s += str("  const unsigned tg_full = tg_pipe + ", pipe, ", tg_empty = tg_full + ", stages * 8, ";\n");
-  if (smem_bytes_ > 0) s += str("  unsigned char* const tg_smem = tg_base + ", pipe + 128, ";\n");
+  // Layout: the ring (1024-aligned stages), the store staging tile (1024-aligned), the mbarriers,
+  // then the epilogue's own shared memory.
+  s += str("  unsigned char* const tg_cstage = tg_base + ", pipe, ";\n");
+  s += str("  const unsigned tg_full = tg_pipe + ", pipe + cstage_bytes_, ", tg_empty = tg_full + ", stages * 8, ";\n");
+  if (smem_bytes_ > 0) s += str("  unsigned char* const tg_smem = tg_base + ", pipe + cstage_bytes_ + 128, ";\n");
   for (const std::string& l : prologue) s += "  " + l + "\n";
   s += "  const int tg_wg = (int)threadIdx.x >> 7;\n";
   s += "  const long long tg_total = (long long)tg_grid0 * tg_grid1 * tg_grid2;\n";
