@@ -153,6 +153,36 @@ def _bias_relu(ctx):
     return rows
 
 
+def _fp8(ctx):
+    torch = _torch()
+    import tegula.tile as tt
+
+    import matmul_kernels as K
+
+    m = n = k = ctx.pick(8192, 4096)
+    gen = torch.Generator(device="cuda").manual_seed(12)
+    a = torch.randn((m, k), device="cuda", generator=gen).to(torch.float8_e4m3fn)
+    bt = torch.randn((n, k), device="cuda", generator=gen).to(torch.float8_e4m3fn)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    reps = ctx.pick(20, 5)
+
+    def tegula():
+        tt.launch(K.matmul_nt, grid=K.grid(m, n, 128, 256), args=(a, bt, c, 128, 256, 128, False))
+
+    tegula()
+    err = _check("tegula fp8 matmul", c, a.double() @ bt.double().T, 1e-2)
+    metric = f"fp8_e4m3_tflops_{m}"
+    rows = [row(W, "tegula", metric, _tflops(m, n, k, torch_event_ms(tegula, repeat=reps)), "TFLOP/s", better="higher",
+                ratio_vs=["torch"], note=f"e4m3 a @ bt.T -> bf16, tiles 128x256x128, rel err {err:.1e}")]
+
+    def scaled():
+        one = torch.ones((), device="cuda")
+        return lambda: torch._scaled_mm(a, bt.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+    rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, torch_event_ms(scaled(), repeat=reps)),
+                                             "TFLOP/s", better="higher", note="torch._scaled_mm (cuBLASLt fp8)"))
+    return rows
+
+
 def run(ctx):
     ctx.require_gpu()
     torch = _torch()
@@ -164,4 +194,5 @@ def run(ctx):
     rows += guarded(W, "tegula relu_bias", lambda: _bias_relu(ctx))
     rows += guarded(W, "tegula fp16", lambda: _gemm(ctx, 4096, 4096, 4096, "float16", anchors=("torch",)))
     rows += guarded(W, "tegula odd", lambda: _gemm(ctx, 4000, 4100, 3900, "float16", anchors=("torch",)))
+    rows += guarded(W, "tegula fp8", lambda: _fp8(ctx))
     return rows

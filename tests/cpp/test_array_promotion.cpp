@@ -17,7 +17,7 @@ namespace {
 constexpr dtype b1 = dtype::b1, i8 = dtype::i8, i16 = dtype::i16, i32 = dtype::i32, i64 = dtype::i64,
                 u8 = dtype::u8, u16 = dtype::u16, u32 = dtype::u32, u64 = dtype::u64, f16 = dtype::f16,
                 bf16 = dtype::bf16, f32 = dtype::f32, f64 = dtype::f64, c64 = dtype::c64, c128 = dtype::c128;
-constexpr dtype all[ir::dtype_count] = {b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, c64, c128};
+constexpr dtype all[ir::array_dtype_count] = {b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, c64, c128};
 
 const operand_kind py_bool{operand_kind::kind::py_bool};
 const operand_kind py_int{operand_kind::kind::py_int};
@@ -31,7 +31,7 @@ using tegula::testing::expect_error;
 TEST(ArrayPromotion, ResultTypeOfEveryArrayPair) {
   // numpy.result_type(a, b); rows a, columns b, both in dtype order. bfloat16 row/column: the
   // project's rules (absorbs bool and every int; with float16 -> float32; else the wider float).
-  const dtype want[ir::dtype_count][ir::dtype_count] = {
+  const dtype want[ir::array_dtype_count][ir::array_dtype_count] = {
       {b1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, c64, c128},  // b1
       {i8, i8, i16, i32, i64, i16, i32, i64, f64, f16, bf16, f32, f64, c64, c128},  // i8
       {i16, i16, i16, i32, i64, i16, i32, i64, f64, f32, bf16, f32, f64, c64, c128},  // i16
@@ -48,14 +48,14 @@ TEST(ArrayPromotion, ResultTypeOfEveryArrayPair) {
       {c64, c64, c64, c128, c128, c64, c64, c128, c128, c64, c64, c64, c128, c64, c128},  // c64
       {c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128, c128},  // c128
   };
-  for (int a = 0; a < ir::dtype_count; ++a)
-    for (int b = 0; b < ir::dtype_count; ++b)
+  for (int a = 0; a < ir::array_dtype_count; ++a)
+    for (int b = 0; b < ir::array_dtype_count; ++b)
       EXPECT_EQ(name(result_type({arr(all[a]), arr(all[b])})), name(want[a][b])) << names(all[a], all[b]);
 }
 
 TEST(ArrayPromotion, WeakPythonScalarsNep50) {
   // Per array dtype: + True, + 1, + 1.0, + 1 + 1.0 (NumPy 2.4 `np.ones(1, t) + scalar`).
-  const dtype want[ir::dtype_count][4] = {
+  const dtype want[ir::array_dtype_count][4] = {
       {b1, i64, f64, f64},  // b1
       {i8, i8, f64, f64},  // i8
       {i16, i16, f64, f64},  // i16
@@ -72,7 +72,7 @@ TEST(ArrayPromotion, WeakPythonScalarsNep50) {
       {c64, c64, c64, c64},  // c64
       {c128, c128, c128, c128},  // c128
   };
-  for (int a = 0; a < ir::dtype_count; ++a) {
+  for (int a = 0; a < ir::array_dtype_count; ++a) {
     SCOPED_TRACE(std::string(name(all[a])));
     const operand_kind x = arr(all[a]);
     EXPECT_EQ(name(result_type({x, py_bool})), name(want[a][0]));
@@ -148,8 +148,8 @@ TEST(ArrayPromotion, IntScalarFits) {
 
 TEST(ArrayPromotion, FloatLoopAsNpSqrt) {
   // np.sqrt(np.ones(1, t)).dtype
-  const dtype want[ir::dtype_count] = {f16, f16, f32, f64, f64, f16, f32, f64, f64, f16, bf16, f32, f64, c64, c128};
-  for (int a = 0; a < ir::dtype_count; ++a) EXPECT_EQ(name(float_loop(all[a])), name(want[a])) << name(all[a]);
+  const dtype want[ir::array_dtype_count] = {f16, f16, f32, f64, f64, f16, f32, f64, f64, f16, bf16, f32, f64, c64, c128};
+  for (int a = 0; a < ir::array_dtype_count; ++a) EXPECT_EQ(name(float_loop(all[a])), name(want[a])) << name(all[a]);
 }
 
 TEST(ArrayPromotion, CastingNames) {
@@ -165,7 +165,7 @@ TEST(ArrayPromotion, CastingNames) {
 TEST(ArrayPromotion, CanCastEveryPairEveryMode) {
   // numpy.can_cast(from, to, casting): rows from, columns to, in dtype order. bfloat16 as
   // float16 would be: safe from bool/int8/uint8 and to float32/float64; same_kind to/from floats.
-  const char* safe[ir::dtype_count] = {
+  const char* safe[ir::array_dtype_count] = {
       "111111111111111",  // b1
       "011110000111111",  // i8
       "001110000001111",  // i16
@@ -182,7 +182,7 @@ TEST(ArrayPromotion, CanCastEveryPairEveryMode) {
       "000000000000011",  // c64
       "000000000000001",  // c128
   };
-  const char* same_kind[ir::dtype_count] = {
+  const char* same_kind[ir::array_dtype_count] = {
       "111111111111111",  // b1
       "011110000111111",  // i8
       "011110000111111",  // i16
@@ -199,8 +199,8 @@ TEST(ArrayPromotion, CanCastEveryPairEveryMode) {
       "000000000000011",  // c64
       "000000000000011",  // c128
   };
-  for (int a = 0; a < ir::dtype_count; ++a)
-    for (int b = 0; b < ir::dtype_count; ++b) {
+  for (int a = 0; a < ir::array_dtype_count; ++a)
+    for (int b = 0; b < ir::array_dtype_count; ++b) {
       SCOPED_TRACE(names(all[a], all[b]));
       EXPECT_EQ(can_cast(all[a], all[b], casting::no), a == b);
       EXPECT_EQ(can_cast(all[a], all[b], casting::equiv), a == b);

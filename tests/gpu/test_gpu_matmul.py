@@ -129,3 +129,43 @@ def test_float32_without_tf32_warns_and_is_exact():
     if _sm90():
         assert any(issubclass(x.category, tt.PerformanceWarning) for x in w)
     _check(c, _ref(a, bt.T), 1e-6, "float32 exact")
+
+
+@needs_sm90
+@pytest.mark.parametrize("f8", ["float8_e4m3fn", "float8_e5m2"])
+def test_float8_tensor_cores(f8):
+    """a @ bt.T with 8-bit float inputs (QGMMA), float32 accumulation and a bfloat16 result."""
+    m, n, k = 1000, 520, 1024
+    gen = torch.Generator(device="cuda").manual_seed(6)
+    td = getattr(torch, f8)
+    a = torch.randn((m, k), generator=gen, device="cuda").to(td)
+    bt = torch.randn((n, k), generator=gen, device="cuda").to(td)
+    c = _poisoned((m, n), "bfloat16")
+    args = (a, bt, c, 128, 256, 128, False)
+    tt.launch(K.matmul_nt, grid=K.grid(m, n, 128, 256), args=args)
+    assert _compiled(K.matmul_nt, args).note == ""
+    _check(c, a.double() @ bt.double().T, 1e-2, f"{f8} a @ bt.T")
+
+
+@needs_sm90
+@pytest.mark.parametrize("f8", ["float8_e4m3fn", "float8_e5m2"])
+def test_float8_conversions_on_the_gpu(f8):
+    """The generated conversions (software, any arch) against torch's, every bit pattern and rounding cases."""
+    td = getattr(torch, f8)
+    bits = torch.arange(256, device="cuda", dtype=torch.int32).to(torch.uint8).view(td)
+    out = _poisoned((256,), "float32")
+    tt.launch(_cast, grid=1, args=(bits, out, 256))
+    ref = bits.float()
+    assert torch.equal(torch.nan_to_num(out, 7.0), torch.nan_to_num(ref, 7.0))
+    x = torch.cat([torch.randn(20000, device="cuda") * s for s in (1e-3, 1.0, 30.0, 300.0, 1e4)] +
+                  [torch.tensor([448, 464, 465, 57344, 61439, 1e6, -1e6, 0.0, -0.0], device="cuda")])
+    y = torch.zeros(x.numel(), device="cuda", dtype=td)
+    tt.launch(_cast, grid=-(-x.numel() // 1024), args=(x, y, 1024))
+    r = x.to(td)
+    assert torch.equal(torch.nan_to_num(y.float(), 7.0), torch.nan_to_num(r.float(), 7.0))
+
+
+@tt.kernel
+def _cast(x, y, T: tt.Constant[int]):
+    i = tt.bid(0)
+    tt.store(y, index=(i,), tile=tt.load(x, index=(i,), shape=(T,)).astype(y.dtype))

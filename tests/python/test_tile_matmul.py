@@ -159,3 +159,43 @@ def test_errors_name_the_problem_and_the_line():
         tt.launch(_bad_acc, grid=1, args=(f16, f16, f32), interpret=True)
     with pytest.raises(TypeError, match="one dtype"):
         tt.launch(_mixed, grid=1, args=(f16, f32, f32), interpret=True)
+
+
+ml_dtypes = pytest.importorskip("ml_dtypes")
+F8 = [ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2]
+
+
+@tt.kernel
+def _cast(x, y, T: tt.Constant[int]):
+    i = tt.bid(0)
+    tt.store(y, index=(i,), tile=tt.load(x, index=(i,), shape=(T,)).astype(y.dtype))
+
+
+@pytest.mark.parametrize("f8", F8, ids=lambda t: t.__name__)
+def test_float8_conversions_match_ml_dtypes(f8):
+    """Every bit pattern decodes as ml_dtypes does; floats round to nearest even, past the largest finite value
+    to NaN (e4m3fn, no infinities) or infinity (e5m2); NaN, infinities and signed zeros survive."""
+    bits = np.arange(256, dtype=np.uint8).view(f8)
+    out = np.zeros(256, np.float32)
+    tt.launch(_cast, grid=1, args=(bits, out, 256), interpret=True)
+    np.testing.assert_array_equal(out, bits.astype(np.float32))
+    x = np.concatenate([RNG.standard_normal(4000).astype(np.float32) * s for s in (1e-3, 1, 30, 300, 1e4)] +
+                       [np.array([448, 464, 465, 480, 57344, 61439, 61440, 1e6, -1e6, np.inf, -np.inf, np.nan, 0.0, -0.0],
+                                 np.float32)])
+    y = np.zeros(x.size, f8)
+    tt.launch(_cast, grid=1, args=(x, y, x.size), interpret=True)
+    np.testing.assert_array_equal(y.astype(np.float32), x.astype(f8).astype(np.float32))
+
+
+@pytest.mark.parametrize("f8", F8, ids=lambda t: t.__name__)
+def test_float8_matmul_interpreter_and_sm90a_kernel(f8):
+    a, bt = _rand((100, 256), f8), _rand((70, 256), f8)
+    c = np.full((100, 70), np.nan, np.float32)
+    tt.launch(K.matmul_nt, grid=K.grid(100, 70, 64, 64), args=(a, bt, c, 64, 64, 128, False), interpret=True)
+    assert K.rel_error(c, a.astype(np.float64) @ bt.astype(np.float64).T) < 1e-6  # products of 8-bit floats are exact
+    z, zc = np.zeros((256, 256), f8), np.zeros((256, 256), np.float32)
+    k = _generate(K.matmul_nt, (z, z, zc, 128, 256, 128, False))
+    assert k["note"] == "" and f".{'e4m3' if f8 is F8[0] else 'e5m2'}." in k["source"] and "k32" in k["source"]
+    _cubin(k["source"], "sm_90a")
+    k = _generate(K.matmul, (z, z, zc, 128, 256, 128, 8))  # B row-major (K, N): float8 wgmma reads B K-major only
+    assert "K-major" in k["note"]

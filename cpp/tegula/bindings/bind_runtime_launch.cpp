@@ -164,6 +164,7 @@ void bind_runtime_launch(nb::module_& m) {
     else if (t == ir::dtype::f16) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
     else if (t == ir::dtype::f32) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     else if (t == ir::dtype::f64) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+    else if (t && ir::is_float8(*t)) data_type = CU_TENSOR_MAP_DATA_TYPE_UINT8;  // bytes: the copy engine does not convert
     else fail(error_kind::invalid_argument, "no tensor map for dtype '", dtype, "'");
     rt::tensor_map map = rt::encode_tensor_map_2d(data_type, ir::size_bytes(*t), address, rows, cols, row_stride,
                                                   box_rows, box_cols);

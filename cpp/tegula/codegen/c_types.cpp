@@ -14,7 +14,12 @@ namespace {
 
 using ir::dtype;
 
-bool narrow_float(dtype t) { return t == dtype::f16 || t == dtype::bf16; }
+bool narrow_float(dtype t) { return t == dtype::f16 || t == dtype::bf16 || ir::is_float8(t); }
+
+// The preamble's rounding helper of a narrow float dtype (float -> nearest value of the dtype).
+const char* rounder(dtype t) {
+  return t == dtype::f16 ? "tg_rh" : t == dtype::bf16 ? "tg_rbf" : t == dtype::f8e4m3 ? "tg_r8e4" : "tg_r8e5";
+}
 
 // Shortest round-trip decimal text of a float or double, always a valid floating literal.
 template <class F>
@@ -84,6 +89,8 @@ std::string reg_type(dtype t) {
     case dtype::u64: return "unsigned long long";
     case dtype::f16:
     case dtype::bf16:
+    case dtype::f8e4m3:
+    case dtype::f8e5m2:
     case dtype::f32: return "float";
     case dtype::f64: return "double";
     case dtype::c64:
@@ -94,6 +101,7 @@ std::string reg_type(dtype t) {
 
 std::string storage_type(dtype t) {
   if (t == dtype::b1) return "unsigned char";
+  if (ir::is_float8(t)) return "unsigned char";
   if (narrow_float(t)) return "unsigned short";
   return reg_type(t);
 }
@@ -110,12 +118,11 @@ std::string convert(dtype from, dtype to, const std::string& e) {
     return str("(", reg_type(to), ")(", e, ")");
   }
   if (narrow_float(to)) {
-    const char* r = to == dtype::f16 ? "tg_rh" : "tg_rbf";
-    const char* rd = to == dtype::f16 ? "tg_rh_d" : "tg_rbf_d";
-    // float16 <-> bfloat16 and float32 -> narrow: one rounding from the exact float value.
+    const std::string r = rounder(to);
+    // Narrow floats and float32 -> narrow: one rounding from the exact float value.
     if (narrow_float(from) || from == dtype::f32) return str(r, "(", e, ")");
     // double and integers go through double with round-to-odd to float, so one rounding overall.
-    return str(rd, "((double)(", e, "))");
+    return str(r, "_d((double)(", e, "))");
   }
   if (to == dtype::f32 || to == dtype::f64) return str("(", reg_type(to), ")(", e, ")");
   // `to` is an integer.
@@ -132,8 +139,7 @@ std::string convert(dtype from, dtype to, const std::string& e) {
 }
 
 std::string round_result(dtype t, const std::string& e) {
-  if (t == dtype::f16) return "tg_rh(" + e + ")";
-  if (t == dtype::bf16) return "tg_rbf(" + e + ")";
+  if (narrow_float(t)) return str(rounder(t), "(", e, ")");
   return e;
 }
 
@@ -141,6 +147,8 @@ std::string from_storage(dtype t, const std::string& e) {
   if (t == dtype::b1) return "((" + e + ") != 0)";
   if (t == dtype::f16) return "tg_h2f(" + e + ")";
   if (t == dtype::bf16) return "tg_bf2f(" + e + ")";
+  if (t == dtype::f8e4m3) return "tg_e4m3_to_f(" + e + ")";
+  if (t == dtype::f8e5m2) return "tg_e5m2_to_f(" + e + ")";
   return e;
 }
 
@@ -148,16 +156,26 @@ std::string to_storage(dtype t, const std::string& e) {
   if (t == dtype::b1) return "(unsigned char)(" + e + ")";
   if (t == dtype::f16) return "tg_f2h(" + e + ")";
   if (t == dtype::bf16) return "tg_f2bf(" + e + ")";
+  if (t == dtype::f8e4m3) return "tg_f_to_e4m3(" + e + ")";
+  if (t == dtype::f8e5m2) return "tg_f_to_e5m2(" + e + ")";
   return e;
 }
 
 double round_to_float16(double v) { return round_format(v, 10, -14, 65504.0); }
 double round_to_bfloat16(double v) { return round_format(v, 7, -126, 3.3895313892515355e38); }
+double round_to_float8_e5m2(double v) { return round_format(v, 2, -14, 57344.0); }
+double round_to_float8_e4m3(double v) {
+  // No infinities in e4m3fn: what rounds past 448 is NaN (torch's and ml_dtypes' conversion).
+  double r = round_format(v, 3, -6, 448.0);
+  return std::isinf(r) && std::isfinite(v) ? std::numeric_limits<double>::quiet_NaN() : r;
+}
 
 std::string literal(dtype t, double v) {
   switch (t) {
     case dtype::f16: return float_literal(float(round_to_float16(v)));
     case dtype::bf16: return float_literal(float(round_to_bfloat16(v)));
+    case dtype::f8e4m3: return float_literal(float(round_to_float8_e4m3(v)));
+    case dtype::f8e5m2: return float_literal(float(round_to_float8_e5m2(v)));
     case dtype::f32: return float_literal(float(v));
     case dtype::f64: return double_literal(v);
     case dtype::b1: return v != 0 ? "true" : "false";

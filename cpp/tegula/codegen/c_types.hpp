@@ -35,6 +35,8 @@ std::string highest_literal(ir::dtype t);  // +inf, the maximum, true
 // Host-side round-to-nearest-even of a double to the values of float16 / bfloat16.
 double round_to_float16(double v);
 double round_to_bfloat16(double v);
+double round_to_float8_e4m3(double v);  // float8_e4m3fn: past 448 is NaN (no infinities)
+double round_to_float8_e5m2(double v);
 
 // A C identifier made from a user's name (letters, digits, underscores; at most 24 characters).
 std::string sanitize(const std::string& name);

@@ -48,7 +48,7 @@ ir::dtype accumulator(const ir::op& o, ir::dtype in, ir::dtype out) {
                  o.kind == op_kind::cumprod)
                     ? out
                     : in;
-  if (o.kind != op_kind::reduce && o.kind != op_kind::scan && (t == ir::dtype::f16 || t == ir::dtype::bf16))
+  if (o.kind != op_kind::reduce && o.kind != op_kind::scan && (t == ir::dtype::f16 || t == ir::dtype::bf16 || ir::is_float8(t)))
     return ir::dtype::f32;
   return t;
 }

@@ -47,6 +47,7 @@ emitter::emitter(const ir::function& f, const options& o, const matmul_plan* mm)
     ir::dtype e = f.values[i].t.elem;
     if (e == ir::dtype::f16) needs_.f16 = true;
     if (e == ir::dtype::bf16) needs_.bf16 = true;
+    if (ir::is_float8(e)) needs_.f8 = true;
   }
   uses_.assign(f.values.size(), 0);
   std::map<ir::value_id, bool> written;
@@ -170,7 +171,7 @@ void emitter::unsupported(const ir::op& o, const std::string& why) const {
 }
 
 std::string emitter::cvt(ir::dtype from, ir::dtype to, const std::string& e) {
-  bool narrow_to = to == ir::dtype::f16 || to == ir::dtype::bf16;
+  bool narrow_to = to == ir::dtype::f16 || to == ir::dtype::bf16 || ir::is_float8(to);
   if (narrow_to && from != to && (from == ir::dtype::f64 || ir::is_int(from))) needs_.narrow_from_double = true;
   return convert(from, to, e);
 }

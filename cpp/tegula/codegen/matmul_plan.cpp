@@ -109,10 +109,10 @@ std::optional<matmul_plan> plan_matmul(const ir::function& f, const options& opt
   const bool tf32 = p.mma->attr("tf32") && p.mma->int_attr("tf32") == 1;
   if (p.in == ir::dtype::f32 && !tf32)
     return no("float32 inputs need allow_tf32=True for the tensor cores (float32 products stay exact otherwise)");
-  if (p.in != ir::dtype::bf16 && p.in != ir::dtype::f16 && p.in != ir::dtype::f32)
-    return no(str("the tensor cores take bfloat16, float16 or TF32 inputs, not ", ir::name(p.in)));
+  if (p.in != ir::dtype::bf16 && p.in != ir::dtype::f16 && p.in != ir::dtype::f32 && !ir::is_float8(p.in))
+    return no(str("the tensor cores take bfloat16, float16, float8 or TF32 inputs, not ", ir::name(p.in)));
   const int eb = ir::size_bytes(p.in);
-  p.kstep = p.in == ir::dtype::f32 ? 8 : 16;
+  p.kstep = p.in == ir::dtype::f32 ? 8 : ir::is_float8(p.in) ? 32 : 16;
 
   // The operands: loads of 2-D arrays (B possibly transposed), used by the mma alone.
   auto operand = [&](ir::value_id v, bool is_a, mma_operand& m) -> std::string {
@@ -140,8 +140,9 @@ std::optional<matmul_plan> plan_matmul(const ir::function& f, const options& opt
   };
   if (std::string e = operand(p.mma->operands[0], true, p.a); !e.empty()) return no(e);
   if (std::string e = operand(p.mma->operands[1], false, p.b); !e.empty()) return no(e);
-  if (p.in == ir::dtype::f32 && !p.b.k_major)
-    return no("TF32 wgmma reads B only K-major: load B as a (BN, BK) tile of an (N, K) array and transpose it");
+  if ((p.in == ir::dtype::f32 || ir::is_float8(p.in)) && !p.b.k_major)
+    return no(str(p.in == ir::dtype::f32 ? "TF32" : "float8", " wgmma reads B only K-major: load B as a (BN, BK) tile "
+                  "of an (N, K) array and transpose it"));
 
   // Tile sizes the kernel supports.
   const int span = 128 / eb;  // elements per swizzled 128-byte row

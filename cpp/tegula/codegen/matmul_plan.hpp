@@ -32,7 +32,7 @@ struct matmul_plan {
   const ir::op* loop = nullptr;
   const ir::op* mma = nullptr;
   int bm = 0, bn = 0, bk = 0;
-  ir::dtype in = ir::dtype::bf16;  // bf16, f16, or f32 read as TF32
+  ir::dtype in = ir::dtype::bf16;  // bf16, f16, float8 (e4m3, e5m2), or f32 read as TF32
   int kstep = 16;                  // K per wgmma instruction
   int consumers = 1;               // warpgroups holding the accumulator
   int mb = 1;                      // m64 blocks per consumer warpgroup

@@ -44,7 +44,13 @@ __device__ __forceinline__ void tg_tma_store_2d(const tg_tensor_map* map, unsign
 )";
 
 std::string ptx_type(ir::dtype t) {
-  return t == ir::dtype::bf16 ? "bf16" : t == ir::dtype::f16 ? "f16" : "tf32";
+  switch (t) {
+    case ir::dtype::bf16: return "bf16";
+    case ir::dtype::f16: return "f16";
+    case ir::dtype::f8e4m3: return "e4m3";
+    case ir::dtype::f8e5m2: return "e5m2";
+    default: return "tf32";
+  }
 }
 
 }  // namespace
@@ -55,7 +61,9 @@ std::string emitter::wgmma_asm(const matmul_plan& p, const std::string& acc, int
   const int n = p.bn, regs = n / 2;
   std::string d;
   for (int i = 0; i < regs; ++i) d += str(i ? ", " : "", "%", i);
-  std::string tail = p.in == ir::dtype::f32 ? "p, 1, 1" : str("p, 1, 1, 0, ", p.b.k_major ? 0 : 1);
+  // Only 16-bit inputs take the transpose immediates (TF32 and float8 read both operands K-major).
+  const bool sixteen = p.in == ir::dtype::bf16 || p.in == ir::dtype::f16;
+  std::string tail = sixteen ? str("p, 1, 1, 0, ", p.b.k_major ? 0 : 1) : "p, 1, 1";
   std::string s = str("asm volatile(\"{ .reg .pred p; setp.ne.b32 p, %", regs + 2, ", 0; wgmma.mma_async.sync.aligned.m64n", n,
                       "k", p.kstep, ".f32.", ptx_type(p.in), ".", ptx_type(p.in), " {", d, "}, %", regs, ", %", regs + 1,
                       ", ", tail, "; }\" : ");

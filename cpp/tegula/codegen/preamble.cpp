@@ -24,6 +24,42 @@ __device__ __forceinline__ unsigned short tg_f2bf(float f) {
 __device__ __forceinline__ float tg_rbf(float f) { return tg_bf2f(tg_f2bf(f)); }
 )";
 
+// float8_e4m3fn (bias 7, no infinities, S.1111.111 is NaN, largest 448) and float8_e5m2 (IEEE-like,
+// bias 15) as unsigned char bits; float -> 8 bits rounds to nearest even in software (any arch), past the
+// largest finite value giving NaN (e4m3fn) or infinity (e5m2), as torch and ml_dtypes convert.
+const char* f8_text = R"(__device__ __forceinline__ float tg_e4m3_to_f(unsigned char b) {
+  const unsigned e = (b >> 3) & 15u, m = b & 7u;
+  float v = e == 0 ? (float)m * 0.001953125f : __uint_as_float(((e + 120u) << 23) | (m << 20));
+  if ((b & 0x7fu) == 0x7fu) v = __uint_as_float(0x7fc00000u);
+  return (b & 0x80u) ? -v : v;
+}
+__device__ __forceinline__ unsigned char tg_f_to_e4m3(float f) {
+  const unsigned s = (__float_as_uint(f) >> 24) & 0x80u;
+  const float a = fabsf(f);
+  if (!(a <= 464.0f)) return (unsigned char)(s | 0x7fu);
+  if (a < 0.015625f) return (unsigned char)(s | (unsigned)rintf(a * 512.0f));
+  const unsigned u = __float_as_uint(a);
+  return (unsigned char)(s | (((u + 0x7ffffu + ((u >> 20) & 1u)) >> 20) - (120u << 3)));
+}
+__device__ __forceinline__ float tg_e5m2_to_f(unsigned char b) {
+  const unsigned e = (b >> 2) & 31u, m = b & 3u;
+  float v = e == 0 ? (float)m * 1.52587890625e-05f : __uint_as_float(((e + 112u) << 23) | (m << 21));
+  if (e == 31u) v = m ? __uint_as_float(0x7fc00000u) : __uint_as_float(0x7f800000u);
+  return (b & 0x80u) ? -v : v;
+}
+__device__ __forceinline__ unsigned char tg_f_to_e5m2(float f) {
+  const unsigned s = (__float_as_uint(f) >> 24) & 0x80u;
+  const float a = fabsf(f);
+  if (a != a) return (unsigned char)(s | 0x7fu);
+  if (a >= 61440.0f) return (unsigned char)(s | 0x7cu);
+  if (a < 6.103515625e-05f) return (unsigned char)(s | (unsigned)rintf(a * 65536.0f));
+  const unsigned u = __float_as_uint(a);
+  return (unsigned char)(s | (((u + 0xfffffu + ((u >> 21) & 1u)) >> 21) - (112u << 2)));
+}
+__device__ __forceinline__ float tg_r8e4(float f) { return tg_e4m3_to_f(tg_f_to_e4m3(f)); }
+__device__ __forceinline__ float tg_r8e5(float f) { return tg_e5m2_to_f(tg_f_to_e5m2(f)); }
+)";
+
 // double -> float rounding to odd, then float -> narrow to nearest even: equals one rounding of the
 // double (float has more than twice the narrow types' precision plus two bits).
 const char* narrow_from_double_text = R"(__device__ __forceinline__ float tg_d2f_odd(double d) {
@@ -133,10 +169,15 @@ std::string preamble(const preamble_needs& n, int arch) {
   std::string s = "// tegula generated kernel: no includes (NVRTC's built-ins only).\n";
   if (n.f16 || n.narrow_from_double) s += f16_text;
   if (n.bf16 || n.narrow_from_double) s += arch >= 80 ? bf16_hw_text : bf16_sw_text;
+  if (n.f8) s += f8_text;
   if (n.narrow_from_double) {
     s += narrow_from_double_text;
     s += "__device__ __forceinline__ float tg_rh_d(double d) { return tg_rh(tg_d2f_odd(d)); }\n";
     s += "__device__ __forceinline__ float tg_rbf_d(double d) { return tg_rbf(tg_d2f_odd(d)); }\n";
+    if (n.f8) {
+      s += "__device__ __forceinline__ float tg_r8e4_d(double d) { return tg_r8e4(tg_d2f_odd(d)); }\n";
+      s += "__device__ __forceinline__ float tg_r8e5_d(double d) { return tg_r8e5(tg_d2f_odd(d)); }\n";
+    }
   }
   if (n.int_arith) s += int_arith_text;
   if (n.float_arith) s += float_arith_text;

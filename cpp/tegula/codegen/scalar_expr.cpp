@@ -27,6 +27,8 @@ std::string to_bits(dtype t, const std::string& e) {
   switch (t) {
     case dtype::f16: return "tg_f2h(" + e + ")";
     case dtype::bf16: return "tg_f2bf(" + e + ")";
+    case dtype::f8e4m3: return "tg_f_to_e4m3(" + e + ")";
+    case dtype::f8e5m2: return "tg_f_to_e5m2(" + e + ")";
     case dtype::f32: return "__float_as_uint(" + e + ")";
     case dtype::f64: return "(unsigned long long)__double_as_longlong(" + e + ")";
     case dtype::b1: return "(unsigned char)(" + e + ")";
@@ -41,6 +43,8 @@ std::string from_bits(dtype t, const std::string& e) {
   switch (t) {
     case dtype::f16: return "tg_h2f(" + e + ")";
     case dtype::bf16: return "tg_bf2f(" + e + ")";
+    case dtype::f8e4m3: return "tg_e4m3_to_f((unsigned char)(" + e + "))";
+    case dtype::f8e5m2: return "tg_e5m2_to_f((unsigned char)(" + e + "))";
     case dtype::f32: return "__uint_as_float(" + e + ")";
     case dtype::f64: return "__longlong_as_double((long long)(" + e + "))";
     case dtype::b1: return "((" + e + ") != 0)";
@@ -127,6 +131,7 @@ std::string scalar_expr(op_kind k, const std::vector<dtype>& in, dtype out, cons
   }
   if (out == dtype::f16) needs.f16 = true;
   if (out == dtype::bf16) needs.bf16 = true;
+  if (ir::is_float8(out) || ir::is_float8(t)) needs.f8 = true;
   switch (k) {
     case op_kind::neg:
       if (ir::is_float(t)) return "(-" + x + ")";
@@ -176,7 +181,8 @@ std::string scalar_expr(op_kind k, const std::vector<dtype>& in, dtype out, cons
       if (!ir::is_float(t)) return convert(t, out, x);
       return math1("rint", t, out, x);
     case op_kind::astype:
-      if ((out == dtype::f16 || out == dtype::bf16) && (t == dtype::f64 || ir::is_int(t))) needs.narrow_from_double = true;
+      if ((out == dtype::f16 || out == dtype::bf16 || ir::is_float8(out)) && (t == dtype::f64 || ir::is_int(t)))
+        needs.narrow_from_double = true;
       return convert(t, out, x);
     case op_kind::bitcast:
       if (t == dtype::f16 || out == dtype::f16) needs.f16 = true;

@@ -49,6 +49,18 @@ template <> struct dtype_traits<ir::dtype::bf16> {
   static stor read(mem m) { return bfloat16_to_double(m); }
   static mem write(stor s) { return bfloat16_from_double(s); }
 };
+template <> struct dtype_traits<ir::dtype::f8e4m3> {
+  using mem = std::uint8_t;
+  using stor = double;
+  static stor read(mem m) { return float8_e4m3_to_double(m); }
+  static mem write(stor s) { return float8_e4m3_from_double(s); }
+};
+template <> struct dtype_traits<ir::dtype::f8e5m2> {
+  using mem = std::uint8_t;
+  using stor = double;
+  static stor read(mem m) { return float8_e5m2_to_double(m); }
+  static mem write(stor s) { return float8_e5m2_from_double(s); }
+};
 template <> struct dtype_traits<ir::dtype::f32> : plain_traits<float, double> {};
 template <> struct dtype_traits<ir::dtype::f64> : plain_traits<double, double> {};
 
@@ -79,6 +91,8 @@ decltype(auto) dispatch_dtype(ir::dtype t, F&& f) {
     case dtype::bf16: return f(dtype_tag<dtype::bf16>{});
     case dtype::f32: return f(dtype_tag<dtype::f32>{});
     case dtype::f64: return f(dtype_tag<dtype::f64>{});
+    case dtype::f8e4m3: return f(dtype_tag<dtype::f8e4m3>{});
+    case dtype::f8e5m2: return f(dtype_tag<dtype::f8e5m2>{});
     case dtype::c64:
     case dtype::c128: break;  // the verifier keeps complex out of the IR
   }

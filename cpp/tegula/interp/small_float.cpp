@@ -67,6 +67,30 @@ double widen(std::uint16_t h) {
 
 }  // namespace
 
+double float8_e5m2_to_double(std::uint8_t bits) { return widen<5, 2>(bits); }
+std::uint8_t float8_e5m2_from_double(double x) { return std::uint8_t(narrow<5, 2>(x)); }
+
+double float8_e4m3_to_double(std::uint8_t b) {
+  const unsigned e = (b >> 3) & 15u, m = b & 7u;
+  double v = (b & 0x7fu) == 0x7fu ? std::nan("") : e == 0 ? std::ldexp(double(m), -9) : std::ldexp(double(8 + m), int(e) - 10);
+  return (b & 0x80u) ? -v : v;
+}
+
+std::uint8_t float8_e4m3_from_double(double x) {
+  const std::uint8_t s = std::signbit(x) ? 0x80 : 0;
+  const double a = std::fabs(x);
+  if (!(a <= 464.0)) return std::uint8_t(s | 0x7f);  // NaN, and past 448 after rounding (464 ties down to 448)
+  if (a < 0.015625) return std::uint8_t(s | unsigned(std::nearbyint(a * 512.0)));  // subnormals; 8 is the smallest normal
+  int e = 0;
+  std::frexp(a, &e);  // a in [2^(e-1), 2^e)
+  double q = std::nearbyint(std::ldexp(a, 4 - e));  // in [8, 16]
+  if (q == 16) {
+    q = 8;
+    ++e;
+  }
+  return std::uint8_t(s | unsigned(((e - 1 + 7) << 3) | (int(q) - 8)));
+}
+
 double float16_to_double(std::uint16_t bits) { return widen<5, 10>(bits); }
 double bfloat16_to_double(std::uint16_t bits) { return widen<8, 7>(bits); }
 std::uint16_t float16_from_double(double x) { return narrow<5, 10>(x); }

@@ -13,4 +13,11 @@ double bfloat16_to_double(std::uint16_t bits);
 std::uint16_t float16_from_double(double x);
 std::uint16_t bfloat16_from_double(double x);
 
+// 8-bit floats as torch and ml_dtypes define them: float8_e4m3fn (bias 7, no infinities, largest 448;
+// what rounds past it is NaN) and float8_e5m2 (IEEE layout, bias 15). Nearest, ties to even.
+double float8_e4m3_to_double(std::uint8_t bits);
+double float8_e5m2_to_double(std::uint8_t bits);
+std::uint8_t float8_e4m3_from_double(double x);
+std::uint8_t float8_e5m2_from_double(double x);
+
 }  // namespace tegula::interp

@@ -17,6 +17,7 @@ constexpr info infos[dtype_count] = {
     {"uint16", "unsigned short", 2}, {"uint32", "unsigned int", 4}, {"uint64", "unsigned long long", 8},
     {"float16", "__half", 2},    {"bfloat16", "__nv_bfloat16", 2}, {"float32", "float", 4},
     {"float64", "double", 8},    {"complex64", "", 8},        {"complex128", "", 16},
+    {"float8_e4m3fn", "unsigned char", 1}, {"float8_e5m2", "unsigned char", 1},
 };
 
 const info& of(dtype t) { return infos[static_cast<int>(t)]; }
@@ -42,7 +43,9 @@ std::optional<dtype> dtype_from_name(std::string_view s) {
   return std::nullopt;
 }
 
-bool is_float(dtype t) { return t == dtype::f16 || t == dtype::bf16 || t == dtype::f32 || t == dtype::f64; }
+bool is_float(dtype t) {
+  return t == dtype::f16 || t == dtype::bf16 || t == dtype::f32 || t == dtype::f64 || is_float8(t);
+}
 bool is_signed_int(dtype t) { return t == dtype::i8 || t == dtype::i16 || t == dtype::i32 || t == dtype::i64; }
 bool is_unsigned_int(dtype t) { return t == dtype::u8 || t == dtype::u16 || t == dtype::u32 || t == dtype::u64; }
 
@@ -65,6 +68,8 @@ dtype promote(dtype a, dtype b) {
       return ib <= 2 ? (fb <= 2 ? dtype::f32 : b) : dtype::f64;
     }
     if ((a == dtype::f16 && b == dtype::bf16) || (a == dtype::bf16 && b == dtype::f16)) return dtype::f32;
+    // The two 8-bit floats meet in float16, which holds every value of both exactly.
+    if (is_float8(a) && is_float8(b)) return dtype::f16;
     return size_bytes(a) >= size_bytes(b) ? a : b;
   }
   // Both integers.

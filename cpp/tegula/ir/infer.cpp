@@ -203,7 +203,7 @@ struct checker {
     if (a.elem != b.elem) bad(error_kind::type_error, "a and b differ in dtype: ", name(a.elem), " and ", name(b.elem));
     dtype t = a.elem;
     bool ok = false;
-    if (t == dtype::f16 || t == dtype::bf16 || t == dtype::f32) ok = c.elem == dtype::f32;
+    if (t == dtype::f16 || t == dtype::bf16 || t == dtype::f32 || is_float8(t)) ok = c.elem == dtype::f32;
     else if (t == dtype::f64) ok = c.elem == dtype::f64;
     else if (is_int(t) && !is_bool(t)) ok = c.elem == dtype::i32 || c.elem == dtype::i64;
     else bad(error_kind::type_error, "unsupported input dtype ", name(t));

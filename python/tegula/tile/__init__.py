@@ -20,9 +20,9 @@ from ._autotune import Autotuned, Config, autotune
 from ._kernel import Compiled, Kernel, PerformanceWarning, kernel, launch
 from ._ops import *  # noqa: F401,F403 - the tt.* operations
 from ._ops import _TileOp
-from ._types import (Constant, bfloat16, bool_, dtype, float16, float32, float64, int8, int16, int32, int64,
-                     uint8, uint16, uint32, uint64)
+from ._types import (Constant, bfloat16, bool_, dtype, float8_e4m3fn, float8_e5m2, float16, float32, float64, int8,
+                     int16, int32, int64, uint8, uint16, uint32, uint64)
 
 __all__ = ["Autotuned", "Config", "autotune", "Constant", "Compiled", "Kernel", "PerformanceWarning", "TileSyntaxError", "kernel", "launch", "dtype", "bool_", "int8",
            "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
-           "float64"] + [n for n, v in list(globals().items()) if isinstance(v, _TileOp)]
+           "float64", "float8_e4m3fn", "float8_e5m2"] + [n for n, v in list(globals().items()) if isinstance(v, _TileOp)]

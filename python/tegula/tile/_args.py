@@ -25,7 +25,7 @@ def _scalar_dtype(v):
     return None
 
 
-_ITEMSIZE = {"bool": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "int32": 4,
+_ITEMSIZE = {"bool": 1, "int8": 1, "uint8": 1, "float8_e4m3fn": 1, "float8_e5m2": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "int32": 4,
              "uint32": 4, "float32": 4, "int64": 8, "uint64": 8, "float64": 8}
 _DTYPE_NAMES = {}
 

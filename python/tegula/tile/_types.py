@@ -21,12 +21,13 @@ class dtype:
 
 
 NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-         "float16", "bfloat16", "float32", "float64")
+         "float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2")
 DTYPES = {n: dtype(n) for n in NAMES}
 bool_ = DTYPES["bool"]
 int8, int16, int32, int64 = (DTYPES[n] for n in ("int8", "int16", "int32", "int64"))
 uint8, uint16, uint32, uint64 = (DTYPES[n] for n in ("uint8", "uint16", "uint32", "uint64"))
 float16, bfloat16, float32, float64 = (DTYPES[n] for n in ("float16", "bfloat16", "float32", "float64"))
+float8_e4m3fn, float8_e5m2 = DTYPES["float8_e4m3fn"], DTYPES["float8_e5m2"]  # torch's / ml_dtypes' 8-bit floats
 
 
 def dtype_name(d) -> str:
@@ -53,7 +54,7 @@ def dtype_name(d) -> str:
 
 
 def is_float(name: str) -> bool:
-    return name in ("float16", "bfloat16", "float32", "float64")
+    return name in ("float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2")
 
 
 def is_int(name: str) -> bool:
