@@ -24,13 +24,13 @@ def test_fused_chain_and_reductions(dtype, tol):
     assert abs(s - z.astype(np.complex128).sum()) <= rel * np.abs(z).sum()
 
 
-# KNOWN GPU BUG (open): the complex sum along the long rows of (64, 100000) is wrong on the H200 (the CPU
-# interpreter runs the same kernels right). It is the one case here whose kernels hold several rows per tile
-# (split, then a 64-row stage 2); the others have one row per tile. Kept as a strict xfail until found.
-_ROWS_BUG = pytest.mark.xfail(strict=True, reason="complex split/multi-row reduction wrong on the GPU (see above)")
+# The (64, 100000) row sum was once wrong here (a strict xfail): split reductions compiled their column-part
+# count into a kernel that plans with other counts then reused, summing the wrong parts and reading partials
+# nothing wrote (recycled GPU memory). The count is a kernel argument now; test_numpy_reductions.py has the
+# regression test (with poisoned memory on the CPU).
 
 
-@pytest.mark.parametrize("shape,axis", [((4096, 3000), 1), pytest.param((64, 100000), 1, marks=_ROWS_BUG),
+@pytest.mark.parametrize("shape,axis", [((4096, 3000), 1), ((64, 100000), 1), ((8, 100000), 1), ((2, 100000), 1),
                                         ((3000, 4096), 0)])
 def test_axis_sums_and_cumsum(shape, axis):
     rng = np.random.default_rng()

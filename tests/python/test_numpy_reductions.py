@@ -502,3 +502,24 @@ def test_reduction_where_through_numpy(device, rng):
     assert_same(np.maximum.reduce(a, axis=1, where=m, initial=0.0), np.maximum.reduce(x, axis=1, where=m,
                                                                                      initial=0.0))
     assert_same(np.logical_or.reduce(a > 0, where=m), np.logical_or.reduce(x > 0, where=m))
+
+
+def test_split_reductions_of_different_row_counts(device):
+    """Long rows are summed in two stages (column parts, then the partials). The part count depends on the
+    row count; it once was compiled into a kernel shared by every row count, so a second shape summed the
+    wrong parts and read partials nothing wrote. New CPU arrays are poisoned (NaN) here, as GPU memory
+    recycled from earlier arrays would be."""
+    from tegula import _tegula
+
+    _tegula.array_set_poison(True)
+    try:
+        gen = np.random.default_rng(3)
+        for shape in [(64, 100000), (8, 100000), (64, 20000), (2, 100000), (8, 30000)]:
+            for dt in ("float64", "complex128"):
+                z = gen.standard_normal(shape).astype(dt)
+                if dt == "complex128":
+                    z = z + 1j * gen.standard_normal(shape)
+                got = tnp.asarray(z, device=device).sum(axis=1).get()
+                np.testing.assert_allclose(got, z.sum(axis=1), rtol=1e-9, atol=1e-9, err_msg=f"{shape} {dt}")
+    finally:
+        _tegula.array_set_poison(False)

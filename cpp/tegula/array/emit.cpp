@@ -19,7 +19,7 @@ struct emitter {
   ir::function f;
   ir::builder b{f};
   std::vector<value_id> leaf_params, scalar_params;
-  value_id ncols = -1, out = -1, out_im = -1;  // out_im: a complex result's imaginary parts
+  value_id ncols = -1, nparts = -1, out = -1, out_im = -1;  // out_im: a complex result's imaginary parts
 
   explicit emitter(const plan& pl) : p(pl) {
     f.name = "tegula_array_kernel";
@@ -31,6 +31,9 @@ struct emitter {
       scalar_params.push_back(b.add_param("s" + std::to_string(i), type::tile(t)));
     }
     ncols = b.add_param("ncols", type::tile(dtype::i64));
+    // A split kernel's column split is a run-time value: one kernel serves every split count (a
+    // constant here once let two plans with different counts share a kernel: unwritten partials).
+    if (p.shape == kernel_shape::split) nparts = b.add_param("parts", type::tile(dtype::i32));
     out = b.add_param("out", type::array(ir::component(p.out_t), 2));
     if (ir::is_complex(p.out_t)) out_im = b.add_param("out_im", type::array(ir::component(p.out_t), 2));
   }
@@ -312,10 +315,9 @@ struct emitter {
     value_id bid = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
     value_id bi = bid, first = i32(0), step = i32(1);
     if (p.shape == kernel_shape::split) {
-      value_id parts = i32(p.parts);
-      bi = b.binary(op_kind::floordiv, bid, parts);
-      first = b.binary(op_kind::mod, bid, parts);
-      step = parts;
+      bi = b.binary(op_kind::floordiv, bid, nparts);
+      first = b.binary(op_kind::mod, bid, nparts);
+      step = nparts;
     }
     std::vector<value_id> init(np, identity(op, ct, {p.TR, 1}));
     if (arg) init.push_back(b.constant(std::int64_t(0), type::tile(dtype::i64, {p.TR, 1})));

@@ -115,6 +115,7 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
       }
     }
     args.push_back(kernel_scalar{dtype::i64, 0, p.ncols});
+    if (p.shape == kernel_shape::split) args.push_back(kernel_scalar{dtype::i32, 0, p.parts});
     if (ir::is_complex(p.out_t)) {
       auto [re, im] = complex_parts(p.out);
       args.push_back(as_arg(re));

@@ -1,5 +1,7 @@
 // Array storage on the host or a device (see storage.hpp).
 #include "tegula/array/storage.hpp"
+#include <atomic>
+#include <cstring>
 
 #include <cstdlib>
 #include <mutex>
@@ -51,11 +53,18 @@ storage::~storage() {
   f.blocks[list_key(*dev_, buffer_->size())].push_back(std::move(buffer_));
 }
 
+namespace {
+std::atomic<bool> poison_cpu{false};
+}  // namespace
+
+void storage::set_poison(bool on) { poison_cpu.store(on, std::memory_order_relaxed); }
+
 std::shared_ptr<storage> storage::allocate_cpu(std::size_t bytes) {
   auto s = std::make_shared<storage>(token{});
   std::size_t rounded = (bytes + 63) / 64 * 64;
   void* p = std::aligned_alloc(64, rounded ? rounded : 64);
   if (!p) fail(error_kind::out_of_memory, "could not allocate ", bytes, " bytes of host memory");
+  if (poison_cpu.load(std::memory_order_relaxed)) std::memset(p, 0xff, rounded ? rounded : 64);
   s->owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
   s->kind_ = device_kind::cpu;
   s->bytes_ = bytes;

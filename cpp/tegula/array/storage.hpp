@@ -26,6 +26,9 @@ class storage {
   explicit storage(token) {}  // for make_shared (one allocation for the storage and its count)
   // Uninitialised bytes: host memory (64-byte aligned) or the device's stream-ordered pool.
   static std::shared_ptr<storage> allocate_cpu(std::size_t bytes);
+  // Tests: fill every new CPU allocation with 0xff bytes (NaN for floats), so that an element a
+  // kernel fails to write shows instead of reading as a lucky zero.
+  static void set_poison(bool on);
   static std::shared_ptr<storage> allocate_cuda(std::size_t bytes, rt::device& dev);
   // Someone else's device memory (a torch/cupy tensor); `owner` keeps it alive.
   static std::shared_ptr<storage> borrow_cuda(std::uintptr_t ptr, std::size_t bytes, rt::device& dev,

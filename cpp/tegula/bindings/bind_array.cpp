@@ -477,6 +477,8 @@ void bind_array(nb::module_& m) {
      "start + i * step for i < n, computed on the device (arange, linspace).");
   m.def("array_set_eager", [](bool on) { eager_mode = on; });
   m.def("array_eager", []() { return eager_mode; });
+  m.def("array_set_poison", [](bool on) { array::storage::set_poison(on); }, nb::arg("on"),
+        "Tests: fill new CPU array allocations with 0xff bytes (NaN), so unwritten elements show.");
   m.def("array_stats", []() {
     const auto& s = array::stats();
     nb::dict d;
