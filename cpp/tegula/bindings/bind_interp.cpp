@@ -31,6 +31,8 @@ void bind_interp(nb::module_& m) {
         nb::handle v = t[1];
         if (PyBool_Check(v.ptr())) a.emplace_back(interp::scalar_arg(v.ptr() == Py_True));
         else if (PyFloat_Check(v.ptr())) a.emplace_back(interp::scalar_arg(nb::cast<double>(v)));
+        else if (nb::cast<bool>(v >= nb::int_(std::int64_t(1) << 62) * nb::int_(2)))  // above int64: a uint64
+          a.emplace_back(interp::scalar_arg(nb::cast<std::uint64_t>(v)));
         else a.emplace_back(interp::scalar_arg(nb::cast<std::int64_t>(v)));
       }
     }

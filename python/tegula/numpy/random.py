@@ -1,0 +1,269 @@
+"""tegula.numpy.random: NumPy's Generator API over a counter-based generator (Philox4x32-10, Random123's).
+
+    rng = tegula.numpy.random.default_rng(42)
+    x = rng.random((4096, 4096))                 # float64 in [0, 1)
+    y = rng.normal(0.0, 2.0, 1 << 20, dtype="float32")
+    k = rng.integers(0, 10, 100)
+
+Every value is a function of (seed, position in the stream): a tile kernel computes the Philox block of each
+128-bit counter, on the GPU or on the CPU interpreter, so the same seed gives the same numbers on every device
+and for any launch configuration. The distributions are tegula.numpy expressions over those 32-bit words (one
+fused kernel each). The streams differ from NumPy's (NumPy's Generator uses PCG64 and a ziggurat for normals):
+the API and the distributions match, the bits do not.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as _np
+
+import tegula.tile as _tt
+
+from . import _core
+
+__all__ = ["Generator", "Philox", "default_rng"]
+
+_M0, _M1 = 0xD2511F53, 0xCD9E8D57      # Philox4x32 multipliers
+_W0, _W1 = 0x9E3779B9, 0xBB67AE85      # Weyl key increments
+_T = 1024                              # counters per block
+
+
+@_tt.kernel
+def _philox(out, k0: _tt.uint32, k1: _tt.uint32, base: _tt.uint64, T: _tt.Constant[int]):
+    """out (n, 4) uint32: row c holds Philox4x32-10 of counter (base + c) (low word first, upper words 0)."""
+    i = _tt.bid(0)
+    ctr = _tt.arange(T).astype(_tt.uint64) + (i.astype(_tt.uint64) * T + base)
+    c0 = (ctr & 0xFFFFFFFF).astype(_tt.uint32)
+    c1 = (ctr >> 32).astype(_tt.uint32)
+    c2 = _tt.zeros((T,), _tt.uint32)
+    c3 = _tt.zeros((T,), _tt.uint32)
+    key0 = k0
+    key1 = k1
+    for _ in range(10):
+        p0 = c0.astype(_tt.uint64) * 0xD2511F53
+        p1 = c2.astype(_tt.uint64) * 0xCD9E8D57
+        n0 = (p1 >> 32).astype(_tt.uint32) ^ c1 ^ key0
+        n2 = (p0 >> 32).astype(_tt.uint32) ^ c3 ^ key1
+        c1 = p1.astype(_tt.uint32)
+        c3 = p0.astype(_tt.uint32)
+        c0 = n0
+        c2 = n2
+        key0 = key0 + 0x9E3779B9
+        key1 = key1 + 0xBB67AE85
+    col = _tt.broadcast_to(_tt.expand_dims(_tt.arange(4), 0), (T, 4))
+    w = _tt.where(col == 0, _tt.broadcast_to(_tt.expand_dims(c0, 1), (T, 4)),
+                  _tt.where(col == 1, _tt.broadcast_to(_tt.expand_dims(c1, 1), (T, 4)),
+                            _tt.where(col == 2, _tt.broadcast_to(_tt.expand_dims(c2, 1), (T, 4)),
+                                      _tt.broadcast_to(_tt.expand_dims(c3, 1), (T, 4)))))
+    _tt.store(out, index=(i, 0), tile=w)
+
+
+def _size_tuple(size):
+    if size is None:
+        return ()
+    if isinstance(size, (int, _np.integer)):
+        size = (int(size),)
+    try:
+        size = tuple(operator.index(s) for s in size)
+    except TypeError:
+        raise TypeError(f"size must be None, an int or a tuple of ints, got {size!r}") from None
+    if any(s < 0 for s in size):
+        raise ValueError("negative dimensions are not allowed")
+    return size
+
+
+class Philox:
+    """Philox4x32-10 with a 64-bit key from the seed (through NumPy's SeedSequence) and a 64-bit block counter.
+    `advance(n)` skips n blocks of four 32-bit words."""
+
+    def __init__(self, seed=None, *, counter=0, key=None):
+        if key is not None:
+            k = _np.asarray(key, dtype=_np.uint64).ravel()
+            if k.size != 1 and k.size != 2:
+                raise ValueError("key must be one 64-bit value or two 32-bit words")
+            self.key = (int(k[0]) & 0xFFFFFFFF, int(k[-1] >> _np.uint64(32) if k.size == 1 else k[1]) & 0xFFFFFFFF)
+        else:
+            self.seed_seq = _np.random.SeedSequence(seed)
+            words = self.seed_seq.generate_state(2, _np.uint32)
+            self.key = (int(words[0]), int(words[1]))
+        self.counter = int(counter)
+
+    def advance(self, blocks):
+        self.counter = (self.counter + int(blocks)) % (1 << 64)
+        return self
+
+    def words(self, n, device=None):
+        """The next n 32-bit words of the stream (uint32 array), consuming ceil(n / 4) counters."""
+        from ._creation import empty
+
+        blocks = -(-n // 4)
+        out = empty((max(blocks, 1), 4), "uint32", device=device)
+        if blocks:
+            from ._indexing import _launch
+
+            _launch(_philox, -(-blocks // _T),
+                    (out, _np.uint32(self.key[0]), _np.uint32(self.key[1]), _np.uint64(self.counter), _T),
+                    out._device_id)
+        self.advance(blocks)
+        return out.reshape(-1)[:n]
+
+    @property
+    def state(self):
+        return {"bit_generator": "Philox4x32", "key": self.key, "counter": self.counter}
+
+
+class Generator:
+    """NumPy's Generator methods (random, uniform, normal, standard_normal, integers, exponential) over a
+    counter-based bit generator; results live on `device` (default: tegula.numpy's default device)."""
+
+    def __init__(self, bit_generator, device=None):
+        if not isinstance(bit_generator, Philox):
+            raise TypeError(f"Generator needs a tegula.numpy.random.Philox bit generator, got "
+                            f"{type(bit_generator).__name__}")
+        self.bit_generator = bit_generator
+        self.device = device
+
+    def __repr__(self):
+        return f"Generator(Philox) at {hex(id(self))}"
+
+    def _words(self, n):
+        return self.bit_generator.words(n, self.device)
+
+    def _unit(self, shape, dtype, open_low=False):
+        """Uniform floats in [0, 1) (or (0, 1] with open_low) of `shape`: 24 bits for float32, 53 for float64."""
+        from ._manipulation import reshape
+
+        dtype = _float_dtype(dtype)
+        n = math.prod(shape)
+        if dtype == "float32":
+            w = self._words(n)
+            u = (w >> 8).astype("float32") * _np.float32(2.0 ** -24)
+            if open_low:
+                u = u + _np.float32(2.0 ** -24)
+        else:
+            w = self._words(2 * n).reshape(-1, 2)
+            hi = (w[:, 0] >> 5).astype("float64")
+            lo = (w[:, 1] >> 6).astype("float64")
+            u = (hi * 67108864.0 + lo) * (2.0 ** -53)
+            if open_low:
+                u = u + 2.0 ** -53
+        return reshape(u, shape) if shape != (n,) else u
+
+    def random(self, size=None, dtype="float64", out=None):
+        shape = _size_tuple(size)
+        r = self._unit(shape, dtype)
+        return _finish(r, out)
+
+    def uniform(self, low=0.0, high=1.0, size=None, dtype="float64"):
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(low), _np.shape(high))
+        u = self._unit(shape, dtype)
+        dt = _float_dtype(dtype)
+        return _cast(low, dt) + (_cast(high, dt) - _cast(low, dt)) * u
+
+    def standard_normal(self, size=None, dtype="float64", out=None):
+        shape = _size_tuple(size)
+        return _finish(self._normal(shape, dtype), out)
+
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype="float64"):
+        if _np.any(_np.asarray(scale) < 0):
+            raise ValueError("scale < 0")
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(loc), _np.shape(scale))
+        dt = _float_dtype(dtype)
+        return _cast(loc, dt) + _cast(scale, dt) * self._normal(shape, dtype)
+
+    def _normal(self, shape, dtype):
+        """Box-Muller over pairs of uniforms: (r cos t, r sin t), r = sqrt(-2 log u1) with u1 in (0, 1]."""
+        from . import _ufuncs as f
+        from ._manipulation import stack
+
+        n = math.prod(shape)
+        m = -(-n // 2)
+        u1 = self._unit((m,), dtype, open_low=True)
+        u2 = self._unit((m,), dtype)
+        r = f.sqrt(-2.0 * f.log(u1))
+        t = (2.0 * math.pi) * u2
+        z = stack([r * f.cos(t), r * f.sin(t)], axis=1).reshape(-1)
+        z = z[:n] if 2 * m != n else z
+        return z.reshape(shape) if shape != (n,) else z
+
+    def exponential(self, scale=1.0, size=None, dtype="float64"):
+        from . import _ufuncs as f
+
+        if _np.any(_np.asarray(scale) < 0):
+            raise ValueError("scale < 0")
+        shape = _size_tuple(size) if size is not None else _np.shape(scale)
+        dt = _float_dtype(dtype)
+        return -_cast(scale, dt) * f.log(self._unit(shape, dtype, open_low=True))
+
+    def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
+        """Integers in [low, high) ([low, high] with endpoint): 64 random bits per value scaled to the range by a
+        128-bit multiply (Lemire's method without the rejection step; the bias is below range / 2**64)."""
+        if high is None:
+            low, high = 0, low
+        lo_, hi_ = int(low), int(high)
+        if endpoint:
+            hi_ += 1
+        if lo_ >= hi_:
+            raise ValueError("low > high" if endpoint else "low >= high")
+        info = _np.iinfo(dtype)
+        if lo_ < info.min or hi_ - 1 > info.max:
+            raise ValueError(f"low is out of bounds for {_np.dtype(dtype).name}" if lo_ < info.min else
+                             f"high is out of bounds for {_np.dtype(dtype).name}")
+        shape = _size_tuple(size)
+        n = math.prod(shape)
+        rng_ = hi_ - lo_
+        w = self._words(2 * n).reshape(-1, 2).astype("uint64")
+        xh, xl = w[:, 0], w[:, 1]
+        if rng_ <= 0xFFFFFFFF:
+            r = _np.uint64(rng_)
+            # high 64 bits of (xh * 2^32 + xl) * r, r < 2^32: no term overflows 64 bits.
+            off = (xh * r + ((xl * r) >> 32)) >> 32
+        else:
+            rh, rl = _np.uint64(rng_ >> 32), _np.uint64(rng_ & 0xFFFFFFFF)
+            ll = xl * rl
+            mid1 = xh * rl
+            mid2 = xl * rh
+            cross = (ll >> 32) + (mid1 & 0xFFFFFFFF) + (mid2 & 0xFFFFFFFF)
+            off = xh * rh + (mid1 >> 32) + (mid2 >> 32) + (cross >> 32)
+        v = (off.astype("int64") + lo_) if lo_ < 0 else off + _np.uint64(lo_)
+        v = v.astype(_np.dtype(dtype).name)
+        return v.reshape(shape) if shape != (n,) else v
+
+    def permutation(self, x):
+        raise NotImplementedError("Generator.permutation needs a device sort (the library layer's CUB sort, "
+                                  "issue #6); use numpy on the host for now")
+
+    def shuffle(self, x, axis=0):
+        raise NotImplementedError("Generator.shuffle needs a device sort (the library layer's CUB sort, issue #6)")
+
+
+def default_rng(seed=None, *, device=None):
+    """A Generator over Philox4x32-10 seeded as NumPy seeds (an int, a sequence of ints, a SeedSequence or None)."""
+    if isinstance(seed, Generator):
+        return seed
+    if isinstance(seed, Philox):
+        return Generator(seed, device)
+    return Generator(Philox(seed), device)
+
+
+def _float_dtype(dtype):
+    name = _np.dtype(dtype).name
+    if name not in ("float32", "float64"):
+        raise TypeError(f"Unsupported dtype {_np.dtype(dtype)!r} for random")
+    return name
+
+
+def _cast(v, dtype):
+    if isinstance(v, _core.ndarray):
+        return v.astype(dtype) if v.dtype != dtype else v
+    if _np.ndim(v):
+        return _core.as_array(_np.asarray(v, dtype))
+    return _np.dtype(dtype).type(v)
+
+
+def _finish(r, out):
+    if out is None:
+        return r
+    out[...] = r
+    return out
