@@ -577,8 +577,7 @@ ISSUE6_CALLS = {
     "sort": lambda x: tnp.sort(x), "argsort": lambda x: tnp.argsort(x, descending=True),
     "searchsorted": lambda x: tnp.searchsorted(x, x), "unique_all": lambda x: tnp.unique_all(x),
     "unique_counts": lambda x: tnp.unique_counts(x), "unique_inverse": lambda x: tnp.unique_inverse(x),
-    "unique_values": lambda x: tnp.unique_values(x), "matmul": lambda x: tnp.matmul(x, x),
-    "tensordot": lambda x: tnp.tensordot(x, x, axes=1), "__matmul__": lambda x: x @ x,
+    "unique_values": lambda x: tnp.unique_values(x),
 }
 
 
@@ -587,6 +586,15 @@ def test_issue6_functions_raise_not_implemented(name):
     x = tnp.asarray(np.arange(9.0).reshape(3, 3))
     with pytest.raises(NotImplementedError, match=rf"\b{name.strip('_')}\b"):
         ISSUE6_CALLS[name](x)
+
+
+@pytest.mark.parametrize("name,call,ref", [
+    ("matmul", lambda x: tnp.matmul(x, x), lambda v: v @ v), ("__matmul__", lambda x: x @ x, lambda v: v @ v),
+    ("tensordot", lambda x: tnp.tensordot(x, x, axes=1), lambda v: np.tensordot(v, v, axes=1)),
+    ("vecdot", lambda x: tnp.vecdot(x, x), lambda v: (v * v).sum(-1))])
+def test_linear_algebra_functions(name, call, ref):
+    v = np.arange(9.0).reshape(3, 3)
+    np.testing.assert_allclose(call(tnp.asarray(v)).get(), ref(v))
 
 
 # ---- the array object --------------------------------------------------------------------------------

@@ -31,9 +31,15 @@ void bind_interp(nb::module_& m) {
         nb::handle v = t[1];
         if (PyBool_Check(v.ptr())) a.emplace_back(interp::scalar_arg(v.ptr() == Py_True));
         else if (PyFloat_Check(v.ptr())) a.emplace_back(interp::scalar_arg(nb::cast<double>(v)));
-        else if (nb::cast<bool>(v >= nb::int_(std::int64_t(1) << 62) * nb::int_(2)))  // above int64: a uint64
-          a.emplace_back(interp::scalar_arg(nb::cast<std::uint64_t>(v)));
-        else a.emplace_back(interp::scalar_arg(nb::cast<std::int64_t>(v)));
+        else if (PyLong_Check(v.ptr())) {
+          int overflow = 0;
+          long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+          if (overflow > 0) a.emplace_back(interp::scalar_arg(nb::cast<std::uint64_t>(v)));  // above int64: a uint64
+          else if (overflow < 0) fail(error_kind::invalid_argument, "integer argument below the int64 range");
+          else a.emplace_back(interp::scalar_arg(std::int64_t(x)));
+        } else {
+          a.emplace_back(interp::scalar_arg(nb::cast<std::int64_t>(v)));
+        }
       }
     }
     if (grid.empty() || grid.size() > 3) fail(error_kind::invalid_argument, "grid must have 1 to 3 dimensions");

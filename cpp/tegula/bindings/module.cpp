@@ -12,4 +12,5 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_codegen(m);
   tegula::bind::bind_tile_launcher(m);
   tegula::bind::bind_array(m);
+  tegula::bind::bind_libs(m);
 }

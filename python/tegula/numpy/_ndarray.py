@@ -147,9 +147,9 @@ def _scalar(self, kind):
 
 
 def _matmul(self, other):
-    from . import _functions
+    from . import _matmul as m
 
-    return _functions.dot(self, other)
+    return m.matmul(self, other)
 
 
 def _bool(self):

@@ -11,10 +11,6 @@ from ._creation import empty
 from ._manipulation import moveaxis, stack
 
 
-def dot(a, b, out=None):
-    raise NotImplementedError("dot/matmul of tegula.numpy arrays come with the library layer (cuBLASLt)")
-
-
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
     raise NotImplementedError("sort comes with the library layer (CUB radix sort, issue #6)")
 

@@ -1,0 +1,58 @@
+// Bindings for libs/: the CUDA libraries behind tegula.math and tegula.numpy (cuBLASLt so far).
+#include <nanobind/stl/string.h>
+
+#include "tegula/array/storage.hpp"
+#include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/runtime_common.hpp"
+#include "tegula/ir/dtype.hpp"
+#include "tegula/libs/cublaslt.hpp"
+#include "tegula/runtime/device.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::bind {
+namespace {
+
+ir::dtype dtype_arg(const std::string& name) {
+  std::optional<ir::dtype> t = ir::dtype_from_name(name);
+  if (!t) fail(error_kind::type_error, "unknown dtype '", name, "'");
+  return *t;
+}
+
+}  // namespace
+
+void bind_libs(nb::module_& m) {
+  m.def("cublaslt_matmul", [](int device, const std::string& in, const std::string& out, std::int64_t m_, std::int64_t n,
+                              std::int64_t k, std::int64_t batch, bool trans_a, bool trans_b, std::uintptr_t a,
+                              std::int64_t lda, std::int64_t stride_a, std::uintptr_t b, std::int64_t ldb,
+                              std::int64_t stride_b, std::uintptr_t d, std::int64_t ldd, std::int64_t stride_d,
+                              std::uintptr_t c, std::int64_t ldc, std::int64_t stride_c, double alpha, double beta,
+                              const std::string& epilog, std::uintptr_t bias, std::uintptr_t aux, bool tf32,
+                              nb::handle stream) {
+    libs::matmul_problem p;
+    p.in = dtype_arg(in);
+    p.out = dtype_arg(out);
+    p.tf32 = tf32;
+    p.m = m_, p.n = n, p.k = k, p.batch = batch;
+    p.trans_a = trans_a, p.trans_b = trans_b;
+    p.a = a, p.lda = lda, p.stride_a = stride_a;
+    p.b = b, p.ldb = ldb, p.stride_b = stride_b;
+    p.d = d, p.ldd = ldd, p.stride_d = stride_d;
+    p.c = c, p.ldc = ldc, p.stride_c = stride_c;
+    p.alpha = alpha, p.beta = beta;
+    p.ep = libs::epilogue_from_name(epilog);
+    p.bias = bias, p.aux = aux;
+    rt::device& dev = rt::device::get(device);
+    std::shared_ptr<rt::stream> hold;
+    const rt::stream& s = stream.is_none() ? array::array_stream(dev) : to_stream(stream, hold);
+    nb::gil_scoped_release g;
+    libs::matmul(dev, s, p);
+  }, nb::arg("device"), nb::arg("in_dtype"), nb::arg("out_dtype"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
+  nb::arg("batch"), nb::arg("trans_a"), nb::arg("trans_b"), nb::arg("a"), nb::arg("lda"), nb::arg("stride_a"),
+  nb::arg("b"), nb::arg("ldb"), nb::arg("stride_b"), nb::arg("d"), nb::arg("ldd"), nb::arg("stride_d"), nb::arg("c"),
+  nb::arg("ldc"), nb::arg("stride_c"), nb::arg("alpha"), nb::arg("beta"), nb::arg("epilog"), nb::arg("bias"),
+  nb::arg("aux"), nb::arg("tf32"), nb::arg("stream").none() = nb::none(),
+  "D = alpha * op(A) @ op(B) + beta * C through cuBLASLt, row-major operands (see libs/cublaslt.hpp).");
+  m.def("cublaslt_info", &libs::cublaslt_info, "The loaded cuBLASLt library and its version (loads it).");
+}
+
+}  // namespace tegula::bind

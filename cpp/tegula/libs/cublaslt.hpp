@@ -1,0 +1,45 @@
+// Matrix products through cuBLASLt (dlopen'd at first use): row-major operands, batches, fused
+// epilogues (bias, relu, gelu and their auxiliary-output forms), plans cached per problem shape.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "tegula/ir/dtype.hpp"
+
+namespace tegula::rt {
+class device;
+class stream;
+}  // namespace tegula::rt
+
+namespace tegula::libs {
+
+enum class epilogue { none, relu, bias, relu_bias, gelu, gelu_bias, relu_aux, relu_aux_bias, gelu_aux, gelu_aux_bias };
+std::string epilogue_name(epilogue e);
+epilogue epilogue_from_name(const std::string& s);  // invalid_argument listing the names
+
+// D (m, n) = alpha * op(A) @ op(B) + beta * C, every matrix row-major with a row stride (elements)
+// and, for batches, a batch stride (elements; 0 repeats the matrix). trans_a: A's buffer holds the
+// (k, m) matrix whose transpose is the operand (a transposed NumPy view); likewise trans_b.
+struct matmul_problem {
+  ir::dtype in = ir::dtype::bf16;   // A and B
+  ir::dtype out = ir::dtype::bf16;  // C and D
+  bool tf32 = false;                // float32: may use TF32 tensor cores
+  std::int64_t m = 0, n = 0, k = 0, batch = 1;
+  bool trans_a = false, trans_b = false;
+  std::int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
+  std::int64_t stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;
+  epilogue ep = epilogue::none;
+  double alpha = 1.0, beta = 0.0;
+  std::uintptr_t a = 0, b = 0, c = 0, d = 0;  // c may be 0 when beta == 0
+  std::uintptr_t bias = 0;                    // n values of `out`'s dtype (bias epilogues)
+  std::uintptr_t aux = 0;                     // aux epilogues: (m, n) of `out`'s dtype, row stride ldd
+};
+
+// Runs the product on `s` (plans and a workspace are cached per device). Throws invalid_argument for
+// shapes or dtypes cuBLASLt does not take, driver_missing when cuBLASLt cannot be loaded.
+void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p);
+
+// The loaded library and its version ("" until first use).
+std::string cublaslt_info();
+
+}  // namespace tegula::libs

@@ -1,0 +1,253 @@
+"""matmul, dot, vecdot-free products (matmul, @, dot, inner, outer, tensordot) with NumPy's shape and dtype rules.
+
+Where it runs:
+- GPU arrays of float16, bfloat16, float32 (IEEE, no TF32) and float64: cuBLASLt, operands passed as they lie when
+  one of their last two axes has unit stride (a transposed view costs nothing), batches as strided batches;
+- GPU complex arrays: four real products over the parts; GPU integer and bool arrays: a tile kernel (CUDA cores,
+  exact wrap-around as NumPy);
+- CPU-interpreter arrays: NumPy on the host (its BLAS), the result copied back.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as _np
+
+from . import _core
+from ._common import _arr
+from ._core import ndarray
+
+_BLAS = ("float16", "bfloat16", "float32", "float64")
+
+
+def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", axes=None, axis=None):
+    if axes is not None or axis is not None:
+        raise NotImplementedError("matmul's axes=/axis= are not supported; move the axes first (moveaxis)")
+    a, b = _arr(x1), _arr(x2)
+    if b._device_id != a._device_id:
+        raise ValueError(f"arrays on different devices ({_core.device_of(a)} and {_core.device_of(b)}) cannot be "
+                         "combined; move one with .to_device()")
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
+                             "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
+    from ._dtypes import result_type
+
+    rt = _np.dtype(result_type(a, b)).name if "bfloat16" not in (a._dtype_name, b._dtype_name) else \
+        ("bfloat16" if {a._dtype_name, b._dtype_name} <= {"bfloat16"} else "float32")
+    squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
+    if squeeze_a:
+        a = a.reshape(1, a.shape[0])
+    if squeeze_b:
+        b = b.reshape(b.shape[0], 1)
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2]} is different from {a.shape[-1]})")
+    batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if a._device_id < 0:
+        r = _host(a, b, rt)
+    elif rt in _BLAS:
+        r = _blas(a.astype(rt) if a._dtype_name != rt else a, b.astype(rt) if b._dtype_name != rt else b, batch, m, n, k, rt)
+    elif rt in ("complex64", "complex128"):
+        r = _complex(a.astype(rt), b.astype(rt), batch, m, n, k, rt)
+    else:
+        r = _tile(a.astype(rt), b.astype(rt), batch, m, n, k, rt)
+    if squeeze_a:
+        r = r.reshape(r.shape[:-2] + (r.shape[-1],))
+    if squeeze_b:
+        r = r.reshape(r.shape[:-1])
+    if dtype is not None:
+        r = r.astype(_core.dtype_name(dtype))
+    if out is not None:
+        if tuple(out.shape) != tuple(r.shape):
+            raise ValueError(f"matmul: output operand has shape {tuple(out.shape)}, the result {tuple(r.shape)}")
+        out._assign(r)
+        return out
+    return r
+
+
+def _host(a, b, rt):
+    """The CPU interpreter's arrays: NumPy's BLAS on the host (bfloat16 computed in float32)."""
+    ha = a.astype("float32").get() if a._dtype_name == "bfloat16" else a.get()
+    hb = b.astype("float32").get() if b._dtype_name == "bfloat16" else b.get()
+    r = _np.matmul(ha, hb)
+    out = _core.as_array(r.astype(_np.float32 if rt == "bfloat16" else rt), a._device_id)
+    return out.astype("bfloat16") if rt == "bfloat16" else out
+
+
+def _operand(x, batch, rows, cols):
+    """x broadcast to batch + (rows, cols), as (array, pointer, trans, ld, batch stride): a view whose last two axes
+    have a unit stride and a 16-byte aligned leading dimension passes as it lies (a transposed view costs nothing);
+    anything else is copied into C order with rows padded to 16 bytes."""
+    from ._creation import empty
+    from ._manipulation import broadcast_to
+
+    if tuple(x.shape[:-2]) != tuple(batch):
+        x = broadcast_to(x, tuple(batch) + (rows, cols))
+    st = x._strides
+    s_r, s_c = st[-2], st[-1]
+    trans = ld = None
+    if s_c == 1 and (rows == 1 or s_r >= cols):
+        trans, ld = False, (s_r if rows > 1 else cols)
+    elif s_r == 1 and (cols == 1 or s_c >= rows):
+        trans, ld = True, (s_c if cols > 1 else rows)
+    bstride = 0
+    nb = len(batch)
+    if trans is not None and nb:
+        # The batch axes must fold into one stride (cuBLASLt takes one strided batch).
+        live = [(s, e) for s, e in zip(st[:nb], batch) if e > 1]
+        for (s0, _), (s1, e1) in zip(live, live[1:]):
+            if s0 != s1 * e1:
+                trans = None
+        bstride = live[-1][0] if live else 0
+        if any(s < 0 for s, _ in live):
+            trans = None
+    if trans is not None and ((ld * x.itemsize) % 16 or x._data_ptr % 16):
+        trans = None
+    if trans is None:
+        pad = -(-cols * x.itemsize // 16) * 16 // x.itemsize
+        y = empty(tuple(batch) + (rows, pad), x._dtype_name, device=_core.device_of(x))
+        y[..., :cols] = x
+        x, trans, ld, bstride = y, False, pad, rows * pad
+    return x, x._data_ptr, trans, ld, bstride
+
+
+def _blas(a, b, batch, m, n, k, rt):
+    from ._creation import empty, zeros
+
+    count = math.prod(batch) if batch else 1
+    if m == 0 or n == 0 or count == 0:
+        return empty(tuple(batch) + (m, n), rt, device=_core.device_of(a))
+    if k == 0:
+        return zeros(tuple(batch) + (m, n), rt, device=_core.device_of(a))
+    # A (m, k) and B (k, n) row-major or transposed, D (m, n) padded to a 16-byte row.
+    xa, pa, ta, lda, sa = _operand(a, batch, m, k)
+    xb, pb, tb, ldb, sb = _operand(b, batch, k, n)
+    item = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}[rt]
+    ldd = -(-n * item // 16) * 16 // item
+    d = empty(tuple(batch) + (m, ldd), rt, device=_core.device_of(a))
+    d._prepare_write()
+    _core._tegula.cublaslt_matmul(
+        device=a._device_id, in_dtype=rt, out_dtype=rt, m=m, n=n, k=k, batch=count, trans_a=ta, trans_b=tb,
+        a=pa, lda=lda, stride_a=sa, b=pb, ldb=ldb, stride_b=sb, d=d._data_ptr, ldd=ldd, stride_d=m * ldd,
+        c=0, ldc=ldd, stride_c=m * ldd, alpha=1.0, beta=0.0, epilog="none", bias=0, aux=0, tf32=False)
+    del xa, xb
+    return d if ldd == n else d[..., :n]
+
+
+def _complex(a, b, batch, m, n, k, rt):
+    part = "float32" if rt == "complex64" else "float64"
+    ar, ai = a.real.astype(part), a.imag.astype(part)
+    br, bi = b.real.astype(part), b.imag.astype(part)
+    re = _blas(ar, br, batch, m, n, k, part) - _blas(ai, bi, batch, m, n, k, part)
+    im = _blas(ar, bi, batch, m, n, k, part) + _blas(ai, br, batch, m, n, k, part)
+    return re + 1j * im
+
+
+def _tile(a, b, batch, m, n, k, rt):
+    """Integers and bool on the GPU: a tile kernel on the CUDA cores (exact, wrapping as NumPy does)."""
+    from ._creation import ascontiguousarray, empty
+    from ._indexing import _launch
+    from ._manipulation import broadcast_to
+
+    count = math.prod(batch) if batch else 1
+    work = "int32" if rt == "bool" else rt
+    ca = ascontiguousarray(broadcast_to(a, tuple(batch) + (m, k)).astype(work).reshape(count, m, k))
+    cb = ascontiguousarray(broadcast_to(b, tuple(batch) + (k, n)).astype(work).reshape(count, k, n))
+    d = empty((count, m, n), work, device=_core.device_of(a))
+    bm, bn, bk = 32, 32, 16
+    _launch(_int_kernel(), (-(-m // bm) * -(-n // bn), count), (ca, cb, d, bm, bn, bk), a._device_id)
+    r = d.reshape(tuple(batch) + (m, n))
+    return (r != 0) if rt == "bool" else r
+
+
+_INT_KERNEL = None
+
+
+def _int_kernel():
+    global _INT_KERNEL
+    if _INT_KERNEL is None:
+        import tegula.tile as tt
+
+        @tt.kernel
+        def int_matmul(a, b, c, BM: tt.Constant[int], BN: tt.Constant[int], BK: tt.Constant[int]):
+            pid = tt.bid(0)
+            bat = tt.bid(1)
+            num_n = tt.num_tiles(c, 2, (1, BM, BN))
+            pm = pid // num_n
+            pn = pid % num_n
+            acc = tt.zeros((BM, BN), c.dtype)
+            for kk in range(tt.num_tiles(a, 2, (1, BM, BK))):
+                x = tt.load(a, index=(bat, pm, kk), shape=(1, BM, BK)).reshape((BM, BK))
+                y = tt.load(b, index=(bat, kk, pn), shape=(1, BK, BN)).reshape((BK, BN))
+                acc = acc + x @ y
+            tt.store(c, index=(bat, pm, pn), tile=acc.reshape((1, BM, BN)))
+
+        _INT_KERNEL = int_matmul
+    return _INT_KERNEL
+
+
+def dot(a, b, out=None):
+    """NumPy's dot: matmul for 1-D and 2-D operands (and scalars: multiply); N-D dot is not supported yet."""
+    a, b = _arr(a), _arr(b)
+    if a.ndim == 0 or b.ndim == 0:
+        r = a * b
+    elif a.ndim <= 2 and b.ndim <= 2:
+        r = matmul(a, b)
+    else:
+        raise NotImplementedError("dot of arrays with more than two dimensions (sum over the last axis of a and the "
+                                  "second-to-last of b) is not supported yet; use matmul or tensordot")
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def inner(a, b):
+    a, b = _arr(a), _arr(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    from ._manipulation import moveaxis
+
+    return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
+
+
+def outer(a, b, out=None):
+    a, b = _arr(a).reshape(-1), _arr(b).reshape(-1)
+    r = a.reshape(-1, 1) * b.reshape(1, -1)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def tensordot(a, b, axes=2):
+    """Contract axes of a with axes of b: the contracted axes are moved last / first and folded into one matmul."""
+    from ._manipulation import moveaxis
+
+    a, b = _arr(a), _arr(b)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError("axes must be a non-negative integer")
+        ax_a, ax_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
+    else:
+        ax_a, ax_b = axes
+        ax_a = [ax_a] if isinstance(ax_a, int) else list(ax_a)
+        ax_b = [ax_b] if isinstance(ax_b, int) else list(ax_b)
+    if len(ax_a) != len(ax_b):
+        raise ValueError("shape-mismatch for sum")
+    ax_a = [x % a.ndim for x in ax_a] if a.ndim else ax_a
+    ax_b = [x % b.ndim for x in ax_b] if b.ndim else ax_b
+    for i, j in zip(ax_a, ax_b):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError("shape-mismatch for sum")
+    free_a = [i for i in range(a.ndim) if i not in ax_a]
+    free_b = [j for j in range(b.ndim) if j not in ax_b]
+    at = a.transpose(free_a + ax_a) if a.ndim else a
+    bt = b.transpose(ax_b + free_b) if b.ndim else b
+    ka = math.prod(a.shape[i] for i in ax_a)
+    ma = math.prod(a.shape[i] for i in free_a)
+    nb = math.prod(b.shape[j] for j in free_b)
+    r = matmul(at.reshape(ma, ka), bt.reshape(ka, nb))
+    return r.reshape(tuple(a.shape[i] for i in free_a) + tuple(b.shape[j] for j in free_b))

@@ -1,0 +1,74 @@
+"""The library layer on the GPU: tegula.numpy.matmul/@ and tegula.math.matmul through cuBLASLt (every float dtype,
+transposed views as they lie, strided batches, epilogues with bias and aux), complex and integer products, against
+float64 references."""
+import numpy as np
+import pytest
+
+import tegula.math as tm
+import tegula.numpy as tnp
+
+RNG = np.random.default_rng(21)
+TOL = {"float16": 5e-3, "bfloat16": 2e-2, "float32": 1e-5, "float64": 1e-12}
+
+
+def _g(shape, dtype):
+    x = RNG.standard_normal(shape)
+    a = tnp.asarray(x.astype(np.float32) if dtype == "bfloat16" else x.astype(dtype), device="cuda")
+    return a.astype(dtype) if dtype == "bfloat16" else a
+
+
+def _ref(x):
+    return x.astype("float64").get() if x.dtype != tnp.bfloat16 else x.astype("float32").get().astype(np.float64)
+
+
+def _rel(got, want):
+    g = _ref(got) if isinstance(got, tnp.ndarray) else got
+    return np.linalg.norm(g - want) / np.linalg.norm(want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("shapes", [((257, 129), (129, 300)), ((4, 64, 80), (4, 80, 48)), ((3, 50, 70), (70, 33)),
+                                    ((1000,), (1000, 7))])
+def test_matmul_through_cublaslt(dtype, shapes):
+    a, b = _g(shapes[0], dtype), _g(shapes[1], dtype)
+    r = a @ b
+    assert r.dtype == dtype and r.device == tnp.Device("cuda", 0)
+    assert _rel(r, np.matmul(_ref(a), _ref(b))) < TOL[dtype]
+
+
+def test_transposed_and_strided_views():
+    a, b = _g((300, 200), "float32"), _g((300, 100), "float32")
+    assert _rel(a.T @ b, _ref(a).T @ _ref(b)) < 1e-5              # A transposed, as it lies
+    assert _rel(b.T @ a, _ref(b).T @ _ref(a)) < 1e-5
+    assert _rel(a[::2, ::3] @ b[:67:, :].T[:, ::2][:67], _ref(a)[::2, ::3] @ _ref(b)[:67, :].T[:, ::2][:67]) < 1e-5
+
+
+def test_complex_and_integer_products():
+    x = RNG.standard_normal((40, 30)) + 1j * RNG.standard_normal((40, 30))
+    y = RNG.standard_normal((30, 20)) + 1j * RNG.standard_normal((30, 20))
+    r = tnp.asarray(x, device="cuda") @ tnp.asarray(y, device="cuda")
+    assert r.dtype == tnp.complex128 and np.abs(r.get() - x @ y).max() < 1e-12
+    i = RNG.integers(-9, 9, (70, 45)).astype(np.int32)
+    np.testing.assert_array_equal((tnp.asarray(i, device="cuda") @ tnp.asarray(i.T, device="cuda")).get(), i @ i.T)
+
+
+@pytest.mark.parametrize("epilog", ["relu_bias", "gelu_bias", "bias", "relu", "gelu_aux_bias"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_math_matmul_epilogues(epilog, dtype):
+    a, b = _g((512, 256), dtype), _g((256, 384), dtype)
+    bias = _g((384,), dtype) if "bias" in epilog else None
+    r = tm.matmul(a, b, bias=bias, epilog=epilog)
+    pre = _ref(a) @ _ref(b) + (_ref(bias) if bias is not None else 0)
+    post = np.maximum(pre, 0) if epilog.startswith("relu") else tm._gelu(pre) if epilog.startswith("gelu") else pre
+    if "aux" in epilog:
+        r, aux = r
+        assert _rel(aux, pre) < 2e-2
+    assert _rel(r, post) < 2e-2
+
+
+def test_math_matmul_alpha_beta_and_tf32():
+    a, b, c = _g((128, 96), "float32"), _g((96, 64), "float32"), _g((128, 64), "float32")
+    r = tm.matmul(a, b, c, alpha=2.0, beta=-0.5)
+    assert _rel(r, 2 * (_ref(a) @ _ref(b)) - 0.5 * _ref(c)) < 1e-5
+    t = tm.matmul(a, b, allow_tf32=True)
+    assert _rel(t, _ref(a) @ _ref(b)) < 5e-3

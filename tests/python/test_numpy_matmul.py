@@ -1,0 +1,106 @@
+"""matmul / @ / dot / inner / outer / tensordot with NumPy's rules, and tegula.math.matmul's epilogues, on the CPU
+interpreter (host NumPy), plus the GPU path's pieces that run anywhere: how operands are passed to cuBLASLt
+(unit-stride views as they lie, others copied with padded rows) and the integer tile kernel (interpreter)."""
+import numpy as np
+import pytest
+
+import tegula.math as tm
+import tegula.numpy as tnp
+from tegula.numpy import _matmul as M
+
+RNG = np.random.default_rng(11)
+
+
+def _r(shape, dtype):
+    if np.dtype(dtype).kind in "iub":
+        return RNG.integers(-4, 5, shape).astype(dtype)
+    x = RNG.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * RNG.standard_normal(shape)
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize("sa,sb", [((5,), (5,)), ((3, 5), (5,)), ((5,), (5, 4)), ((3, 5), (5, 4)),
+                                   ((2, 3, 5), (5, 4)), ((2, 1, 3, 5), (4, 5, 6)), ((7, 3, 5), (7, 5, 2))])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "bool", "complex128"])
+def test_matmul_shapes_and_dtypes(sa, sb, dtype):
+    a, b = _r(sa, dtype), _r(sb, dtype)
+    want = np.matmul(a, b)
+    got = tnp.asarray(a) @ tnp.asarray(b)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_errors_and_mixed_dtypes():
+    a, b = tnp.asarray(_r((3, 4), "float32")), tnp.asarray(_r((5, 2), "float32"))
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        tnp.matmul(a, b)
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        tnp.matmul(tnp.asarray(3.0), a)
+    x, y = _r((3, 4), "int16"), _r((4, 2), "float32")
+    assert (tnp.asarray(x) @ tnp.asarray(y)).dtype == np.matmul(x, y).dtype
+
+
+def test_dot_inner_outer_tensordot():
+    a, b, v = _r((3, 4), "float64"), _r((4, 5), "float64"), _r((4,), "float64")
+    np.testing.assert_allclose(tnp.dot(tnp.asarray(a), tnp.asarray(b)).get(), a @ b)
+    np.testing.assert_allclose(tnp.dot(tnp.asarray(v), tnp.asarray(v)).get(), v @ v)
+    np.testing.assert_allclose(tnp.inner(tnp.asarray(a), tnp.asarray(a)).get(), np.inner(a, a))
+    np.testing.assert_allclose(tnp.outer(tnp.asarray(v), tnp.asarray(v)).get(), np.outer(v, v))
+    t, u = _r((2, 3, 4), "float64"), _r((3, 4, 5), "float64")
+    np.testing.assert_allclose(tnp.tensordot(tnp.asarray(t), tnp.asarray(u), axes=2).get(), np.tensordot(t, u, 2))
+    np.testing.assert_allclose(tnp.tensordot(tnp.asarray(t), tnp.asarray(u), axes=([1], [0])).get(),
+                               np.tensordot(t, u, ([1], [0])))
+    with pytest.raises(ValueError, match="shape-mismatch"):
+        tnp.tensordot(tnp.asarray(t), tnp.asarray(u), axes=([0], [0]))
+
+
+def test_operands_pass_as_they_lie_when_cublaslt_can_read_them():
+    x = tnp.asarray(_r((64, 32), "float32"))
+    _, _, trans, ld, _ = M._operand(x, (), 64, 32)
+    assert (trans, ld) == (False, 32)
+    _, _, trans, ld, _ = M._operand(x.T, (), 32, 64)  # a transposed view: no copy
+    assert (trans, ld) == (True, 32)
+    y, _, trans, ld, _ = M._operand(x[:, ::2], (), 64, 16)  # strided: copied, rows padded to 16 bytes
+    assert (trans, ld) == (False, 16) and y.shape == (64, 16)
+    src = _r((10, 7), "float32")
+    z, _, trans, ld, _ = M._operand(tnp.asarray(src), (), 10, 7)  # 28-byte rows: copied, padded to 32 bytes
+    assert (trans, ld) == (False, 8) and z.shape == (10, 8)
+    np.testing.assert_array_equal(z.get()[:, :7], src)
+    bt = tnp.asarray(_r((5, 64, 32), "float32"))
+    _, _, trans, ld, bs = M._operand(bt, (5,), 64, 32)
+    assert (trans, ld, bs) == (False, 32, 64 * 32)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int8", "bool", "uint16"])
+def test_integer_tile_kernel_on_the_interpreter(dtype):
+    a, b = _r((3, 40, 33), dtype), _r((3, 33, 20), dtype)
+    got = M._tile(tnp.asarray(a, device="cpu"), tnp.asarray(b, device="cpu"), (3,), 40, 20, 33, dtype)
+    np.testing.assert_array_equal(got.get(), np.matmul(a, b))
+
+
+@pytest.mark.parametrize("epilog", ["none", "relu", "bias", "relu_bias", "gelu", "gelu_bias", "gelu_aux_bias"])
+def test_math_matmul_epilogues(epilog):
+    a, b, c = _r((30, 20), "float32"), _r((20, 10), "float32"), _r((30, 10), "float32")
+    bias = _r((10,), "float32") if "bias" in epilog else None
+    r = tm.matmul(a, b, c, alpha=0.5, beta=2.0, epilog=epilog, bias=bias)
+    pre = 0.5 * (a.astype(np.float64) @ b) + 2.0 * c + (bias if bias is not None else 0)
+    post = np.maximum(pre, 0) if epilog.startswith("relu") else tm._gelu(pre) if epilog.startswith("gelu") else pre
+    if "aux" in epilog:
+        r, aux = r
+        np.testing.assert_allclose(aux.get(), pre, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(r.get(), post, rtol=1e-5, atol=1e-5)
+
+
+def test_math_matmul_errors():
+    a, b = _r((3, 4), "float32"), _r((4, 5), "float32")
+    with pytest.raises(ValueError, match="needs bias"):
+        tm.matmul(a, b, epilog="relu_bias")
+    with pytest.raises(ValueError, match="unknown epilog"):
+        tm.matmul(a, b, epilog="swish")
+    with pytest.raises(TypeError, match="one dtype"):
+        tm.matmul(a, b.astype(np.float64))
+    with pytest.raises(ValueError, match="contracted dimension"):
+        tm.matmul(a, a)
+    with pytest.raises(TypeError, match="takes float16"):
+        tm.matmul(a.astype(np.int32), b.astype(np.int32))
