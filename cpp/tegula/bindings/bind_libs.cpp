@@ -1,11 +1,13 @@
 // Bindings for libs/: the CUDA libraries behind tegula.math and tegula.numpy (cuBLASLt so far).
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "tegula/array/storage.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/ir/dtype.hpp"
 #include "tegula/libs/cublaslt.hpp"
+#include "tegula/libs/cufft.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/support/error.hpp"
 
@@ -53,6 +55,28 @@ void bind_libs(nb::module_& m) {
   nb::arg("aux"), nb::arg("tf32"), nb::arg("stream").none() = nb::none(),
   "D = alpha * op(A) @ op(B) + beta * C through cuBLASLt, row-major operands (see libs/cublaslt.hpp).");
   m.def("cublaslt_info", &libs::cublaslt_info, "The loaded cuBLASLt library and its version (loads it).");
+
+  m.def("cufft", [](int device, const std::string& kind, bool double_precision, bool inverse,
+                    std::vector<std::int64_t> shape, std::int64_t batch, std::uintptr_t in, std::uintptr_t out,
+                    nb::handle stream) {
+    libs::fft_problem p;
+    p.kind = kind == "c2c" ? libs::fft_kind::c2c : kind == "r2c" ? libs::fft_kind::r2c
+           : kind == "c2r" ? libs::fft_kind::c2r
+                           : (fail(error_kind::invalid_argument, "fft kind must be c2c, r2c or c2r, got ", kind), libs::fft_kind::c2c);
+    p.double_precision = double_precision;
+    p.inverse = inverse;
+    p.shape = std::move(shape);
+    p.batch = batch;
+    p.in = in, p.out = out;
+    rt::device& dev = rt::device::get(device);
+    std::shared_ptr<rt::stream> hold;
+    const rt::stream& s = stream.is_none() ? array::array_stream(dev) : to_stream(stream, hold);
+    nb::gil_scoped_release g;
+    libs::fft(dev, s, p);
+  }, nb::arg("device"), nb::arg("kind"), nb::arg("double_precision"), nb::arg("inverse"), nb::arg("shape"),
+  nb::arg("batch"), nb::arg("in_ptr"), nb::arg("out_ptr"), nb::arg("stream").none() = nb::none(),
+  "Batched FFTs over packed contiguous data through cuFFT (see libs/cufft.hpp).");
+  m.def("cufft_info", &libs::cufft_info, "The loaded cuFFT library and its version (loads it).");
 }
 
 }  // namespace tegula::bind

@@ -1,0 +1,44 @@
+"""The library layer (issue #6) against torch and CuPy in one process: fft of 2^24 complex64 (bar <= 0.3 ms),
+checked against float64 first."""
+from __future__ import annotations
+
+from common import guarded, row, torch_cuda as _torch
+from timing import torch_event_ms
+
+W = "libs"
+
+
+def _fft(ctx):
+    torch = _torch()
+    import tegula.numpy as tnp
+
+    n = 1 << (24 if not ctx.quick else 20)
+    xt = torch.randn(n, device="cuda", dtype=torch.complex64)
+    x = tnp.asarray(xt)
+    reps = ctx.pick(20, 5)
+
+    def tegula():
+        return tnp.fft.fft(x)
+
+    got = torch.as_tensor(tegula(), device="cuda")
+    ref = torch.fft.fft(xt.to(torch.complex128))
+    err = ((got.to(torch.complex128) - ref).norm() / ref.norm()).item()
+    if not err < 1e-5:
+        raise RuntimeError(f"tegula fft is wrong: relative error {err}")
+    rows = [row(W, "tegula", "fft_ms", torch_event_ms(tegula, repeat=reps), "ms", bar=0.3, ratio_vs=["torch", "cupy"],
+                note=f"fft of 2^{n.bit_length() - 1} complex64 (cuFFT), rel err {err:.1e}")]
+    rows += guarded(W, "torch", lambda: row(W, "torch", "fft_ms", torch_event_ms(lambda: torch.fft.fft(xt), repeat=reps),
+                                             "ms"))
+
+    def cupy_row():
+        import cupy as cp
+
+        xc = cp.asarray(xt)
+        return row(W, "cupy", "fft_ms", torch_event_ms(lambda: cp.fft.fft(xc), repeat=reps), "ms")
+    rows += guarded(W, "cupy", cupy_row)
+    return rows
+
+
+def run(ctx):
+    ctx.require_gpu()
+    return guarded(W, "tegula fft", lambda: _fft(ctx))

@@ -1,0 +1,294 @@
+"""tegula.numpy.fft: NumPy's FFT functions over cuFFT on the GPU (plans cached per shape) and NumPy's pocketfft on
+the host for arrays of the CPU interpreter. NumPy 2's dtype rule: float32/complex64 stay single precision, other
+inputs compute in double precision. N-dimensional transforms run as one 1-D transform per axis."""
+from __future__ import annotations
+
+import math
+
+import numpy as _np
+
+from . import _core
+from ._common import _arr
+
+__all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn",
+           "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+
+_NORMS = (None, "backward", "ortho", "forward")
+
+
+def _check_norm(norm):
+    if norm not in _NORMS:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
+
+
+def _scale(norm, n, inverse):
+    """The factor NumPy applies: 1/n on the backward transform by default, 1/sqrt(n) both ways for ortho."""
+    if norm == "ortho":
+        return 1.0 / math.sqrt(n)
+    if (norm in (None, "backward")) == inverse:
+        return 1.0 / n
+    return 1.0
+
+
+def _complex_dtype(name):
+    return "complex64" if name in ("float32", "complex64", "float16", "bfloat16") else "complex128"
+
+
+def _real_dtype(name):
+    return "float32" if name in ("float32", "complex64", "float16", "bfloat16") else "float64"
+
+
+def _resize_last(x, n):
+    """x with its last axis cut or zero-padded to n."""
+    m = x.shape[-1]
+    if n == m:
+        return x
+    if n < m:
+        return x[..., :n]
+    from ._creation import zeros
+
+    y = zeros(x.shape[:-1] + (n,), x._dtype_name, device=_core.device_of(x))
+    y[..., :m] = x
+    return y
+
+
+def _axis(a, axis):
+    if not -a.ndim <= axis < a.ndim:
+        from ._core import _tegula
+
+        raise _tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    return axis % a.ndim
+
+
+def _run(x, kind, n, inverse, out_len, dtype_out):
+    """One cuFFT call over the last axis of x (already the right dtype and length), or NumPy on the host."""
+    from ._creation import ascontiguousarray, empty
+
+    batch = x.size // max(x.shape[-1], 1) if x.ndim else 1
+    if x._device_id < 0:
+        h = x.get()
+        r = (_np.fft.ifft(h, n, norm="forward") if inverse else _np.fft.fft(h, n, norm="backward")) if kind == "c2c" \
+            else _np.fft.rfft(h, n, norm="backward") if kind == "r2c" else _np.fft.irfft(h, n, norm="forward")
+        return _core.as_array(r.astype(dtype_out), -1)
+    xin = ascontiguousarray(x)
+    out = empty(x.shape[:-1] + (out_len,), dtype_out, device=_core.device_of(x))
+    out._prepare_write()
+    _core._tegula.cufft(device=x._device_id, kind=kind, double_precision=dtype_out in ("complex128", "float64"),
+                        inverse=inverse, shape=[n], batch=batch, in_ptr=xin._data_ptr, out_ptr=out._data_ptr)
+    del xin
+    return out
+
+
+def _c2c(a, n, axis, norm, inverse, out=None):
+    from ._manipulation import moveaxis
+
+    _check_norm(norm)
+    a = _arr(a)
+    ax = _axis(a, axis)
+    n = a.shape[ax] if n is None else int(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    dt = _complex_dtype(a._dtype_name)
+    x = _resize_last(moveaxis(a, ax, -1).astype(dt), n)
+    r = _run(x, "c2c", n, inverse, n, dt)
+    s = _scale(norm, n, inverse)
+    if s != 1.0:
+        r = r * _np.dtype(_real_dtype(dt)).type(s)
+    r = moveaxis(r, -1, ax)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    return _c2c(a, n, axis, norm, False, out)
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None):
+    return _c2c(a, n, axis, norm, True, out)
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None):
+    from ._manipulation import moveaxis
+
+    _check_norm(norm)
+    a = _arr(a)
+    if a._dtype_name.startswith("complex"):
+        raise TypeError("rfft takes real input; use fft for complex arrays")
+    ax = _axis(a, axis)
+    n = a.shape[ax] if n is None else int(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    rt = _real_dtype(a._dtype_name)
+    x = _resize_last(moveaxis(a, ax, -1).astype(rt), n)
+    r = _run(x, "r2c", n, False, n // 2 + 1, _complex_dtype(rt))
+    s = _scale(norm, n, False)
+    if s != 1.0:
+        r = r * _np.dtype(rt).type(s)
+    r = moveaxis(r, -1, ax)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    from ._manipulation import moveaxis
+
+    _check_norm(norm)
+    a = _arr(a)
+    ax = _axis(a, axis)
+    n = 2 * (a.shape[ax] - 1) if n is None else int(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    dt = _complex_dtype(a._dtype_name)
+    x = _resize_last(moveaxis(a, ax, -1).astype(dt), n // 2 + 1)
+    r = _run(x, "c2r", n, True, n, _real_dtype(dt))
+    s = _scale(norm, n, True)
+    if s != 1.0:
+        r = r * _np.dtype(_real_dtype(dt)).type(s)
+    r = moveaxis(r, -1, ax)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None):
+    """The FFT of a signal with Hermitian symmetry: irfft of the conjugate, scaled as NumPy does."""
+    a = _arr(a)
+    ax = _axis(a, axis)
+    n = 2 * (a.shape[ax] - 1) if n is None else int(n)
+    swap = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+    _check_norm(norm)
+    return irfft(a.conj(), n, axis, swap[norm], out)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None):
+    swap = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+    _check_norm(norm)
+    r = rfft(a, n, axis, swap[norm]).conj()
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def _axes_sizes(a, s, axes):
+    if axes is None:
+        axes = list(range(a.ndim)) if s is None else list(range(a.ndim - len(s), a.ndim))
+    axes = [_axis(a, x) for x in axes]
+    if s is None:
+        s = [a.shape[x] for x in axes]
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    return list(s), axes
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None):
+    a = _arr(a)
+    s, axes = _axes_sizes(a, s, axes)
+    r = a
+    for n, ax in zip(s, axes):
+        r = fft(r, n, ax, norm)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None):
+    a = _arr(a)
+    s, axes = _axes_sizes(a, s, axes)
+    r = a
+    for n, ax in zip(s, axes):
+        r = ifft(r, n, ax, norm)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return fftn(a, s, axes, norm, out)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return ifftn(a, s, axes, norm, out)
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None):
+    a = _arr(a)
+    s, axes = _axes_sizes(a, s, axes)
+    r = rfft(a, s[-1], axes[-1], norm)
+    for n, ax in zip(s[:-1], axes[:-1]):
+        r = fft(r, n, ax, norm)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None):
+    a = _arr(a)
+    if s is None:
+        _, axes_ = _axes_sizes(a, None, axes)
+        s = [a.shape[x] for x in axes_[:-1]] + [2 * (a.shape[axes_[-1]] - 1)]
+        axes = axes_
+    s, axes = _axes_sizes(a, s, axes)
+    r = a
+    for n, ax in zip(s[:-1], axes[:-1]):
+        r = ifft(r, n, ax, norm)
+    r = irfft(r, s[-1], axes[-1], norm)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return rfftn(a, s, axes, norm, out)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return irfftn(a, s, axes, norm, out)
+
+
+def fftfreq(n, d=1.0, *, device=None, dtype=None):
+    from ._creation import arange
+    from ._manipulation import concatenate
+
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"n should be a positive integer, got {n}")
+    pos = arange(0, (n - 1) // 2 + 1, dtype="int64", device=device)
+    neg = arange(-(n // 2), 0, dtype="int64", device=device)
+    r = concatenate([pos, neg]) * (1.0 / (n * d))
+    return r.astype(dtype) if dtype is not None else r
+
+
+def rfftfreq(n, d=1.0, *, device=None, dtype=None):
+    from ._creation import arange
+
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"n should be a positive integer, got {n}")
+    r = arange(0, n // 2 + 1, dtype="int64", device=device) * (1.0 / (n * d))
+    return r.astype(dtype) if dtype is not None else r
+
+
+def fftshift(x, axes=None):
+    from ._manipulation import roll
+
+    x = _arr(x)
+    axes = list(range(x.ndim)) if axes is None else ([axes] if isinstance(axes, int) else list(axes))
+    return roll(x, [x.shape[a] // 2 for a in axes], axes)
+
+
+def ifftshift(x, axes=None):
+    from ._manipulation import roll
+
+    x = _arr(x)
+    axes = list(range(x.ndim)) if axes is None else ([axes] if isinstance(axes, int) else list(axes))
+    return roll(x, [-(x.shape[a] // 2) for a in axes], axes)
