@@ -8,6 +8,7 @@
 #include "tegula/ir/dtype.hpp"
 #include "tegula/libs/cublaslt.hpp"
 #include "tegula/libs/cufft.hpp"
+#include "tegula/libs/cusolver.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/support/error.hpp"
 
@@ -77,6 +78,65 @@ void bind_libs(nb::module_& m) {
   nb::arg("batch"), nb::arg("in_ptr"), nb::arg("out_ptr"), nb::arg("stream").none() = nb::none(),
   "Batched FFTs over packed contiguous data through cuFFT (see libs/cufft.hpp).");
   m.def("cufft_info", &libs::cufft_info, "The loaded cuFFT library and its version (loads it).");
+
+  // cuSOLVER: column-major matrices in place; each returns LAPACK's info (read back, synchronising).
+  struct call_args {
+    libs::solver_call c;
+    std::shared_ptr<rt::stream> hold;
+  };
+  auto solver = [](int device, const std::string& dtype) {
+    auto a = std::make_shared<call_args>();
+    rt::device& dev = rt::device::get(device);
+    a->c.dev = &dev;
+    a->c.s = &array::array_stream(dev);
+    a->c.t = dtype_arg(dtype);
+    return a;
+  };
+  m.def("solver_getrf", [solver](int device, const std::string& dtype, std::int64_t n, std::uintptr_t a, std::int64_t lda,
+                                 std::uintptr_t ipiv) {
+    auto x = solver(device, dtype);
+    nb::gil_scoped_release g;
+    return libs::getrf(x->c, n, a, lda, ipiv);
+  });
+  m.def("solver_getrs", [solver](int device, const std::string& dtype, const std::string& trans, std::int64_t n,
+                                 std::int64_t nrhs, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b,
+                                 std::int64_t ldb) {
+    auto x = solver(device, dtype);
+    nb::gil_scoped_release g;
+    return libs::getrs(x->c, trans.empty() ? 'N' : trans[0], n, nrhs, a, lda, ipiv, b, ldb);
+  });
+  m.def("solver_potrf", [solver](int device, const std::string& dtype, bool lower, std::int64_t n, std::uintptr_t a,
+                                 std::int64_t lda) {
+    auto x = solver(device, dtype);
+    nb::gil_scoped_release g;
+    return libs::potrf(x->c, lower, n, a, lda);
+  });
+  m.def("solver_geqrf", [solver](int device, const std::string& dtype, std::int64_t mm, std::int64_t n, std::uintptr_t a,
+                                 std::int64_t lda, std::uintptr_t tau) {
+    auto x = solver(device, dtype);
+    nb::gil_scoped_release g;
+    return libs::geqrf(x->c, mm, n, a, lda, tau);
+  });
+  m.def("solver_orgqr", [solver](int device, const std::string& dtype, std::int64_t mm, std::int64_t n, std::int64_t k,
+                                 std::uintptr_t a, std::int64_t lda, std::uintptr_t tau) {
+    auto x = solver(device, dtype);
+    nb::gil_scoped_release g;
+    return libs::orgqr(x->c, mm, n, k, a, lda, tau);
+  });
+  m.def("solver_syevd", [solver](int device, const std::string& dtype, bool vectors, bool lower, std::int64_t n,
+                                 std::uintptr_t a, std::int64_t lda, std::uintptr_t w) {
+    auto x = solver(device, dtype);
+    nb::gil_scoped_release g;
+    return libs::syevd(x->c, vectors, lower, n, a, lda, w);
+  });
+  m.def("solver_gesvd", [solver](int device, const std::string& dtype, const std::string& jobu, const std::string& jobvt,
+                                 std::int64_t mm, std::int64_t n, std::uintptr_t a, std::int64_t lda, std::uintptr_t s,
+                                 std::uintptr_t u, std::int64_t ldu, std::uintptr_t vt, std::int64_t ldvt) {
+    auto x = solver(device, dtype);
+    nb::gil_scoped_release g;
+    return libs::gesvd(x->c, jobu[0], jobvt[0], mm, n, a, lda, s, u, ldu, vt, ldvt);
+  });
+  m.def("cusolver_info", &libs::cusolver_info, "The loaded cuSOLVER library and its version (loads it).");
 }
 
 }  // namespace tegula::bind

@@ -51,7 +51,7 @@ from ._array_api import __dict__ as _adict
 
 _ndarray.install()
 
-from . import fft, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
+from . import fft, linalg, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
 
 AxisError = _core._tegula.AxisError
 pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, None

@@ -214,3 +214,4 @@ unique = _needs_library("unique")
 searchsorted = _needs_library("searchsorted")
 from ._matmul import dot, inner, matmul, outer, tensordot  # noqa: E402,F401  (cuBLASLt on the GPU)
 einsum = _needs_library("einsum")
+

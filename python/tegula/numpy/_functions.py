@@ -4,8 +4,8 @@ _common).
 `from . import _functions as F; F.empty(...)` keeps working, private helpers (F._arr, F._finish) included."""
 from __future__ import annotations
 
-from . import _common, _creation, _dtypes, _manipulation, _nanfunctions, _pad, _reductions, _selection, _ufuncs
+from . import _common, _creation, _dtypes, _manipulation, _matmul, _nanfunctions, _pad, _reductions, _selection, _ufuncs
 
-for _m in (_common, _creation, _manipulation, _selection, _ufuncs, _reductions, _nanfunctions, _pad, _dtypes):
+for _m in (_common, _creation, _manipulation, _selection, _ufuncs, _reductions, _nanfunctions, _pad, _dtypes, _matmul):
     globals().update({k: v for k, v in vars(_m).items() if not k.startswith("__")})
 del _m

@@ -319,3 +319,29 @@ def ndim(a):
 def size(a, axis=None):
     a = _arr(a)
     return a.size if axis is None else a.shape[axis]
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """NumPy's diagonal (as a copy: a gather of the elements, where NumPy returns a read-only view)."""
+    from ._creation import arange
+
+    a = _arr(a)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    ax1, ax2 = axis1 % a.ndim, axis2 % a.ndim
+    if ax1 == ax2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    x = moveaxis(a, (ax1, ax2), (-2, -1))
+    rows, cols = x.shape[-2], x.shape[-1]
+    n = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
+    i = arange(n, dtype="int64", device=_core.device_of(a))
+    r, c = (i, i + offset) if offset >= 0 else (i - offset, i)
+    return x[..., r, c]
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    r = diagonal(a, offset, axis1, axis2).sum(axis=-1, dtype=dtype)
+    if out is not None:
+        out._assign(r)
+        return out
+    return r

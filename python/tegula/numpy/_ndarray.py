@@ -326,5 +326,5 @@ def install():
     A.flags = property(_layout.Flags)
     for name in ("sum", "prod", "mean", "std", "var", "max", "min", "argmax", "argmin", "all", "any", "ravel",
                  "flatten", "squeeze", "swapaxes", "clip", "round", "conj", "nonzero", "cumsum", "cumprod", "dot",
-                 "sort", "argsort", "repeat", "take", "conjugate"):
+                 "sort", "argsort", "repeat", "take", "conjugate", "diagonal", "trace"):
         setattr(A, name, _method(name))
