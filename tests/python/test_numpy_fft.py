@@ -57,3 +57,41 @@ def test_errors_as_numpy():
         tnp.fft.rfft(t)
     with pytest.raises(ValueError, match="different lengths"):
         tnp.fft.fftn(t, s=(3,), axes=(0, 1))
+
+
+# ---- the GPU path with cuFFT replaced by NumPy on the same (packed, contiguous) memory -----------------
+import ctypes  # noqa: E402
+
+from tegula.numpy import fft as F  # noqa: E402
+
+
+def fake_cufft(device, kind, double_precision, inverse, shape, batch, in_ptr, out_ptr, stream=None):
+    (n,) = shape
+    cdt = np.complex128 if double_precision else np.complex64
+    rdt = np.float64 if double_precision else np.float32
+
+    def view(ptr, dt, count):
+        return np.ndarray((batch, count), dt, buffer=(ctypes.c_char * (batch * count * np.dtype(dt).itemsize)).from_address(ptr))
+    if kind == "c2c":
+        x = view(in_ptr, cdt, n)
+        r = np.fft.ifft(x, norm="forward") if inverse else np.fft.fft(x)
+        view(out_ptr, cdt, n)[...] = r
+    elif kind == "r2c":
+        view(out_ptr, cdt, n // 2 + 1)[...] = np.fft.rfft(view(in_ptr, rdt, n))
+    else:
+        view(out_ptr, rdt, n)[...] = np.fft.irfft(view(in_ptr, cdt, n // 2 + 1), n, norm="forward")
+
+
+def test_gpu_path_with_cufft_emulated(monkeypatch):
+    monkeypatch.setattr(tnp._core._tegula, "cufft", fake_cufft, raising=False)
+    # Run the cuFFT branch on CPU memory (device 0 is only passed through to the emulation).
+    monkeypatch.setattr(F, "_run", lambda x, kind, n, inv, ol, dt: F._cufft(x, kind, n, inv, ol, dt, 0))
+    for norm in (None, "ortho", "forward"):
+        np.testing.assert_allclose(tnp.fft.fft(tnp.asarray(X), n=13, axis=0, norm=norm).get(),
+                                   np.fft.fft(X, n=13, axis=0, norm=norm), atol=1e-12)
+        np.testing.assert_allclose(tnp.fft.ifft(tnp.asarray(X), axis=1, norm=norm).get(),
+                                   np.fft.ifft(X, axis=1, norm=norm), atol=1e-12)
+        np.testing.assert_allclose(tnp.fft.rfft(tnp.asarray(XR), n=10, norm=norm).get(), np.fft.rfft(XR, n=10, norm=norm),
+                                   atol=1e-12)
+        np.testing.assert_allclose(tnp.fft.irfft(tnp.asarray(np.fft.rfft(XR)), n=12, norm=norm).get(),
+                                   np.fft.irfft(np.fft.rfft(XR), n=12, norm=norm), atol=1e-12)

@@ -104,3 +104,72 @@ def test_math_matmul_errors():
         tm.matmul(a, a)
     with pytest.raises(TypeError, match="takes float16"):
         tm.matmul(a.astype(np.int32), b.astype(np.int32))
+
+
+# ---- the GPU path with cuBLASLt replaced by NumPy on the same memory (CPU arrays) ------------------
+import ctypes  # noqa: E402
+
+NPT = {"float16": np.float16, "float32": np.float32, "float64": np.float64}
+
+
+def _rm(ptr, dtype, rows, cols, ld, batch=1, bstride=0):
+    """The row-major (batch, rows, cols) matrices at host address ptr (row stride ld, batch stride bstride)."""
+    dt = np.dtype(NPT[dtype])
+    span = (batch - 1) * bstride + (rows - 1) * ld + cols
+    buf = (ctypes.c_char * (span * dt.itemsize)).from_address(ptr)
+    return np.ndarray((batch, rows, cols), dt, buffer=buf, strides=(bstride * dt.itemsize, ld * dt.itemsize, dt.itemsize))
+
+
+def fake_cublaslt_matmul(device, in_dtype, out_dtype, m, n, k, batch, trans_a, trans_b, a, lda, stride_a, b, ldb,
+                         stride_b, d, ldd, stride_d, c, ldc, stride_c, alpha, beta, epilog, bias, aux, tf32, stream=None):
+    A = _rm(a, in_dtype, k, m, lda, batch, stride_a).transpose(0, 2, 1) if trans_a else _rm(a, in_dtype, m, k, lda, batch, stride_a)
+    B = _rm(b, in_dtype, n, k, ldb, batch, stride_b).transpose(0, 2, 1) if trans_b else _rm(b, in_dtype, k, n, ldb, batch, stride_b)
+    r = alpha * np.matmul(A.astype(np.float64), B.astype(np.float64))
+    if c and beta:
+        r = r + beta * _rm(c, out_dtype, m, n, ldc, batch, stride_c)
+    if "bias" in epilog:
+        r = r + _rm(bias, out_dtype, 1, n, n)[0]
+    if "aux" in epilog:
+        _rm(aux, out_dtype, m, n, ldd, batch, stride_d)[...] = r
+    if epilog.startswith("relu"):
+        r = np.maximum(r, 0)
+    elif epilog.startswith("gelu"):
+        r = tm._gelu(r)
+    out = _rm(d, out_dtype, m, n, ldd, batch, stride_d)
+    np.copyto(out, r.astype(out.dtype), casting="unsafe")
+
+
+@pytest.fixture
+def fake_gpu(monkeypatch):
+    monkeypatch.setattr(tnp._core._tegula, "cublaslt_matmul", fake_cublaslt_matmul, raising=False)
+
+    def run_on_gpu_path(a, b):
+        x, y = tnp.asarray(a), tnp.asarray(b)
+        batch = tuple(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]))
+        return M._blas(x, y, batch, x.shape[-2], y.shape[-1], x.shape[-1], x._dtype_name)
+    return run_on_gpu_path
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gpu_path_layouts(fake_gpu, dtype):
+    a, b = _r((4, 37, 29), dtype), _r((29, 23), dtype)
+    cases = [(a[0], b), (a, b), (a[:, ::2, :], b), (np.ascontiguousarray(a[0].T).T, b),
+             (a[0], np.ascontiguousarray(b.T).T), (a[0][:, ::2], b[::2]), (a[:1], b), (a[0], b[:, :1])]
+    for x, y in cases:
+        got = fake_gpu(x, y)
+        np.testing.assert_allclose(got.get(), np.matmul(x, y), rtol=1e-5, atol=1e-5)
+
+
+def test_gpu_path_transposed_views_and_epilogues(fake_gpu, monkeypatch):
+    a, b = _r((64, 48), "float32"), _r((48, 40), "float32")
+    x, y = tnp.asarray(a), tnp.asarray(b)
+    got = M._blas(x.T.T, y, (), 64, 40, 48, "float32")
+    np.testing.assert_allclose(got.get(), a @ b, rtol=1e-5, atol=1e-5)
+    xt = tnp.asarray(np.ascontiguousarray(a.T))  # (48, 64) in memory: its .T is a transposed view of A
+    got = M._blas(xt.T, y, (), 64, 40, 48, "float32")
+    np.testing.assert_allclose(got.get(), a @ b, rtol=1e-5, atol=1e-5)
+    monkeypatch.setattr(tm.Matmul, "execute", lambda self: self._device() if self._planned or self.plan() else None)
+    bias = _r((40,), "float32")
+    d, aux = tm.Matmul(x, y, bias=tnp.asarray(bias), epilog="gelu_aux_bias").plan()._device()
+    np.testing.assert_allclose(aux.get(), a @ b + bias, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(d.get(), tm._gelu(a.astype(np.float64) @ b + bias), rtol=1e-5, atol=1e-5)

@@ -62,18 +62,23 @@ def _axis(a, axis):
 
 def _run(x, kind, n, inverse, out_len, dtype_out):
     """One cuFFT call over the last axis of x (already the right dtype and length), or NumPy on the host."""
-    from ._creation import ascontiguousarray, empty
-
-    batch = x.size // max(x.shape[-1], 1) if x.ndim else 1
     if x._device_id < 0:
         h = x.get()
         r = (_np.fft.ifft(h, n, norm="forward") if inverse else _np.fft.fft(h, n, norm="backward")) if kind == "c2c" \
             else _np.fft.rfft(h, n, norm="backward") if kind == "r2c" else _np.fft.irfft(h, n, norm="forward")
         return _core.as_array(r.astype(dtype_out), -1)
+    return _cufft(x, kind, n, inverse, out_len, dtype_out, x._device_id)
+
+
+def _cufft(x, kind, n, inverse, out_len, dtype_out, device_id):
+    """One cuFFT call: the last axis of x, packed, into a new array next to x (device_id: the GPU to run on)."""
+    from ._creation import ascontiguousarray, empty
+
+    batch = x.size // max(x.shape[-1], 1) if x.ndim else 1
     xin = ascontiguousarray(x)
     out = empty(x.shape[:-1] + (out_len,), dtype_out, device=_core.device_of(x))
     out._prepare_write()
-    _core._tegula.cufft(device=x._device_id, kind=kind, double_precision=dtype_out in ("complex128", "float64"),
+    _core._tegula.cufft(device=device_id, kind=kind, double_precision=dtype_out in ("complex128", "float64"),
                         inverse=inverse, shape=[n], batch=batch, in_ptr=xin._data_ptr, out_ptr=out._data_ptr)
     del xin
     return out
