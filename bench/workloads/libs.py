@@ -71,6 +71,75 @@ def _solve(ctx):
     return rows
 
 
+def _sort(ctx):
+    torch = _torch()
+    import tegula.numpy as tnp
+
+    n = 1 << (24 if not ctx.quick else 20)
+    xt = torch.randn(n, device="cuda")
+    x = tnp.asarray(xt)
+    reps = ctx.pick(10, 3)
+
+    def tegula():
+        return tnp.sort(x)
+
+    got = torch.as_tensor(tegula(), device="cuda")
+    if not torch.equal(got, torch.sort(xt).values):
+        raise RuntimeError("tegula sort is wrong")
+    gkeys = lambda ms: n / (ms * 1e-3) / 1e9  # noqa: E731
+    rows = [row(W, "tegula", "sort_Gkeys", gkeys(torch_event_ms(tegula, repeat=reps)), "Gkey/s", better="higher", bar=31,
+                ratio_vs=["torch", "cupy"], note="sort 2^24 float32: LSD radix sort in tile kernels (4-bit digits)")]
+    rows += guarded(W, "torch", lambda: row(W, "torch", "sort_Gkeys", gkeys(torch_event_ms(lambda: torch.sort(xt),
+                                                                                              repeat=reps)), "Gkey/s",
+                                             better="higher"))
+
+    def cupy_row():
+        import cupy as cp
+
+        xc = cp.asarray(xt)
+        return row(W, "cupy", "sort_Gkeys", gkeys(torch_event_ms(lambda: cp.sort(xc), repeat=reps)), "Gkey/s",
+                   better="higher")
+    rows += guarded(W, "cupy", cupy_row)
+    return rows
+
+
+def _cumsum(ctx):
+    torch = _torch()
+    import tegula.numpy as tnp
+
+    n = 1 << (28 if not ctx.quick else 22)
+    xt = torch.rand(n, device="cuda")
+    x = tnp.asarray(xt)
+    reps = ctx.pick(10, 3)
+
+    def tegula():
+        r = tnp.cumsum(x)
+        r._materialize()
+        return r
+
+    got = torch.as_tensor(tegula(), device="cuda")
+    ref = torch.cumsum(xt.double(), 0)
+    err = ((got.double() - ref).abs().max() / ref[-1]).item()
+    if not err < 1e-4:
+        raise RuntimeError(f"tegula cumsum is wrong: relative error {err}")
+    gbs = lambda ms: 8.0 * n / (ms * 1e-3) / 1e9  # noqa: E731
+    rows = [row(W, "tegula", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s", better="higher", bar=3500,
+                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (the array engine's scan)")]
+    rows += guarded(W, "torch", lambda: row(W, "torch", "cumsum_GBps", gbs(torch_event_ms(lambda: torch.cumsum(xt, 0),
+                                                                                           repeat=reps)), "GB/s",
+                                             better="higher"))
+
+    def cupy_row():
+        import cupy as cp
+
+        xc = cp.asarray(xt)
+        return row(W, "cupy", "cumsum_GBps", gbs(torch_event_ms(lambda: cp.cumsum(xc), repeat=reps)), "GB/s",
+                   better="higher")
+    rows += guarded(W, "cupy", cupy_row)
+    return rows
+
+
 def run(ctx):
     ctx.require_gpu()
-    return guarded(W, "tegula fft", lambda: _fft(ctx)) + guarded(W, "tegula solve", lambda: _solve(ctx))
+    return (guarded(W, "tegula fft", lambda: _fft(ctx)) + guarded(W, "tegula solve", lambda: _solve(ctx)) +
+            guarded(W, "tegula sort", lambda: _sort(ctx)) + guarded(W, "tegula cumsum", lambda: _cumsum(ctx)))

@@ -92,8 +92,8 @@ def test_errors_as_numpy():
         g.random(3, dtype="int32")
     with pytest.raises(ValueError, match="scale < 0"):
         g.normal(0, -1.0, 3)
-    with pytest.raises(NotImplementedError, match="sort"):
-        g.permutation(10)
+    with pytest.raises(ValueError, match="larger sample"):
+        g.choice(3, 5, replace=False)
 
 
 def test_namespace():

@@ -206,12 +206,7 @@ def _needs_library(name):
     return f
 
 
-unique_values = _needs_library("unique_values")
-unique_counts = _needs_library("unique_counts")
-unique_inverse = _needs_library("unique_inverse")
-unique_all = _needs_library("unique_all")
-unique = _needs_library("unique")
-searchsorted = _needs_library("searchsorted")
+from ._sort import searchsorted, unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
 from ._matmul import dot, inner, matmul, outer, tensordot  # noqa: E402,F401  (cuBLASLt on the GPU)
 einsum = _needs_library("einsum")
 

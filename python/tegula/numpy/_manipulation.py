@@ -286,9 +286,14 @@ def repeat(a, repeats, axis=None):
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
-    if not isinstance(repeats, int):
-        raise NotImplementedError("repeat with per-element counts needs the library layer")
     ax = axis % a.ndim
+    if not isinstance(repeats, (int, _np.integer)):
+        if _np.ndim(repeats) == 0 and not isinstance(repeats, ndarray):
+            repeats = int(repeats)
+        else:
+            from ._sort import repeat_counts
+
+            return repeat_counts(a, repeats, ax)
     b = a._expand_dims([ax + 1])
     shape = list(b.shape)
     shape[ax + 1] = repeats

@@ -11,12 +11,8 @@ from ._creation import empty
 from ._manipulation import moveaxis, stack
 
 
-def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    raise NotImplementedError("sort comes with the library layer (CUB radix sort, issue #6)")
-
-
-def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    raise NotImplementedError("argsort comes with the library layer (CUB radix sort, issue #6)")
+from ._sort import (argsort, median, nanmedian, nanpercentile, nanquantile, percentile, quantile,  # noqa: E402,F401
+                    searchsorted, sort, unique)
 
 
 def nonzero(a):

@@ -230,12 +230,48 @@ class Generator:
         v = v.astype(_np.dtype(dtype).name)
         return v.reshape(shape) if shape != (n,) else v
 
-    def permutation(self, x):
-        raise NotImplementedError("Generator.permutation needs a device sort (the library layer's CUB sort, "
-                                  "issue #6); use numpy on the host for now")
+    def _perm(self, n):
+        """A uniformly random permutation of range(n): the argsort of 64 random bits per element."""
+        from ._sort import argsort
+
+        w = self._words(2 * n).reshape(-1, 2).astype("uint64")
+        return argsort((w[:, 0] << 32) | w[:, 1])
+
+    def permutation(self, x, axis=0):
+        from ._creation import arange
+
+        if isinstance(x, (int, _np.integer)):
+            return arange(int(x), dtype="int64", device=self.device)[self._perm(int(x))]
+        a = _core.as_array(x) if not isinstance(x, _core.ndarray) else x
+        if a.ndim == 0:
+            raise _np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
+        from ._selection import take
+
+        return take(a, self._perm(a.shape[axis]), axis=axis)
 
     def shuffle(self, x, axis=0):
-        raise NotImplementedError("Generator.shuffle needs a device sort (the library layer's CUB sort, issue #6)")
+        """In place, as NumPy's (x must be a tegula array)."""
+        if not isinstance(x, _core.ndarray):
+            raise TypeError("shuffle needs a tegula.numpy array (it permutes in place)")
+        x[...] = self.permutation(x, axis)
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        if p is not None:
+            raise NotImplementedError("choice with probabilities p is not supported yet")
+        from ._selection import take
+
+        pool = _core.as_array(_np.arange(a)) if isinstance(a, (int, _np.integer)) else (a if isinstance(a, _core.ndarray) else _core.as_array(a))
+        n = pool.shape[axis]
+        shape = _size_tuple(size)
+        k = math.prod(shape)
+        if replace:
+            idx = self.integers(0, n, k) if n else None
+        else:
+            if k > n:
+                raise ValueError("Cannot take a larger sample than population when replace is False")
+            idx = self._perm(n)[:k]
+        r = take(pool, idx, axis=axis)
+        return r.reshape(pool.shape[:axis] + shape + pool.shape[axis + 1:]) if shape != (k,) else r
 
 
 def default_rng(seed=None, *, device=None):

@@ -1,0 +1,446 @@
+"""Sorting and searching: sort, argsort, unique (and the array API's unique_*), searchsorted, and the device sort
+behind Generator.permutation. A stable LSD radix sort written as tile kernels, so it runs -- and is tested -- on
+the CPU interpreter exactly as on the GPU:
+
+1. keys: each element becomes an unsigned radix key whose integer order is NumPy's sort order (floats: sign
+   flipped, negative numbers complemented, -0.0 as +0.0, every NaN last; signed ints: sign bit flipped);
+2. per 4-bit digit, least significant first: a block histogram (one-hot tile, summed), a digit-major exclusive
+   scan of the histograms (a fused tegula.numpy cumsum), and a stable scatter (each key's rank among equal digits
+   in its tile from a cumulative sum of the one-hot tile);
+3. the payload carried through the passes is the element's flat index: argsort is that payload, sort a gather;
+   sorting along an axis of several rows adds passes over the row number (most significant).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as _np
+
+import tegula.tile as _tt
+
+from . import _core
+from ._common import _arr
+
+_T = 1024
+_RADIX = 16  # 4-bit digits: the (T, 16) one-hot tile stays small
+
+
+@_tt.kernel
+def _keys(x, out, n: _tt.int64, DESC: _tt.Constant[bool], T: _tt.Constant[int]):
+    """out[i]: the radix key of x[i] (unsigned; the integer order is NumPy's sort order, NaN last)."""
+    b = _tt.bid(0)
+    v = _tt.load(x, index=(b,), shape=(T,))
+    if x.dtype == _tt.float64:
+        u = _tt.bitcast(v + 0.0, _tt.uint64)
+        k = _tt.where((u >> 63) == 1, ~u, u | 0x8000000000000000)
+        k = _tt.where(v != v, ~(u & 0), k)  # all ones: NaN sorts last
+    elif x.dtype == _tt.float32:
+        u = _tt.bitcast(v + 0.0, _tt.uint32)
+        k = _tt.where((u >> 31) == 1, ~u, u | 0x80000000)
+        k = _tt.where(v != v, 0xFFFFFFFF, k)
+    elif x.dtype == _tt.float16 or x.dtype == _tt.bfloat16:
+        u = _tt.bitcast(v + 0.0, _tt.uint16).astype(_tt.uint32)
+        k = _tt.where((u >> 15) == 1, ~u & 0xFFFF, u | 0x8000)
+        k = _tt.where(v != v, 0xFFFF, k)
+    elif x.dtype == _tt.int64:
+        k = _tt.bitcast(v, _tt.uint64) ^ 0x8000000000000000
+    elif x.dtype == _tt.int32:
+        k = _tt.bitcast(v, _tt.uint32) ^ 0x80000000
+    elif x.dtype == _tt.int16:
+        k = (_tt.bitcast(v, _tt.uint16) ^ 0x8000).astype(_tt.uint32)
+    elif x.dtype == _tt.int8:
+        k = (_tt.bitcast(v, _tt.uint8) ^ 0x80).astype(_tt.uint32)
+    elif x.dtype == _tt.uint64:
+        k = v
+    else:  # bool, uint8, uint16, uint32
+        k = v.astype(_tt.uint32)
+    if DESC:
+        k = ~k
+    _tt.store(out, index=(b,), tile=k.astype(out.dtype))
+
+
+@_tt.kernel
+def _hist(keys, hist, n: _tt.int64, shift: _tt.int32, T: _tt.Constant[int], R: _tt.Constant[int]):
+    """hist[b, d]: how many keys of block b have digit d at `shift`."""
+    b = _tt.bid(0)
+    k = _tt.load(keys, index=(b,), shape=(T,))
+    valid = _tt.arange(T).astype(_tt.int64) + b.astype(_tt.int64) * T < n
+    d = _tt.where(valid, ((k >> shift.astype(keys.dtype)) & (R - 1)).astype(_tt.int32), R)
+    onehot = (_tt.expand_dims(d, 1) == _tt.expand_dims(_tt.arange(R), 0)).astype(_tt.int32)
+    _tt.store(hist, index=(b, 0), tile=_tt.sum(onehot, axis=0, keepdims=True).astype(hist.dtype))
+
+
+@_tt.kernel
+def _scatter(keys, vals, offsets, keys_out, vals_out, n: _tt.int64, shift: _tt.int32, T: _tt.Constant[int],
+             R: _tt.Constant[int]):
+    """Stable scatter of block b's (key, value) pairs to offsets[b, digit] + their rank among equal digits."""
+    b = _tt.bid(0)
+    k = _tt.load(keys, index=(b,), shape=(T,))
+    v = _tt.load(vals, index=(b,), shape=(T,))
+    valid = _tt.arange(T).astype(_tt.int64) + b.astype(_tt.int64) * T < n
+    d = _tt.where(valid, ((k >> shift.astype(keys.dtype)) & (R - 1)).astype(_tt.int32), R)
+    onehot = (_tt.expand_dims(d, 1) == _tt.expand_dims(_tt.arange(R), 0)).astype(_tt.int64)
+    rank = _tt.sum(onehot * _tt.cumsum(onehot, axis=0), axis=1) - 1
+    base = _tt.sum(onehot * _tt.load(offsets, index=(b, 0), shape=(1, R)), axis=1)
+    dest = base + rank
+    _tt.scatter(keys_out, (dest,), k, mask=valid)
+    _tt.scatter(vals_out, (dest,), v, mask=valid)
+
+
+def _launch(kernel, grid, args, device_id):
+    from ._indexing import _launch as launch
+
+    launch(kernel, grid, args, device_id)
+
+
+def _radix_pass(keys, vals, shift, n, dev):
+    """One stable pass over the 4-bit digit at `shift`: new (keys, vals)."""
+    from ._creation import empty
+    from ._reductions import cumsum
+
+    blocks = -(-n // _T)
+    hist = empty((blocks, _RADIX), "int64", device=_core.device_of(keys))
+    _launch(_hist, blocks, (keys, hist, n, _np.int32(shift), _T, _RADIX), dev)
+    flat = hist.T.reshape(-1)
+    offsets = (cumsum(flat) - flat).reshape(_RADIX, blocks).T.copy()
+    k2 = empty((n,), keys._dtype_name, device=_core.device_of(keys))
+    v2 = empty((n,), vals._dtype_name, device=_core.device_of(keys))
+    _launch(_scatter, blocks, (keys, vals, offsets, k2, v2, n, _np.int32(shift), _T, _RADIX), dev)
+    return k2, v2
+
+
+def _key_bits(name):
+    return {"float64": 64, "int64": 64, "uint64": 64, "float32": 32, "int32": 32, "uint32": 32,
+            "float16": 16, "bfloat16": 16, "int16": 16, "uint16": 16, "int8": 8, "uint8": 8, "bool": 8}[name]
+
+
+def _argsort_rows(x, descending=False):
+    """Stable argsort of each row of the C-contiguous 2-D array x (flat indices into x), as a flat int64 array."""
+    from ._creation import arange, empty
+
+    if x._dtype_name.startswith("complex"):
+        raise NotImplementedError("sorting complex arrays is not supported yet")
+    rows, cols = x.shape
+    n = rows * cols
+    dev = x._device_id
+    if n == 0:
+        return empty((0,), "int64", device=_core.device_of(x))
+    bits = _key_bits(x._dtype_name)
+    kd = "uint64" if bits == 64 else "uint32"
+    flat = x.reshape(-1)
+    keys = empty((n,), kd, device=_core.device_of(x))
+    _launch(_keys, -(-n // _T), (flat, keys, n, bool(descending), _T), dev)
+    vals = arange(n, dtype="int64", device=_core.device_of(x))
+    for shift in range(0, bits, 4):
+        keys, vals = _radix_pass(keys, vals, shift, n, dev)
+    if rows > 1:
+        row_bits = max(1, math.ceil(math.log2(rows)))
+        keys = (vals // cols).astype("uint32")
+        for shift in range(0, row_bits, 4):
+            keys, vals = _radix_pass(keys, vals, shift, n, dev)
+    return vals
+
+
+def _along_last(a, axis):
+    from ._manipulation import moveaxis
+
+    a = _arr(a)
+    if axis is None:
+        return a.reshape(-1), None
+    if a.ndim == 0:
+        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+    ax = axis % a.ndim if -a.ndim <= axis < a.ndim else None
+    if ax is None:
+        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    return moveaxis(a, ax, -1), ax
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    """Stable (every kind is stable here) argsort along `axis`; NaNs last as in NumPy."""
+    from ._creation import ascontiguousarray
+    from ._manipulation import moveaxis
+
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    x, ax = _along_last(a, axis)
+    shape = x.shape
+    cols = shape[-1] if len(shape) else 1
+    rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
+    flat = _argsort_rows(ascontiguousarray(x).reshape(rows, cols), descending)
+    idx = (flat % cols if cols else flat).reshape(shape)
+    return idx if ax is None else moveaxis(idx, -1, ax)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    from ._creation import ascontiguousarray
+    from ._manipulation import moveaxis
+
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    x, ax = _along_last(a, axis)
+    shape = x.shape
+    cols = shape[-1] if len(shape) else 1
+    rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
+    c = ascontiguousarray(x).reshape(-1)
+    perm = _argsort_rows(c.reshape(rows, cols), descending)
+    r = c[perm].reshape(shape)
+    return r if ax is None else moveaxis(r, -1, ax)
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Indices where v's elements would be inserted into the sorted 1-D a (NumPy's order: NaN last)."""
+    from ._creation import empty
+
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got '{side}')")
+    a = _arr(a)
+    if a.ndim != 1:
+        raise ValueError("object too deep for desired array" if a.ndim > 1 else "object of too small depth for desired array")
+    if sorter is not None:
+        a = a[_arr(sorter, a)]
+    scalar = not isinstance(v, _core.ndarray) and _np.ndim(v) == 0
+    vv = _arr(v, a)
+    from ._dtypes import result_type
+
+    common = _np.dtype(result_type(a, vv)).name if "bfloat16" not in (a._dtype_name, vv._dtype_name) else "float32"
+    ka, kv = _radix_keys(a.astype(common)), _radix_keys(vv.reshape(-1).astype(common))
+    n, m = ka.shape[0], kv.shape[0]
+    out = empty((m,), "int64", device=_core.device_of(a))
+    if m:
+        steps = max(1, math.ceil(math.log2(n + 1)))
+        _launch(_bsearch, -(-m // _T), (ka, kv, out, n, m, steps, side == "right", _T), a._device_id)
+    r = out.reshape(vv.shape)
+    return r.reshape(()) if scalar else r
+
+
+def _radix_keys(x):
+    from ._creation import ascontiguousarray, empty
+
+    flat = ascontiguousarray(x).reshape(-1)
+    kd = "uint64" if _key_bits(x._dtype_name) == 64 else "uint32"
+    keys = empty((flat.shape[0],), kd, device=_core.device_of(x))
+    if flat.shape[0]:
+        _launch(_keys, -(-flat.shape[0] // _T), (flat, keys, flat.shape[0], False, _T), x._device_id)
+    return keys
+
+
+@_tt.kernel
+def _bsearch(a, v, out, n: _tt.int64, m: _tt.int64, steps: _tt.int32, RIGHT: _tt.Constant[bool], T: _tt.Constant[int]):
+    b = _tt.bid(0)
+    q = _tt.load(v, index=(b,), shape=(T,))
+    lo = _tt.zeros((T,), _tt.int64)
+    hi = _tt.full((T,), 0, _tt.int64) + n
+    for _ in range(steps):
+        mid = (lo + hi) // 2
+        x = _tt.gather(a, (_tt.minimum(mid, n - 1),))
+        go_right = (x <= q) if RIGHT else (x < q)
+        active = lo < hi
+        lo = _tt.where(active & go_right, mid + 1, lo)
+        hi = _tt.where(active & ~go_right, mid, hi)
+    _tt.store(out, index=(b,), tile=lo)
+
+
+# ---- unique -------------------------------------------------------------------------------------
+def _unique_parts(ar, want_index, want_inverse, want_counts, equal_nan=True):
+    from ._creation import arange
+    from ._indexing import nonzero_flat
+    from ._manipulation import concatenate
+
+    x = _arr(ar).reshape(-1)
+    n = x.shape[0]
+    perm = argsort(x)
+    s = x[perm]
+    if n == 0:
+        return s, perm, perm, perm
+    nan = (s != s) if s._dtype_name.startswith(("float", "bfloat", "complex")) else None
+    diff = s[1:] != s[:-1]
+    if nan is not None and equal_nan:
+        diff = diff & ~(nan[1:] & nan[:-1])
+    first = concatenate([_arr(_np.array([True]), x), diff])
+    starts = nonzero_flat(first)
+    uniq = s[starts]
+    index = perm[starts] if want_index else None
+    counts = None
+    if want_counts:
+        ends = concatenate([starts[1:], _arr(_np.array([n], dtype=_np.int64), x)])
+        counts = ends - starts
+    inverse = None
+    if want_inverse:
+        from ._creation import empty
+        from ._reductions import cumsum
+
+        grp = cumsum(first.astype("int64")) - 1
+        inverse = empty((n,), "int64", device=_core.device_of(x))
+        inverse[perm] = grp
+    return uniq, index, inverse, counts
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):
+    if axis is not None:
+        raise NotImplementedError("unique along an axis is not supported yet (axis=None flattens)")
+    a = _arr(ar)
+    u, idx, inv, cnt = _unique_parts(a, return_index, return_inverse, return_counts, equal_nan)
+    if inv is not None:
+        inv = inv.reshape(a.shape)  # NumPy 2.x: the inverse has the input's shape
+    out = [u] + [x for x, w in ((idx, return_index), (inv, return_inverse), (cnt, return_counts)) if w]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique_values(x, /):
+    return unique(x)
+
+
+def unique_counts(x, /):
+    u, c = unique(x, return_counts=True)
+    return _np.lib._arraysetops_impl.UniqueCountsResult(u, c) if hasattr(_np.lib, "_arraysetops_impl") else (u, c)
+
+
+def unique_inverse(x, /):
+    u, i = unique(x, return_inverse=True)
+    return _np.lib._arraysetops_impl.UniqueInverseResult(u, i) if hasattr(_np.lib, "_arraysetops_impl") else (u, i)
+
+
+def unique_all(x, /):
+    u, idx, inv, c = unique(x, return_index=True, return_inverse=True, return_counts=True)
+    return _np.lib._arraysetops_impl.UniqueAllResult(u, idx, inv, c) if hasattr(_np.lib, "_arraysetops_impl") \
+        else (u, idx, inv, c)
+
+
+# ---- order statistics ----------------------------------------------------------------------------
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
+    """NumPy's quantile (methods linear/lower/higher/nearest/midpoint) from a sort along the axis; a NaN in a
+    slice makes its result NaN (nan_aware: NaNs are left out, as nanquantile)."""
+    from . import _ufuncs as f
+    from ._creation import arange
+    from ._array_api import take_along_axis
+    from ._manipulation import expand_dims, moveaxis
+
+    if method not in _METHODS:
+        raise ValueError(f"'{method}' is not a valid method. Use one of: {', '.join(_METHODS)}")
+    a = _arr(a)
+    qa = _np.asarray(q, dtype=_np.float64) / (100.0 if percent else 1.0)
+    if _np.any((qa < 0) | (qa > 1)) or _np.any(_np.isnan(qa)):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent else "Quantiles must be in the range [0, 1]")
+    if a._dtype_name.startswith(("int", "uint", "bool")):
+        a = a.astype("float64")
+    axes = None if axis is None else ((axis,) if isinstance(axis, int) else tuple(axis))
+    x = a.reshape(-1) if axes is None else a
+    if axes is not None and len(axes) > 1:
+        from ._manipulation import moveaxis as mv
+
+        axes = tuple(ax % a.ndim for ax in axes)
+        rest = [d for d in range(a.ndim) if d not in axes]
+        x = mv(a, axes, tuple(range(a.ndim - len(axes), a.ndim)))
+        x = x.reshape(tuple(a.shape[d] for d in rest) + (-1,))
+        ax = -1
+    else:
+        ax = -1 if axes is None else axes[0] % a.ndim
+    xs = sort(x, axis=ax)
+    xs = moveaxis(xs, ax, -1)
+    n = xs.shape[-1]
+    if n == 0:
+        raise ValueError("cannot compute the quantile of an empty slice" if not nan_aware else "All-NaN slice")
+    isf = xs._dtype_name.startswith(("float", "bfloat"))
+    if nan_aware and isf:
+        valid = (xs == xs).sum(axis=-1, keepdims=True).astype("float64")  # NaNs sorted last
+    else:
+        valid = None
+    results = []
+    for qv in qa.reshape(-1):
+        m = (valid if valid is not None else float(n))
+        pos = (m - 1) * qv if valid is not None else (n - 1) * qv
+        if valid is None:
+            lo_i = int(math.floor(pos))
+            hi_i = min(lo_i + 1, n - 1)
+            frac = pos - lo_i
+            lo_v, hi_v = xs[..., lo_i:lo_i + 1], xs[..., hi_i:hi_i + 1]
+        else:
+            lo_p = f.floor(pos)
+            lo_i = f.maximum(lo_p, 0).astype("int64")
+            hi_i = f.minimum(lo_i + 1, f.maximum(valid - 1, 0).astype("int64"))
+            frac = pos - lo_p
+            lo_v, hi_v = take_along_axis(xs, lo_i, -1), take_along_axis(xs, hi_i, -1)
+        if method == "lower":
+            r = lo_v
+        elif method == "higher":
+            r = hi_v if (valid is not None or frac > 0) else lo_v
+        elif method == "nearest":
+            r = f.where(frac > 0.5, hi_v, lo_v) if valid is not None else (hi_v if frac > 0.5 or (frac == 0.5 and lo_i % 2) else lo_v)
+        elif method == "midpoint":
+            r = (lo_v + hi_v) * 0.5 if (valid is not None or frac > 0) else lo_v
+        else:
+            r = lo_v + (hi_v - lo_v) * frac if (valid is not None or frac > 0) else lo_v
+        if isf and not nan_aware:
+            r = f.where(xs[..., -1:] != xs[..., -1:], xs[..., -1:], r)  # a NaN anywhere (sorted last): NaN
+        if valid is not None:
+            r = f.where(valid == 0, _np.nan, r)
+        r = r.reshape(r.shape[:-1])
+        if keepdims:
+            if axes is None:
+                r = r.reshape((1,) * a.ndim)
+            else:
+                for d in sorted(x % a.ndim for x in axes):
+                    r = expand_dims(r, d)
+        results.append(r)
+    if _np.ndim(q) == 0:
+        res = results[0]
+    else:
+        from ._manipulation import stack
+
+        res = stack(results, axis=0).reshape(qa.shape + results[0].shape)
+    if out is not None:
+        out._assign(res)
+        return out
+    return res
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return _quantile(a, 0.5, axis, keepdims, "linear", False, out)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return _quantile(a, 0.5, axis, keepdims, "linear", True, out)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+    if weights is not None:
+        raise NotImplementedError("quantile with weights is not supported yet")
+    return _quantile(a, q, axis, keepdims, method, False, out)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+    if weights is not None:
+        raise NotImplementedError("percentile with weights is not supported yet")
+    return _quantile(a, q, axis, keepdims, method, False, out, percent=True)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+    return _quantile(a, q, axis, keepdims, method, True, out)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+    return _quantile(a, q, axis, keepdims, method, True, out, percent=True)
+
+
+def repeat_counts(a, counts, axis):
+    """repeat with one count per element along `axis` (counts: an array broadcast to that length)."""
+    from ._creation import arange
+    from ._manipulation import broadcast_to
+    from ._reductions import cumsum
+    from ._selection import take
+
+    length = a.shape[axis]
+    c = _arr(counts, a).astype("int64")
+    if c.ndim > 1:
+        raise ValueError("repeats must be a scalar or a 1-D array")
+    c = broadcast_to(c, (length,)) if c.shape != (length,) else c
+    if bool((c < 0).any()):
+        raise ValueError("repeats may not contain negative values.")
+    ends = cumsum(c)
+    total = int(ends[-1]) if length else 0
+    src = searchsorted(ends, arange(total, dtype="int64", device=_core.device_of(a)), side="right")
+    return take(a, src, axis=axis)

@@ -1,0 +1,127 @@
+"""Sorting and searching (a radix sort in tile kernels, run here on the CPU interpreter exactly as on the GPU):
+sort/argsort against NumPy's stable sort for every dtype (NaN, -0.0, infinities), axes, descending; searchsorted;
+unique and the array API's unique_*; median/quantile/percentile and their nan versions; repeat with counts, pad's
+median mode; Generator.permutation/shuffle/choice; and the sort kernels compile for the GPU (NVRTC)."""
+import numpy as np
+import pytest
+
+import tegula.core as tc
+import tegula.numpy as tnp
+from tegula import _tegula
+from tegula.numpy import _sort as S
+
+RNG = np.random.default_rng(7)
+DTYPES = ["float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8",
+          "bool"]
+
+
+def _data(dtype, n=2500):
+    x = (RNG.standard_normal(n) * 50).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        x[::97] = np.nan
+        x[5:9] = [-0.0, 0.0, np.inf, -np.inf]
+    return x
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sort_and_argsort_every_dtype(dtype):
+    x = _data(dtype)
+    a = tnp.asarray(x)
+    np.testing.assert_array_equal(tnp.sort(a).get(), np.sort(x))
+    np.testing.assert_array_equal(tnp.argsort(a).get(), np.argsort(x, kind="stable"))
+    if np.dtype(dtype).kind in "iu":  # stable descending: larger first, ties in index order (exact, in Python)
+        want = sorted(range(x.size), key=lambda i: (-int(x[i]), i))
+        np.testing.assert_array_equal(tnp.argsort(a, descending=True).get(), want)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+def test_axes(axis):
+    x = RNG.integers(0, 6, (9, 130)).astype(np.float32)
+    a = tnp.asarray(x)
+    np.testing.assert_array_equal(tnp.sort(a, axis=axis).get(), np.sort(x, axis=axis))
+    np.testing.assert_array_equal(tnp.argsort(a, axis=axis).get(), np.argsort(x, axis=axis, kind="stable"))
+
+
+def test_searchsorted():
+    v = np.sort(np.concatenate([RNG.standard_normal(500), [np.nan, np.inf]]))
+    q = np.concatenate([RNG.standard_normal(60), [np.nan, -np.inf, np.inf, v[10]]])
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(tnp.searchsorted(tnp.asarray(v), tnp.asarray(q), side=side).get(),
+                                      np.searchsorted(v, q, side=side))
+    perm = RNG.permutation(500)
+    np.testing.assert_array_equal(tnp.searchsorted(tnp.asarray(v[:500][perm]), tnp.asarray(q), sorter=tnp.asarray(np.argsort(perm))).get(),
+                                  np.searchsorted(v[:500], q))
+    assert int(tnp.searchsorted(tnp.asarray(v), 0.0)) == np.searchsorted(v, 0.0)
+    with pytest.raises(ValueError, match="side must be"):
+        tnp.searchsorted(tnp.asarray(v), 0.0, side="middle")
+
+
+def test_unique():
+    y = RNG.integers(0, 30, (20, 25))
+    got = tnp.unique(tnp.asarray(y), return_index=True, return_inverse=True, return_counts=True)
+    for g, w in zip(got, np.unique(y, return_index=True, return_inverse=True, return_counts=True)):
+        np.testing.assert_array_equal(g.get(), w)
+    f = np.array([2.0, np.nan, 1.0, np.nan, 2.0])
+    np.testing.assert_array_equal(tnp.unique(tnp.asarray(f)).get(), np.unique(f))
+    r = tnp.unique_all(tnp.asarray(y))
+    w = np.unique_all(y)
+    for k in ("values", "indices", "inverse_indices", "counts"):
+        np.testing.assert_array_equal(getattr(r, k).get(), getattr(w, k))
+    np.testing.assert_array_equal(np.sort(tnp.unique_values(tnp.asarray(y)).get()), np.sort(np.unique_values(y)))
+
+
+def test_order_statistics():
+    x = RNG.standard_normal((6, 41))
+    xn = x.copy()
+    xn[2, 5] = np.nan
+    for kw in ({}, {"axis": 1}, {"axis": 0, "keepdims": True}, {"axis": (0, 1)}):
+        np.testing.assert_allclose(tnp.median(tnp.asarray(x), **kw).get(), np.median(x, **kw))
+    np.testing.assert_allclose(tnp.median(tnp.asarray(xn), axis=1).get(), np.median(xn, axis=1))
+    np.testing.assert_allclose(tnp.nanmedian(tnp.asarray(xn), axis=1).get(), np.nanmedian(xn, axis=1))
+    for m in ("linear", "lower", "higher", "nearest", "midpoint"):
+        np.testing.assert_allclose(tnp.quantile(tnp.asarray(x), [0.0, 0.25, 0.9, 1.0], axis=1, method=m).get(),
+                                   np.quantile(x, [0.0, 0.25, 0.9, 1.0], axis=1, method=m))
+    np.testing.assert_allclose(tnp.percentile(tnp.asarray(x), 42).get(), np.percentile(x, 42))
+    np.testing.assert_allclose(tnp.nanpercentile(tnp.asarray(xn), 30, axis=1).get(), np.nanpercentile(xn, 30, axis=1))
+    with pytest.raises(ValueError, match="Quantiles must be in the range"):
+        tnp.quantile(tnp.asarray(x), 1.5)
+
+
+def test_repeat_pad_median_and_random_permutations():
+    np.testing.assert_array_equal(tnp.repeat(tnp.asarray(np.arange(4)), tnp.asarray([1, 0, 3, 2])).get(),
+                                  np.repeat(np.arange(4), [1, 0, 3, 2]))
+    m = RNG.standard_normal((3, 4))
+    np.testing.assert_array_equal(tnp.repeat(tnp.asarray(m), [2, 0, 1], axis=0).get(), np.repeat(m, [2, 0, 1], axis=0))
+    with pytest.raises(ValueError, match="negative"):
+        tnp.repeat(tnp.asarray(m), [1, -1, 1], axis=0)
+    v = RNG.standard_normal(20)
+    np.testing.assert_allclose(tnp.pad(tnp.asarray(v), (3, 2), mode="median", stat_length=4).get(),
+                               np.pad(v, (3, 2), mode="median", stat_length=4))
+    g = tnp.random.default_rng(0)
+    p = g.permutation(1000).get()
+    np.testing.assert_array_equal(np.sort(p), np.arange(1000))
+    assert not np.array_equal(p, np.arange(1000))
+    np.testing.assert_array_equal(tnp.random.default_rng(0).permutation(1000).get(), p)  # reproducible
+    a = tnp.asarray(np.arange(30.0).reshape(10, 3))
+    g.shuffle(a)
+    np.testing.assert_array_equal(np.sort(a.get()[:, 0]), np.arange(0, 30, 3))
+    c = g.choice(50, 20, replace=False).get()
+    assert len(set(c.tolist())) == 20 and c.max() < 50
+
+
+@pytest.mark.parametrize("kernel,args", [
+    (S._keys, lambda: (np.zeros(8, np.float32), np.zeros(8, np.uint32), 8, False, 1024)),
+    (S._keys, lambda: (np.zeros(8, np.int64), np.zeros(8, np.uint64), 8, True, 1024)),
+    (S._hist, lambda: (np.zeros(8, np.uint32), np.zeros((1, 16), np.int64), 8, np.int32(0), 1024, 16)),
+    (S._scatter, lambda: (np.zeros(8, np.uint32), np.zeros(8, np.int64), np.zeros((1, 16), np.int64), np.zeros(8, np.uint32),
+                          np.zeros(8, np.int64), 8, np.int32(0), 1024, 16)),
+    (S._bsearch, lambda: (np.zeros(8, np.uint64), np.zeros(8, np.uint64), np.zeros(8, np.int64), 8, 8, np.int32(3), False, 1024)),
+])
+def test_sort_kernels_compile_for_the_gpu(kernel, args):
+    a = args()
+    ir = kernel.compile(a, interpret=True).ir
+    k = _tegula.generate_kernel(ir, 90, [(True, True)] * sum(isinstance(x, np.ndarray) for x in a), 0)
+    try:
+        tc.Program(k["source"], name="sort.cu", options=tc.ProgramOptions(arch="sm_90")).compile(target_type="cubin")
+    except tc.DriverNotFoundError as e:
+        pytest.skip(f"NVRTC is not available: {e}")
