@@ -208,5 +208,5 @@ def _needs_library(name):
 
 from ._sort import searchsorted, unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
 from ._matmul import dot, inner, matmul, outer, tensordot  # noqa: E402,F401  (cuBLASLt on the GPU)
-einsum = _needs_library("einsum")
+from ._einsum import einsum  # noqa: E402,F401
 
