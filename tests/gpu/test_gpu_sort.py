@@ -33,3 +33,19 @@ def test_rows_unique_search_median():
     np.testing.assert_allclose(tnp.median(a, axis=0).get(), np.median(x, axis=0))
     p = tnp.random.default_rng(1, device="cuda").permutation(100000).get()
     np.testing.assert_array_equal(np.sort(p), np.arange(100000))
+
+
+@pytest.mark.parametrize("shape,axis,dtype", [((1 << 24,), 0, "float32"), ((3, 1 << 20), 1, "int32"),
+                                              ((1 << 20, 2), 0, "float64"), ((1 << 16,), 0, "float16")])
+def test_long_cumsum(shape, axis, dtype):
+    """cumsum of few long rows: the chunked scan (tegula.numpy._scan) instead of one block per row."""
+    x = (RNG.standard_normal(shape) * 10).astype(dtype)
+    got = tnp.cumsum(tnp.asarray(x, device="cuda"), axis=axis).get()
+    exact = np.cumsum(x.astype(np.float64), axis=axis)
+    if np.dtype(dtype).kind == "i":
+        np.testing.assert_array_equal(got, np.cumsum(x, axis=axis))
+    else:
+        scale = np.cumsum(np.abs(x.astype(np.float64)), axis=axis) + 1
+        assert np.max(np.abs(got - exact) / scale) < {"float16": 3e-3, "float32": 2e-6, "float64": 1e-12}[dtype]
+    y = (1 + RNG.standard_normal(1 << 20) * 1e-4)
+    np.testing.assert_allclose(tnp.cumprod(tnp.asarray(y, device="cuda")).get(), np.cumprod(y), rtol=1e-9)

@@ -272,7 +272,8 @@ def _scan(op, a, axis, dtype, out):
         a, axis = a.reshape(-1), 0
     if dtype is not None:
         a = a.astype(dtype_name(dtype))
-    r = a._scan(op, axis)
+    from . import _scan as _long
+    r = _long.scan(op, a, axis) if _long.applies(a, axis) else a._scan(op, axis)
     if dtype is not None and r._dtype_name != dtype_name(dtype):
         r = r.astype(dtype_name(dtype))
     return _finish(r, out, True)
