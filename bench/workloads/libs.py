@@ -124,7 +124,7 @@ def _cumsum(ctx):
         raise RuntimeError(f"tegula cumsum is wrong: relative error {err}")
     gbs = lambda ms: 8.0 * n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s", better="higher", bar=3500,
-                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (the array engine's scan)")]
+                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (chunked scan in tile kernels)")]
     rows += guarded(W, "torch", lambda: row(W, "torch", "cumsum_GBps", gbs(torch_event_ms(lambda: torch.cumsum(xt, 0),
                                                                                            repeat=reps)), "GB/s",
                                              better="higher"))
@@ -139,7 +139,41 @@ def _cumsum(ctx):
     return rows
 
 
+def _histogram(ctx):
+    torch = _torch()
+    import numpy as np
+
+    import tegula.numpy as tnp
+
+    n = 1 << (24 if not ctx.quick else 20)
+    xt = torch.randn(n, device="cuda")
+    x = tnp.asarray(xt)
+    reps = ctx.pick(10, 3)
+
+    def tegula():
+        return tnp.histogram(x, bins=100, range=(-4.0, 4.0))[0]
+
+    if not np.array_equal(tegula().get(), np.histogram(xt.cpu().numpy(), bins=100, range=(-4.0, 4.0))[0]):
+        raise RuntimeError("tegula histogram is wrong")
+    gel = lambda ms: n / (ms * 1e-3) / 1e9  # noqa: E731
+    rows = [row(W, "tegula", "histogram_Gelem", gel(torch_event_ms(tegula, repeat=reps)), "Gelem/s", better="higher",
+                ratio_vs=["torch", "cupy"], note="histogram of 2^24 float32 into 100 bins (binary search + atomic counts)")]
+    rows += guarded(W, "torch", lambda: row(W, "torch", "histogram_Gelem",
+                                             gel(torch_event_ms(lambda: torch.histc(xt, 100, -4.0, 4.0), repeat=reps)),
+                                             "Gelem/s", better="higher"))
+
+    def cupy_row():
+        import cupy as cp
+
+        xc = cp.asarray(xt)
+        return row(W, "cupy", "histogram_Gelem", gel(torch_event_ms(lambda: cp.histogram(xc, 100, (-4.0, 4.0)),
+                                                                     repeat=reps)), "Gelem/s", better="higher")
+    rows += guarded(W, "cupy", cupy_row)
+    return rows
+
+
 def run(ctx):
     ctx.require_gpu()
     return (guarded(W, "tegula fft", lambda: _fft(ctx)) + guarded(W, "tegula solve", lambda: _solve(ctx)) +
-            guarded(W, "tegula sort", lambda: _sort(ctx)) + guarded(W, "tegula cumsum", lambda: _cumsum(ctx)))
+            guarded(W, "tegula sort", lambda: _sort(ctx)) + guarded(W, "tegula cumsum", lambda: _cumsum(ctx)) +
+            guarded(W, "tegula histogram", lambda: _histogram(ctx)))
