@@ -8,6 +8,10 @@ Operands are tegula.numpy arrays or anything tegula.numpy.asarray takes (NumPy, 
 product is one cuBLASLt call (float16, bfloat16, float32 -- TF32 with allow_tf32 --, float64; operands used where
 they lie when their rows or columns are contiguous); arrays on the CPU interpreter are computed by NumPy on the
 host with the same epilogue formulas (gelu: the tanh form cuBLASLt uses).
+
+Results lie where the operands came from: NumPy operands are copied to the GPU (when there is one), multiplied
+there, and the result is copied back as NumPy arrays; tegula, torch and CuPy operands give tegula arrays on their
+device (zero-copy views for torch and CuPy through tegula.numpy.asarray).
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ class Matmul:
             raise ValueError(f"unknown epilog {epilog!r}: use one of {', '.join(EPILOGS)}")
         if ("bias" in self.epilog) != (bias is not None):
             raise ValueError(f"epilog {self.epilog!r} {'needs' if 'bias' in self.epilog else 'takes no'} bias")
+        self.host_result = isinstance(a, _np.ndarray) and isinstance(b, _np.ndarray)
         self.a, self.b = tnp.asarray(a), tnp.asarray(b)
         self.c = None if c is None else tnp.asarray(c)
         self.bias = None if bias is None else tnp.asarray(bias)
@@ -67,11 +72,13 @@ class Matmul:
         return self.plan()
 
     def execute(self):
+        """Runs the product; NumPy operands get NumPy results (copied back), others tegula arrays."""
         if not self._planned:
             self.plan()
-        if self.a._device_id < 0:
-            return self._host()
-        return self._device()
+        r = self._host() if self.a._device_id < 0 else self._device()
+        if not self.host_result:
+            return r
+        return tuple(x.get() for x in r) if isinstance(r, tuple) else r.get()
 
     def _host(self):
         from . import numpy as tnp

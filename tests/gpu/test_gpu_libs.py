@@ -72,3 +72,11 @@ def test_math_matmul_alpha_beta_and_tf32():
     assert _rel(r, 2 * (_ref(a) @ _ref(b)) - 0.5 * _ref(c)) < 1e-5
     t = tm.matmul(a, b, allow_tf32=True)
     assert _rel(t, _ref(a) @ _ref(b)) < 5e-3
+
+
+def test_math_matmul_host_operands_come_back_as_numpy():
+    a, b = RNG.standard_normal((200, 64)).astype(np.float32), RNG.standard_normal((64, 96)).astype(np.float32)
+    bias = RNG.standard_normal(96).astype(np.float32)
+    r = tm.matmul(a, b, bias=bias, epilog="relu_bias")
+    assert isinstance(r, np.ndarray) and r.dtype == np.float32
+    np.testing.assert_allclose(r, np.maximum(a.astype(np.float64) @ b + bias, 0), rtol=1e-4, atol=1e-4)

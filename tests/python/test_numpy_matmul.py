@@ -83,13 +83,17 @@ def test_integer_tile_kernel_on_the_interpreter(dtype):
 def test_math_matmul_epilogues(epilog):
     a, b, c = _r((30, 20), "float32"), _r((20, 10), "float32"), _r((30, 10), "float32")
     bias = _r((10,), "float32") if "bias" in epilog else None
-    r = tm.matmul(a, b, c, alpha=0.5, beta=2.0, epilog=epilog, bias=bias)
     pre = 0.5 * (a.astype(np.float64) @ b) + 2.0 * c + (bias if bias is not None else 0)
     post = np.maximum(pre, 0) if epilog.startswith("relu") else tm._gelu(pre) if epilog.startswith("gelu") else pre
-    if "aux" in epilog:
-        r, aux = r
-        np.testing.assert_allclose(aux.get(), pre, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(r.get(), post, rtol=1e-5, atol=1e-5)
+    for host in (True, False):  # NumPy operands give NumPy results; tegula operands tegula arrays
+        conv = (lambda x: x) if host else (lambda x: None if x is None else tnp.asarray(x))
+        r = tm.matmul(conv(a), conv(b), conv(c), alpha=0.5, beta=2.0, epilog=epilog, bias=conv(bias))
+        rs = r if isinstance(r, tuple) else (r,)
+        assert all(isinstance(x, np.ndarray if host else tnp.ndarray) for x in rs)
+        rs = [np.asarray(x) if host else x.get() for x in rs]
+        if "aux" in epilog:
+            np.testing.assert_allclose(rs[1], pre, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(rs[0], post, rtol=1e-5, atol=1e-5)
 
 
 def test_math_matmul_errors():
