@@ -192,7 +192,7 @@ def searchsorted(a, v, side="left", sorter=None):
     from ._creation import empty
 
     if side not in ("left", "right"):
-        raise ValueError(f"side must be 'left' or 'right' (got '{side}')")
+        raise ValueError(f"search side must be 'left' or 'right' (got '{side}')")
     a = _arr(a)
     if a.ndim != 1:
         raise ValueError("object too deep for desired array" if a.ndim > 1 else "object of too small depth for desired array")
