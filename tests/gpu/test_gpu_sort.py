@@ -49,3 +49,19 @@ def test_long_cumsum(shape, axis, dtype):
         assert np.max(np.abs(got - exact) / scale) < {"float16": 3e-3, "float32": 2e-6, "float64": 1e-12}[dtype]
     y = (1 + RNG.standard_normal(1 << 20) * 1e-4)
     np.testing.assert_allclose(tnp.cumprod(tnp.asarray(y, device="cuda")).get(), np.cumprod(y), rtol=1e-9)
+
+
+def test_cub_is_used_and_portions():
+    """CUB's onesweep sort runs on the GPU (CCCL headers found), including inputs over 2^28 keys (two portions)."""
+    from tegula.numpy import _sort
+
+    a = tnp.asarray(np.arange(4.0), device="cuda")
+    assert _sort._use_cub(a), "CUB could not be compiled here: the tile radix sort ran instead"
+    n = (1 << 28) + 12345
+    p = tnp.random.default_rng(3, device="cuda").permutation(n).astype("uint32")
+    s = tnp.sort(p)
+    assert bool((s == tnp.arange(n, dtype="uint32", device="cuda")).all())
+    x = np.array([0.0, -0.0, np.nan, -np.nan, -1.0, np.inf, -np.inf, 2.0] * 1000, dtype=np.float32)
+    got = tnp.sort(tnp.asarray(x, device="cuda")).get()
+    np.testing.assert_array_equal(got, np.sort(x))
+    assert np.signbit(got[got == 0]).sum() == np.signbit(x[x == 0]).sum()

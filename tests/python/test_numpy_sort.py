@@ -9,6 +9,8 @@ import tegula.core as tc
 import tegula.numpy as tnp
 from tegula import _tegula
 from tegula.numpy import _sort as S
+from tegula.numpy import _histogram as H
+from tegula.numpy import _scan as L
 
 RNG = np.random.default_rng(7)
 DTYPES = ["float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8",
@@ -110,8 +112,23 @@ def test_repeat_pad_median_and_random_permutations():
 
 
 @pytest.mark.parametrize("kernel,args", [
-    (S._keys, lambda: (np.zeros(8, np.float32), np.zeros(8, np.uint32), 8, False, 1024)),
-    (S._keys, lambda: (np.zeros(8, np.int64), np.zeros(8, np.uint64), 8, True, 1024)),
+    (S._keys, lambda: (np.zeros(8, np.float32), np.zeros(8, np.uint32), 8, False, 1024, False)),
+    (S._keys, lambda: (np.zeros(8, np.int64), np.zeros(8, np.uint64), 8, True, 1024, False)),
+    (S._keys, lambda: (np.zeros(8, np.float16), np.zeros(8, np.uint32), 8, False, 1024, True)),
+    (S._keys, lambda: (np.zeros(8, np.float64), np.zeros(8, np.uint64), 8, True, 1024, True)),
+    (S._unkeys, lambda: (np.zeros(8, np.uint64), np.zeros(8, np.float64), 8, False, 1024)),
+    (S._unkeys, lambda: (np.zeros(8, np.uint32), np.zeros(8, np.float16), 8, True, 1024)),
+    (S._unkeys, lambda: (np.zeros(8, np.uint32), np.zeros(8, np.int8), 8, False, 1024)),
+    (S._unkeys, lambda: (np.zeros(8, np.uint32), np.zeros(8, np.bool_), 8, False, 1024)),
+    (H._count, lambda: (np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(10, np.int64), 8, 10, 16, False, True, 32,
+                        256)),
+    (H._count, lambda: (np.zeros(8, np.int64), np.zeros(8, np.float64), np.zeros(10, np.float64), 8, 10, 16, True, True,
+                        32, 256)),
+    (H._count, lambda: (np.zeros(8, np.int64), np.zeros(8, np.float64), np.zeros(100, np.float64), 8, 100, 8, True,
+                        False, 8, 512)),
+    (L._totals, lambda: (np.zeros((2, 8), np.float32), np.zeros((2, 4), np.float32), 8, 2, False, 4096)),
+    (L._scan_chunks, lambda: (np.zeros((2, 8), np.float32), np.zeros((2, 4), np.float32), np.zeros((2, 8), np.float32), 8,
+                              2, True, 4096)),
     (S._hist, lambda: (np.zeros(8, np.uint32), np.zeros((1, 16), np.int64), 8, np.int32(0), 1024, 16)),
     (S._scatter, lambda: (np.zeros(8, np.uint32), np.zeros(8, np.int64), np.zeros((1, 16), np.int64), np.zeros(8, np.uint32),
                           np.zeros(8, np.int64), 8, np.int32(0), 1024, 16)),

@@ -1,4 +1,4 @@
-// Bindings for libs/: the CUDA libraries behind tegula.math and tegula.numpy (cuBLASLt so far).
+// Bindings for libs/: the CUDA libraries behind tegula.math and tegula.numpy (cuBLASLt, cuFFT, cuSOLVER, CUB).
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -6,6 +6,7 @@
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/ir/dtype.hpp"
+#include "tegula/libs/cub_sort.hpp"
 #include "tegula/libs/cublaslt.hpp"
 #include "tegula/libs/cufft.hpp"
 #include "tegula/libs/cusolver.hpp"
@@ -137,6 +138,21 @@ void bind_libs(nb::module_& m) {
     return libs::gesvd(x->c, jobu[0], jobvt[0], mm, n, a, lda, s, u, ldu, vt, ldvt);
   });
   m.def("cusolver_info", &libs::cusolver_info, "The loaded cuSOLVER library and its version (loads it).");
+
+  m.def("cub_radix_sort", [](int device, int key_bytes, int value_bytes, std::uintptr_t keys0, std::uintptr_t keys1,
+                             std::uintptr_t values0, std::uintptr_t values1, std::int64_t n, int end_bit) {
+    libs::radix_sort_problem p;
+    p.key_bytes = key_bytes, p.value_bytes = value_bytes;
+    p.keys[0] = keys0, p.keys[1] = keys1, p.values[0] = values0, p.values[1] = values1;
+    p.n = n, p.end_bit = end_bit;
+    rt::device& dev = rt::device::get(device);
+    nb::gil_scoped_release g;
+    return libs::radix_sort(dev, array::array_stream(dev), p);
+  }, nb::arg("device"), nb::arg("key_bytes"), nb::arg("value_bytes"), nb::arg("keys0"), nb::arg("keys1"),
+  nb::arg("values0"), nb::arg("values1"), nb::arg("n"), nb::arg("end_bit"),
+  "Stable LSD radix sort of n unsigned keys (and opaque values) on bits [0, end_bit) through CUB's onesweep kernels "
+  "(NVRTC); both buffers are overwritten; returns which one holds the result (see libs/cub_sort.hpp).");
+  m.def("cub_include_dir", &libs::cccl_include_dir, "The CCCL header folder CUB is compiled from (raises if none).");
 }
 
 }  // namespace tegula::bind

@@ -2,7 +2,7 @@
 
 Every element finds its bin with the binary search of `searchsorted` (the right edge of the last bin is inclusive,
 as in NumPy, whose arithmetic for equal bins is corrected to give the same bins), then one tile kernel counts: for up
-to 64 bins each block sums a one-hot tile and adds its totals with one atomic per bin; for more bins every element
+to 32 bins each block sums a one-hot tile and adds its totals with one atomic per bin; for more bins every element
 adds atomically into its bin. Counts accumulate in int64, weights in float64 (complex weights as two real passes), then
 take NumPy's result dtype. Bin edges are computed on the host with NumPy's own formulas (they are small); ranges and
 bin estimators read a few scalars from the device."""
@@ -20,9 +20,10 @@ from . import _core
 from ._common import _arr, _is_complex
 from ._indexing import _launch
 
-_T = 512
-_ONEHOT_MAX = 64
-_TILES = 8  # tiles per block on the one-hot path
+_T = 512             # elements per block on the atomic path
+_T_ONEHOT = 256      # elements per tile on the one-hot path: the (T, B) one-hot tile is reduced in shared memory
+_ONEHOT_MAX = 32
+_TILES = 16          # tiles per block on the one-hot path
 
 
 @_tt.kernel
@@ -31,7 +32,10 @@ def _count(idx, w, counts, n: _tt.int64, nb: _tt.int64, TILES: _tt.int64, HAS_W:
     """counts[k] += (w[i] or 1) for every i with idx[i] == k, 0 <= k < nb."""
     b = _tt.bid(0)
     if ONEHOT:
-        acc = _tt.zeros((1, B), counts.dtype)
+        if HAS_W:
+            acc = _tt.zeros((1, B), counts.dtype)
+        else:
+            acc = _tt.zeros((1, B), _tt.int32)  # a block counts at most TILES * T
         for t in range(TILES):
             i = b.astype(_tt.int64) * TILES + t
             k = _tt.load(idx, index=(i,), shape=(T,))
@@ -39,11 +43,11 @@ def _count(idx, w, counts, n: _tt.int64, nb: _tt.int64, TILES: _tt.int64, HAS_W:
             if HAS_W:
                 v = _tt.load(w, index=(i,), shape=(T,)).astype(counts.dtype)
             else:
-                v = _tt.full((T,), 1, counts.dtype)
+                v = _tt.full((T,), 1, _tt.int32)
             hit = _tt.expand_dims(_tt.where(valid, k, -1), 1) == _tt.expand_dims(_tt.arange(B).astype(_tt.int64), 0)
-            acc = acc + _tt.sum(_tt.where(hit, _tt.expand_dims(v, 1), 0), axis=0, keepdims=True)
+            acc = acc + _tt.sum(_tt.where(hit, _tt.expand_dims(v, 1), 0), axis=0, keepdims=True).astype(acc.dtype)
         bins = _tt.arange(B)
-        _tt.atomic_add(counts, (bins,), _tt.reshape(acc, (B,)), mask=bins.astype(_tt.int64) < nb)
+        _tt.atomic_add(counts, (bins,), _tt.reshape(acc, (B,)).astype(counts.dtype), mask=bins.astype(_tt.int64) < nb)
     else:
         k = _tt.load(idx, index=(b,), shape=(T,))
         valid = (_tt.arange(T).astype(_tt.int64) + b.astype(_tt.int64) * T < n) & (k >= 0) & (k < nb)
@@ -67,11 +71,14 @@ def _counts(idx, nb, weights=None):
     if n == 0 or nb == 0:
         return counts
     w = idx if weights is None else ascontiguousarray(weights.astype(acc)).reshape(-1)
-    onehot = nb <= _ONEHOT_MAX
-    b = max(8, 1 << (nb - 1).bit_length())
-    grid = -(-n // (_T * _TILES)) if onehot else -(-n // _T)
-    _launch(_count, grid, (idx, w, counts, n, nb, _TILES, weights is not None, onehot, b if onehot else 8, _T),
-            idx._device_id)
+    if nb <= _ONEHOT_MAX:
+        b = max(8, 1 << (nb - 1).bit_length())
+        args = (idx, w, counts, n, nb, _TILES, weights is not None, True, b, _T_ONEHOT)
+        grid = -(-n // (_T_ONEHOT * _TILES))
+    else:
+        args = (idx, w, counts, n, nb, 1, weights is not None, False, 8, _T)
+        grid = -(-n // _T)
+    _launch(_count, grid, args, idx._device_id)
     return counts
 
 

@@ -9,6 +9,10 @@ the CPU interpreter exactly as on the GPU:
    in its tile from a cumulative sum of the one-hot tile);
 3. the payload carried through the passes is the element's flat index: argsort is that payload, sort a gather;
    sorting along an axis of several rows adds passes over the row number (most significant).
+
+On a GPU the passes of step 2 are CUB's onesweep radix sort instead (8-bit digits, compiled by NVRTC: see
+cpp/tegula/libs/cub_sort.hpp), on the same keys; `sort` of one row sorts the keys alone and maps them back
+(`_unkeys`). Without the CCCL headers the tile passes run, and a PerformanceWarning says so once.
 """
 from __future__ import annotations
 
@@ -26,20 +30,27 @@ _RADIX = 16  # 4-bit digits: the (T, 16) one-hot tile stays small
 
 
 @_tt.kernel
-def _keys(x, out, n: _tt.int64, DESC: _tt.Constant[bool], T: _tt.Constant[int]):
-    """out[i]: the radix key of x[i] (unsigned; the integer order is NumPy's sort order, NaN last)."""
+def _keys(x, out, n: _tt.int64, DESC: _tt.Constant[bool], T: _tt.Constant[int], SIGNED_ZERO: _tt.Constant[bool]):
+    """out[i]: the radix key of x[i] (unsigned; the integer order is NumPy's sort order, NaN last). -0.0 gets the
+    key of +0.0 unless SIGNED_ZERO (then it sorts just before +0.0, and _unkeys gives it back)."""
     b = _tt.bid(0)
     v = _tt.load(x, index=(b,), shape=(T,))
     if x.dtype == _tt.float64:
-        u = _tt.bitcast(v + 0.0, _tt.uint64)
+        if not SIGNED_ZERO:
+            v = v + 0.0
+        u = _tt.bitcast(v, _tt.uint64)
         k = _tt.where((u >> 63) == 1, ~u, u | 0x8000000000000000)
         k = _tt.where(v != v, ~(u & 0), k)  # all ones: NaN sorts last
     elif x.dtype == _tt.float32:
-        u = _tt.bitcast(v + 0.0, _tt.uint32)
+        if not SIGNED_ZERO:
+            v = v + 0.0
+        u = _tt.bitcast(v, _tt.uint32)
         k = _tt.where((u >> 31) == 1, ~u, u | 0x80000000)
         k = _tt.where(v != v, 0xFFFFFFFF, k)
     elif x.dtype == _tt.float16 or x.dtype == _tt.bfloat16:
-        u = _tt.bitcast(v + 0.0, _tt.uint16).astype(_tt.uint32)
+        if not SIGNED_ZERO:
+            v = v + 0.0
+        u = _tt.bitcast(v, _tt.uint16).astype(_tt.uint32)
         k = _tt.where((u >> 15) == 1, ~u & 0xFFFF, u | 0x8000)
         k = _tt.where(v != v, 0xFFFF, k)
     elif x.dtype == _tt.int64:
@@ -57,6 +68,37 @@ def _keys(x, out, n: _tt.int64, DESC: _tt.Constant[bool], T: _tt.Constant[int]):
     if DESC:
         k = ~k
     _tt.store(out, index=(b,), tile=k.astype(out.dtype))
+
+
+@_tt.kernel
+def _unkeys(keys, out, n: _tt.int64, DESC: _tt.Constant[bool], T: _tt.Constant[int]):
+    """out[i]: the value whose radix key (made with SIGNED_ZERO) is keys[i]; NaN keys give NaN."""
+    b = _tt.bid(0)
+    k = _tt.load(keys, index=(b,), shape=(T,))
+    if DESC:
+        k = ~k
+    if out.dtype == _tt.float64:
+        v = _tt.bitcast(_tt.where((k >> 63) == 1, k ^ 0x8000000000000000, ~k), _tt.float64)
+    elif out.dtype == _tt.float32:
+        v = _tt.bitcast(_tt.where((k >> 31) == 1, k ^ 0x80000000, ~k), _tt.float32)
+    elif out.dtype == _tt.float16 or out.dtype == _tt.bfloat16:
+        h = k & 0xFFFF
+        v = _tt.bitcast(_tt.where((h >> 15) == 1, h ^ 0x8000, ~h & 0xFFFF).astype(_tt.uint16), out.dtype)
+    elif out.dtype == _tt.int64:
+        v = _tt.bitcast(k ^ 0x8000000000000000, _tt.int64)
+    elif out.dtype == _tt.int32:
+        v = _tt.bitcast(k ^ 0x80000000, _tt.int32)
+    elif out.dtype == _tt.int16:
+        v = _tt.bitcast(((k ^ 0x8000) & 0xFFFF).astype(_tt.uint16), _tt.int16)
+    elif out.dtype == _tt.int8:
+        v = _tt.bitcast(((k ^ 0x80) & 0xFF).astype(_tt.uint8), _tt.int8)
+    elif out.dtype == _tt.bool_:
+        v = (k & 0xFF) != 0
+    elif out.dtype == _tt.uint64:
+        v = k
+    else:  # uint8, uint16, uint32
+        v = k & (0xFF if out.dtype == _tt.uint8 else 0xFFFF if out.dtype == _tt.uint16 else 0xFFFFFFFF)
+    _tt.store(out, index=(b,), tile=v.astype(out.dtype))
 
 
 @_tt.kernel
@@ -114,9 +156,51 @@ def _key_bits(name):
             "float16": 16, "bfloat16": 16, "int16": 16, "uint16": 16, "int8": 8, "uint8": 8, "bool": 8}[name]
 
 
+_CUB = {}  # device id -> True when CUB sorts there
+
+
+def _use_cub(x):
+    """True when x lies on a GPU where CUB's radix sort can be compiled; the first time it cannot, a
+    PerformanceWarning says why and that the tile passes run instead."""
+    if x._device_id < 0:
+        return False
+    ok = _CUB.get("ready")
+    if ok is None:
+        try:
+            _core._tegula.cub_include_dir()
+            ok = True
+        except _core._tegula.DriverNotFoundError as e:
+            import warnings
+
+            warnings.warn(f"sorting with tegula's tile radix sort (4-bit passes, slower than CUB): {e}",
+                          _tt.PerformanceWarning, stacklevel=4)
+            ok = False
+        _CUB["ready"] = ok
+    return ok
+
+
+def _cub_sort(keys, vals, end_bit):
+    """(keys, vals) sorted stably on the keys' low end_bit bits by CUB (vals may be None); arrays of the same
+    dtypes, the inputs overwritten."""
+    from ._creation import empty
+
+    dev = _core.device_of(keys)
+    n = keys.shape[0]
+    k2 = empty((n,), keys._dtype_name, device=dev)
+    v2 = None if vals is None else empty((n,), vals._dtype_name, device=dev)
+    for a in (keys, k2, vals, v2):
+        if a is not None:
+            a._materialize()
+            a._prepare_write()
+    which = _core._tegula.cub_radix_sort(
+        keys._device_id, keys.itemsize, 0 if vals is None else vals.itemsize, keys._data_ptr, k2._data_ptr,
+        0 if vals is None else vals._data_ptr, 0 if v2 is None else v2._data_ptr, n, end_bit)
+    return (keys, vals) if which == 0 else (k2, v2)
+
+
 def _argsort_rows(x, descending=False):
     """Stable argsort of each row of the C-contiguous 2-D array x (flat indices into x), as a flat int64 array."""
-    from ._creation import arange, empty
+    from ._creation import arange, ascontiguousarray, empty
 
     if x._dtype_name.startswith("complex"):
         raise NotImplementedError("sorting complex arrays is not supported yet")
@@ -129,16 +213,36 @@ def _argsort_rows(x, descending=False):
     kd = "uint64" if bits == 64 else "uint32"
     flat = x.reshape(-1)
     keys = empty((n,), kd, device=_core.device_of(x))
-    _launch(_keys, -(-n // _T), (flat, keys, n, bool(descending), _T), dev)
+    _launch(_keys, -(-n // _T), (flat, keys, n, bool(descending), _T, False), dev)
+    row_bits = max(1, math.ceil(math.log2(rows))) if rows > 1 else 0
+    if _use_cub(x):
+        vals = arange(n, dtype="int32" if n < 2 ** 31 else "int64", device=_core.device_of(x))
+        keys, vals = _cub_sort(keys, vals, bits)
+        if rows > 1:
+            keys, vals = _cub_sort(ascontiguousarray((vals // cols).astype("uint32")), vals, row_bits)
+        return vals.astype("int64")
     vals = arange(n, dtype="int64", device=_core.device_of(x))
     for shift in range(0, bits, 4):
         keys, vals = _radix_pass(keys, vals, shift, n, dev)
     if rows > 1:
-        row_bits = max(1, math.ceil(math.log2(rows)))
         keys = (vals // cols).astype("uint32")
         for shift in range(0, row_bits, 4):
             keys, vals = _radix_pass(keys, vals, shift, n, dev)
     return vals
+
+
+def _sort_one_row(c, descending):
+    """The sorted values of the contiguous 1-D c through CUB: keys alone (-0.0 kept, just before +0.0), mapped back."""
+    from ._creation import empty
+
+    n = c.shape[0]
+    bits = _key_bits(c._dtype_name)
+    keys = empty((n,), "uint64" if bits == 64 else "uint32", device=_core.device_of(c))
+    _launch(_keys, -(-n // _T), (c, keys, n, bool(descending), _T, True), c._device_id)
+    keys, _ = _cub_sort(keys, None, bits)
+    r = empty((n,), c._dtype_name, device=_core.device_of(c))
+    _launch(_unkeys, -(-n // _T), (keys, r, n, bool(descending), _T), c._device_id)
+    return r
 
 
 def _along_last(a, axis):
@@ -182,6 +286,9 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
     cols = shape[-1] if len(shape) else 1
     rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
     c = ascontiguousarray(x).reshape(-1)
+    if rows == 1 and c.shape[0] > 1 and not c._dtype_name.startswith("complex") and _use_cub(c):
+        r = _sort_one_row(c, descending).reshape(shape)
+        return r if ax is None else moveaxis(r, -1, ax)
     perm = _argsort_rows(c.reshape(rows, cols), descending)
     r = c[perm].reshape(shape)
     return r if ax is None else moveaxis(r, -1, ax)
@@ -220,7 +327,7 @@ def _radix_keys(x):
     kd = "uint64" if _key_bits(x._dtype_name) == 64 else "uint32"
     keys = empty((flat.shape[0],), kd, device=_core.device_of(x))
     if flat.shape[0]:
-        _launch(_keys, -(-flat.shape[0] // _T), (flat, keys, flat.shape[0], False, _T), x._device_id)
+        _launch(_keys, -(-flat.shape[0] // _T), (flat, keys, flat.shape[0], False, _T, False), x._device_id)
     return keys
 
 

@@ -1,0 +1,232 @@
+// CUB's onesweep radix sort through NVRTC (see cub_sort.hpp). The host side follows CUB's
+// DispatchRadixSort::InvokeOnesweep: zero the counters and the first histogram, one histogram kernel
+// over every digit, an exclusive sum per digit position, then per 8-bit digit (and per portion of at
+// most 2^28 keys) a zeroed look-back table and one onesweep kernel, ping-ponging between the buffers.
+#include "tegula/libs/cub_sort.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "tegula/jit/compiler.hpp"
+#include "tegula/runtime/buffer.hpp"
+#include "tegula/runtime/device.hpp"
+#include "tegula/runtime/launch.hpp"
+#include "tegula/runtime/module.hpp"
+#include "tegula/runtime/object_code.hpp"
+#include "tegula/runtime/stream.hpp"
+#include "tegula/support/config.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::libs {
+namespace {
+
+constexpr int radix_bits = 8;
+constexpr int radix_digits = 1 << radix_bits;
+constexpr int histogram_threads = 128;
+constexpr int exclusive_sum_threads = 256;
+constexpr int onesweep_threads = 384;
+
+// Items per thread of CUB's sm_90 tuning (OnesweepPolicyKey32 / Key64 in tuning_radix_sort.cuh), for
+// unsigned (non-float) keys.
+int onesweep_items(int key_bytes, int value_bytes, int offset_bytes) {
+  const bool offset64 = offset_bytes == 8;
+  if (key_bytes == 4) {
+    if (value_bytes == 0) return 20 - (offset64 ? 1 : 0);
+    return value_bytes < 8 ? (offset64 ? 17 : 23) : (offset64 ? 29 : 30);
+  }
+  return value_bytes < 8 ? 30 : 24;
+}
+
+const char* unsigned_type(int bytes) { return bytes == 8 ? "unsigned long long" : "unsigned int"; }
+
+bool is_dir(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+struct sort_kernels {
+  std::shared_ptr<rt::object_code> code;
+  std::shared_ptr<rt::kernel> histogram, exclusive_sum, onesweep;
+  int items = 0;
+};
+
+const sort_kernels& kernels_for(rt::device& dev, int key_bytes, int value_bytes, int offset_bytes) {
+  static std::mutex m;
+  static auto* cache = new std::map<std::tuple<int, int, int, int>, std::unique_ptr<sort_kernels>>();  // leaked
+  std::lock_guard<std::mutex> g(m);
+  auto& slot = (*cache)[{dev.arch(), key_bytes, value_bytes, offset_bytes}];
+  if (slot) return *slot;
+  cub_sort_program prog = cub_sort_source(key_bytes, value_bytes, offset_bytes);
+  jit::compile_request r;
+  r.source = prog.source;
+  r.name = "tegula_cub_sort.cu";
+  r.options = {"--std=c++17", "-I" + cccl_include_dir()};
+  for (const auto& home : get_config().cuda_homes)
+    if (is_dir(home + "/include")) r.options.push_back("-I" + home + "/include");
+  r.name_expressions = {prog.histogram, prog.exclusive_sum, prog.onesweep};
+  r.arch = dev.arch();
+  auto compiled = jit::compile(r);
+  auto k = std::make_unique<sort_kernels>();
+  k->code = std::make_shared<rt::object_code>(compiled->result->code, rt::object_code::kind::cubin,
+                                              compiled->result->lowered_names);
+  k->histogram = k->code->get_kernel(prog.histogram);
+  k->exclusive_sum = k->code->get_kernel(prog.exclusive_sum);
+  k->onesweep = k->code->get_kernel(prog.onesweep);
+  k->items = onesweep_items(key_bytes, value_bytes, offset_bytes);
+  slot = std::move(k);
+  return *slot;
+}
+
+// Packs the arguments at the offsets the image gives; a parameter may be an empty struct (CUB's decomposer:
+// one byte, left zero) when fewer arguments than parameters are given.
+class packer {
+ public:
+  explicit packer(rt::kernel& k) : k_(k), buf_(k.params_bytes()) { std::memset(buf_.data(), 0, k.params_bytes()); }
+  template <class T>
+  packer& operator<<(const T& v) {
+    const auto& ps = k_.params();
+    if (next_ >= ps.size() || ps[next_].size != sizeof(T))
+      fail(error_kind::internal, "CUB kernel ", k_.name(), ": parameter ", next_, " is not ", sizeof(T), " bytes");
+    buf_.put(ps[next_].offset, &v, sizeof(T));
+    ++next_;
+    return *this;
+  }
+  rt::param_buffer& buffer() { return buf_; }
+
+ private:
+  rt::kernel& k_;
+  rt::param_buffer buf_;
+  std::size_t next_ = 0;
+};
+
+rt::launch_config config(unsigned grid, unsigned threads) {
+  rt::launch_config c;
+  c.grid = {grid, 1, 1};
+  c.block = {threads, 1, 1};
+  return c;
+}
+
+template <class Offset>
+int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p, const sort_kernels& k) {
+  using portion_offset = int;
+  const int tile = onesweep_threads * k.items;
+  const std::int64_t portion_size = ((std::int64_t(1) << 28) - 1) / tile * tile;
+  const int passes = (p.end_bit + radix_bits - 1) / radix_bits;
+  const std::int64_t portions = (p.n + portion_size - 1) / portion_size;
+  const std::int64_t max_blocks = (std::min(p.n, portion_size) + tile - 1) / tile;
+  auto stream = dev.default_stream();
+  auto bins = rt::buffer::allocate(std::size_t(portions * passes * radix_digits) * sizeof(Offset), stream);
+  auto lookback = rt::buffer::allocate(std::size_t(max_blocks * radix_digits) * sizeof(portion_offset), stream);
+  auto counters = rt::buffer::allocate(std::size_t(portions * passes) * sizeof(portion_offset), stream);
+  counters->fill(0, s);
+  bins->fill(0, s);
+
+  const int per_sm = std::max(1, k.histogram->max_active_blocks_per_sm(histogram_threads, 0, dev));
+  packer h(*k.histogram);
+  h << std::uintptr_t(bins->ptr()) << p.keys[0] << Offset(p.n) << int(0) << int(p.end_bit);
+  rt::launch(s, config(unsigned(per_sm * dev.sm_count()), histogram_threads), *k.histogram, h.buffer());
+  packer e(*k.exclusive_sum);
+  e << std::uintptr_t(bins->ptr());
+  rt::launch(s, config(unsigned(passes), exclusive_sum_threads), *k.exclusive_sum, e.buffer());
+
+  const std::size_t key_size = std::size_t(p.key_bytes), value_size = std::size_t(p.value_bytes);
+  int current = 0;
+  for (int pass = 0, bit = 0; bit < p.end_bit; bit += radix_bits, ++pass) {
+    const int bits = std::min(p.end_bit - bit, radix_bits);
+    for (std::int64_t portion = 0; portion < portions; ++portion) {
+      const std::int64_t items = std::min(p.n - portion * portion_size, portion_size);
+      const std::int64_t blocks = (items + tile - 1) / tile;
+      lookback->fill(0, s);
+      const std::uintptr_t bins_base = bins->ptr();
+      const std::uintptr_t bins_out =
+          portion < portions - 1 ? bins_base + std::size_t(((portion + 1) * passes + pass) * radix_digits) * sizeof(Offset)
+                                 : 0;
+      const std::uintptr_t bins_in = bins_base + std::size_t((portion * passes + pass) * radix_digits) * sizeof(Offset);
+      const std::size_t first = std::size_t(portion * portion_size);
+      packer o(*k.onesweep);
+      o << std::uintptr_t(lookback->ptr())
+        << std::uintptr_t(counters->ptr() + std::size_t(portion * passes + pass) * sizeof(portion_offset)) << bins_out
+        << bins_in << p.keys[current ^ 1] << std::uintptr_t(p.keys[current] + first * key_size)
+        << (value_size ? p.values[current ^ 1] : std::uintptr_t(0))
+        << (value_size ? std::uintptr_t(p.values[current] + first * value_size) : std::uintptr_t(0))
+        << portion_offset(items) << int(bit) << int(bits);
+      rt::launch(s, config(unsigned(blocks), onesweep_threads), *k.onesweep, o.buffer());
+    }
+    current ^= 1;
+  }
+  // The temporaries are freed in stream order on the allocation stream, after the kernels above.
+  return current;
+}
+
+}  // namespace
+
+std::string cccl_include_dir() {
+  std::vector<std::string> tried;
+  auto consider = [&](const std::string& dir) {
+    tried.push_back(dir);
+    return is_dir(dir + "/cub") && is_dir(dir + "/cuda/std");
+  };
+  for (const auto& home : get_config().cuda_homes) {
+    for (const char* sub : {"/include/cccl", "/targets/x86_64-linux/include/cccl", "/targets/sbsa-linux/include/cccl"})
+      if (consider(home + sub)) return home + sub;
+  }
+  for (const auto& lib : library_dirs()) {  // NVIDIA's pip wheels: <root>/lib next to <root>/include
+    for (const char* sub : {"/../include/cccl", "/../include"})
+      if (consider(lib + sub)) return lib + sub;
+  }
+  std::string list;
+  for (const auto& t : tried) list += "\n  " + t;
+  fail(error_kind::driver_missing, "CUB (the CCCL headers shipped with the CUDA toolkit) was not found; set CUDA_HOME "
+       "to a CUDA 12.8+ toolkit. Searched:", list);
+}
+
+cub_sort_program cub_sort_source(int key_bytes, int value_bytes, int offset_bytes) {
+  if (key_bytes != 4 && key_bytes != 8) fail(error_kind::invalid_argument, "CUB sort keys are 4 or 8 bytes, not ", key_bytes);
+  if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8)
+    fail(error_kind::invalid_argument, "CUB sort values are 0, 4 or 8 bytes, not ", value_bytes);
+  if (offset_bytes != 4 && offset_bytes != 8) fail(error_kind::invalid_argument, "offsets are 4 or 8 bytes");
+  const std::string key = unsigned_type(key_bytes);
+  const std::string value = value_bytes ? unsigned_type(value_bytes) : "cub::NullType";
+  const std::string offset = unsigned_type(offset_bytes);
+  const std::string dominant = value_bytes > key_bytes ? value : key;
+  cub_sort_program p;
+  p.source = "#include <cub/device/dispatch/kernels/radix_sort.cuh>\n"
+             "struct tg_sort_policy {\n"
+             "  struct ActivePolicy {\n"
+             "    using HistogramPolicy = cub::AgentRadixSortHistogramPolicy<" + std::to_string(histogram_threads) +
+             ", 16, 1, " + key + ", " + std::to_string(radix_bits) + ">;\n"
+             "    using ExclusiveSumPolicy = cub::AgentRadixSortExclusiveSumPolicy<" +
+             std::to_string(exclusive_sum_threads) + ", " + std::to_string(radix_bits) + ">;\n"
+             "    using OnesweepPolicy = cub::AgentRadixSortOnesweepPolicy<" + std::to_string(onesweep_threads) + ", " +
+             std::to_string(onesweep_items(key_bytes, value_bytes, offset_bytes)) + ", " + dominant +
+             ", 1, cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, cub::BLOCK_SCAN_RAKING_MEMOIZE, "
+             "cub::RADIX_SORT_STORE_DIRECT, " + std::to_string(radix_bits) + ">;\n"
+             "  };\n"
+             "};\n";
+  const std::string ns = "cub::detail::radix_sort::";
+  p.histogram = ns + "DeviceRadixSortHistogramKernel<tg_sort_policy, cub::SortOrder::Ascending, " + key + ", " + offset + ">";
+  p.exclusive_sum = ns + "DeviceRadixSortExclusiveSumKernel<tg_sort_policy, " + offset + ">";
+  p.onesweep = ns + "DeviceRadixSortOnesweepKernel<tg_sort_policy, cub::SortOrder::Ascending, " + key + ", " + value +
+               ", " + offset + ", int, int>";
+  return p;
+}
+
+int radix_sort(rt::device& dev, const rt::stream& s, const radix_sort_problem& p) {
+  if (p.n < 0) fail(error_kind::invalid_argument, "negative sort length");
+  if (p.end_bit < 1 || p.end_bit > 8 * p.key_bytes)
+    fail(error_kind::invalid_argument, "end_bit ", p.end_bit, " is outside 1..", 8 * p.key_bytes);
+  if (p.n <= 1) return 0;
+  dev.make_current();
+  const int offset_bytes = p.n < (std::int64_t(1) << 32) ? 4 : 8;
+  const sort_kernels& k = kernels_for(dev, p.key_bytes, p.value_bytes, offset_bytes);
+  return offset_bytes == 4 ? sort_with<std::uint32_t>(dev, s, p, k) : sort_with<std::uint64_t>(dev, s, p, k);
+}
+
+}  // namespace tegula::libs
