@@ -124,7 +124,7 @@ def _cumsum(ctx):
         raise RuntimeError(f"tegula cumsum is wrong: relative error {err}")
     gbs = lambda ms: 8.0 * n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s", better="higher", bar=3500,
-                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (chunked scan in tile kernels)")]
+                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (CUB single-pass scan, NVRTC)")]
     rows += guarded(W, "torch", lambda: row(W, "torch", "cumsum_GBps", gbs(torch_event_ms(lambda: torch.cumsum(xt, 0),
                                                                                            repeat=reps)), "GB/s",
                                              better="higher"))

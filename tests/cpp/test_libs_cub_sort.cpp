@@ -3,6 +3,8 @@
 // tests/gpu/test_gpu_sort.py.)
 #include "tegula/libs/cub_sort.hpp"
 
+#include "tegula/libs/cub_jit.hpp"
+
 #include <gtest/gtest.h>
 
 #include "nvrtc_available.hpp"

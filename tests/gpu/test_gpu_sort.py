@@ -36,9 +36,10 @@ def test_rows_unique_search_median():
 
 
 @pytest.mark.parametrize("shape,axis,dtype", [((1 << 24,), 0, "float32"), ((3, 1 << 20), 1, "int32"),
-                                              ((1 << 20, 2), 0, "float64"), ((1 << 16,), 0, "float16")])
+                                              ((1 << 20, 2), 0, "float64"), ((1 << 16,), 0, "float16"),
+                                              ((1 << 22,), 0, "int8"), ((5 << 20,), 0, "float64")])
 def test_long_cumsum(shape, axis, dtype):
-    """cumsum of few long rows: the chunked scan (tegula.numpy._scan) instead of one block per row."""
+    """cumsum of few long rows: CUB's single-pass scan for one row, the chunked scan (tegula.numpy._scan) for a few."""
     x = (RNG.standard_normal(shape) * 10).astype(dtype)
     got = tnp.cumsum(tnp.asarray(x, device="cuda"), axis=axis).get()
     exact = np.cumsum(x.astype(np.float64), axis=axis)

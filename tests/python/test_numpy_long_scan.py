@@ -56,3 +56,57 @@ def test_applies_only_to_long_rows_on_a_gpu():
     a = tnp.asarray(np.ones(1 << 16))
     assert not _scan.applies(a, 0)  # the CPU engine already scans one pass per row
     assert not _scan.applies(a, 1)  # out-of-range axes go to the engine, which raises AxisError
+
+
+# ---- the CUB path (one long row on a GPU), with the CUB call replaced by NumPy on the same host memory ----------
+import ctypes  # noqa: E402
+
+from tegula.numpy import _sort  # noqa: E402
+
+SCAN_CALLS = []
+
+
+def _host(ptr, dtype, n):
+    dt = np.dtype(dtype)
+    return np.ndarray((n,), dt, buffer=(ctypes.c_char * (n * dt.itemsize)).from_address(ptr))
+
+
+def fake_cub_inclusive_scan(device, in_type, out_type, multiply, in_ptr, out_ptr, n):
+    SCAN_CALLS.append((in_type, out_type, multiply))
+    x = _host(in_ptr, in_type, n)
+    f = np.cumprod if multiply else np.cumsum
+    _host(out_ptr, out_type, n)[...] = f(x, dtype=out_type)
+
+
+@pytest.fixture
+def cub_gpu(monkeypatch):
+    monkeypatch.setattr(tnp._core._tegula, "cub_inclusive_scan", fake_cub_inclusive_scan, raising=False)
+    monkeypatch.setattr(_scan, "applies", lambda a, axis: -a.ndim <= axis < a.ndim and a.shape[axis] >= 1 << 15)
+    monkeypatch.setattr(_sort, "_use_cub", lambda a: True)
+    SCAN_CALLS.clear()
+    return SCAN_CALLS
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "int32", "uint16", "bool"])
+def test_cub_path_routes_one_long_row(cub_gpu, dtype):
+    x = RNG.random(40000) < 0.5 if dtype == "bool" else (RNG.standard_normal(40000) * 10).astype(dtype)
+    got = tnp.asnumpy(tnp.cumsum(tnp.asarray(x)))
+    ref = np.cumsum(x)
+    assert got.dtype == ref.dtype
+    np.testing.assert_allclose(got, ref, rtol=1e-5 if dtype == "float32" else 1e-12)
+    assert cub_gpu[-1] == (dtype, str(ref.dtype), False)
+    y = tnp.asarray(x.reshape(2, 20000))  # two rows: the chunked scan, not CUB
+    n_calls = len(cub_gpu)
+    tnp.cumsum(y, axis=1)
+    assert len(cub_gpu) == n_calls
+    if dtype.startswith("float"):
+        v = (1 + RNG.standard_normal((1, 50000)) * 1e-4).astype(dtype)
+        np.testing.assert_allclose(tnp.asnumpy(tnp.cumprod(tnp.asarray(v), axis=1)), np.cumprod(v, axis=1),
+                                   rtol=1e-4 if dtype == "float32" else 1e-12)
+        assert cub_gpu[-1] == (dtype, dtype, True)
+
+
+def test_cub_path_skips_16_bit_floats(cub_gpu):
+    x = RNG.standard_normal(40000).astype(np.float16)
+    tnp.cumsum(tnp.asarray(x))
+    assert not cub_gpu

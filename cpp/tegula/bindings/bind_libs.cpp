@@ -6,6 +6,8 @@
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/ir/dtype.hpp"
+#include "tegula/libs/cub_jit.hpp"
+#include "tegula/libs/cub_scan.hpp"
 #include "tegula/libs/cub_sort.hpp"
 #include "tegula/libs/cublaslt.hpp"
 #include "tegula/libs/cufft.hpp"
@@ -152,6 +154,16 @@ void bind_libs(nb::module_& m) {
   nb::arg("values0"), nb::arg("values1"), nb::arg("n"), nb::arg("end_bit"),
   "Stable LSD radix sort of n unsigned keys (and opaque values) on bits [0, end_bit) through CUB's onesweep kernels "
   "(NVRTC); both buffers are overwritten; returns which one holds the result (see libs/cub_sort.hpp).");
+  m.def("cub_inclusive_scan", [](int device, const std::string& in_type, const std::string& out_type, bool multiply,
+                                 std::uintptr_t in, std::uintptr_t out, std::int64_t n) {
+    libs::scan_problem p;
+    p.in_type = in_type, p.out_type = out_type, p.multiply = multiply, p.in = in, p.out = out, p.n = n;
+    rt::device& dev = rt::device::get(device);
+    nb::gil_scoped_release g;
+    libs::inclusive_scan(dev, array::array_stream(dev), p);
+  }, nb::arg("device"), nb::arg("in_type"), nb::arg("out_type"), nb::arg("multiply"), nb::arg("in_ptr"),
+  nb::arg("out_ptr"), nb::arg("n"),
+  "Inclusive sum (or product) of n contiguous elements through CUB's single-pass scan (NVRTC); see libs/cub_scan.hpp.");
   m.def("cub_include_dir", &libs::cccl_include_dir, "The CCCL header folder CUB is compiled from (raises if none).");
 }
 

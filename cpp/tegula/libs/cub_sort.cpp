@@ -4,8 +4,6 @@
 // most 2^28 keys) a zeroed look-back table and one onesweep kernel, ping-ponging between the buffers.
 #include "tegula/libs/cub_sort.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -14,14 +12,13 @@
 #include <tuple>
 #include <vector>
 
-#include "tegula/jit/compiler.hpp"
+#include "tegula/libs/cub_jit.hpp"
 #include "tegula/runtime/buffer.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
 #include "tegula/runtime/object_code.hpp"
 #include "tegula/runtime/stream.hpp"
-#include "tegula/support/config.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::libs {
@@ -46,11 +43,6 @@ int onesweep_items(int key_bytes, int value_bytes, int offset_bytes) {
 
 const char* unsigned_type(int bytes) { return bytes == 8 ? "unsigned long long" : "unsigned int"; }
 
-bool is_dir(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 struct sort_kernels {
   std::shared_ptr<rt::object_code> code;
   std::shared_ptr<rt::kernel> histogram, exclusive_sum, onesweep;
@@ -64,53 +56,14 @@ const sort_kernels& kernels_for(rt::device& dev, int key_bytes, int value_bytes,
   auto& slot = (*cache)[{dev.arch(), key_bytes, value_bytes, offset_bytes}];
   if (slot) return *slot;
   cub_sort_program prog = cub_sort_source(key_bytes, value_bytes, offset_bytes);
-  jit::compile_request r;
-  r.source = prog.source;
-  r.name = "tegula_cub_sort.cu";
-  r.options = {"--std=c++17", "-I" + cccl_include_dir()};
-  for (const auto& home : get_config().cuda_homes)
-    if (is_dir(home + "/include")) r.options.push_back("-I" + home + "/include");
-  r.name_expressions = {prog.histogram, prog.exclusive_sum, prog.onesweep};
-  r.arch = dev.arch();
-  auto compiled = jit::compile(r);
   auto k = std::make_unique<sort_kernels>();
-  k->code = std::make_shared<rt::object_code>(compiled->result->code, rt::object_code::kind::cubin,
-                                              compiled->result->lowered_names);
+  k->code = compile_cub(prog.source, {prog.histogram, prog.exclusive_sum, prog.onesweep}, dev.arch());
   k->histogram = k->code->get_kernel(prog.histogram);
   k->exclusive_sum = k->code->get_kernel(prog.exclusive_sum);
   k->onesweep = k->code->get_kernel(prog.onesweep);
   k->items = onesweep_items(key_bytes, value_bytes, offset_bytes);
   slot = std::move(k);
   return *slot;
-}
-
-// Packs the arguments at the offsets the image gives; a parameter may be an empty struct (CUB's decomposer:
-// one byte, left zero) when fewer arguments than parameters are given.
-class packer {
- public:
-  explicit packer(rt::kernel& k) : k_(k), buf_(k.params_bytes()) { std::memset(buf_.data(), 0, k.params_bytes()); }
-  template <class T>
-  packer& operator<<(const T& v) {
-    const auto& ps = k_.params();
-    if (next_ >= ps.size() || ps[next_].size != sizeof(T))
-      fail(error_kind::internal, "CUB kernel ", k_.name(), ": parameter ", next_, " is not ", sizeof(T), " bytes");
-    buf_.put(ps[next_].offset, &v, sizeof(T));
-    ++next_;
-    return *this;
-  }
-  rt::param_buffer& buffer() { return buf_; }
-
- private:
-  rt::kernel& k_;
-  rt::param_buffer buf_;
-  std::size_t next_ = 0;
-};
-
-rt::launch_config config(unsigned grid, unsigned threads) {
-  rt::launch_config c;
-  c.grid = {grid, 1, 1};
-  c.block = {threads, 1, 1};
-  return c;
 }
 
 template <class Offset>
@@ -129,12 +82,12 @@ int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p,
   bins->fill(0, s);
 
   const int per_sm = std::max(1, k.histogram->max_active_blocks_per_sm(histogram_threads, 0, dev));
-  packer h(*k.histogram);
+  cub_params h(*k.histogram);
   h << std::uintptr_t(bins->ptr()) << p.keys[0] << Offset(p.n) << int(0) << int(p.end_bit);
-  rt::launch(s, config(unsigned(per_sm * dev.sm_count()), histogram_threads), *k.histogram, h.buffer());
-  packer e(*k.exclusive_sum);
+  rt::launch(s, cub_launch_config(unsigned(per_sm * dev.sm_count()), histogram_threads), *k.histogram, h.buffer());
+  cub_params e(*k.exclusive_sum);
   e << std::uintptr_t(bins->ptr());
-  rt::launch(s, config(unsigned(passes), exclusive_sum_threads), *k.exclusive_sum, e.buffer());
+  rt::launch(s, cub_launch_config(unsigned(passes), exclusive_sum_threads), *k.exclusive_sum, e.buffer());
 
   const std::size_t key_size = std::size_t(p.key_bytes), value_size = std::size_t(p.value_bytes);
   int current = 0;
@@ -150,14 +103,14 @@ int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p,
                                  : 0;
       const std::uintptr_t bins_in = bins_base + std::size_t((portion * passes + pass) * radix_digits) * sizeof(Offset);
       const std::size_t first = std::size_t(portion * portion_size);
-      packer o(*k.onesweep);
+      cub_params o(*k.onesweep);
       o << std::uintptr_t(lookback->ptr())
         << std::uintptr_t(counters->ptr() + std::size_t(portion * passes + pass) * sizeof(portion_offset)) << bins_out
         << bins_in << p.keys[current ^ 1] << std::uintptr_t(p.keys[current] + first * key_size)
         << (value_size ? p.values[current ^ 1] : std::uintptr_t(0))
         << (value_size ? std::uintptr_t(p.values[current] + first * value_size) : std::uintptr_t(0))
         << portion_offset(items) << int(bit) << int(bits);
-      rt::launch(s, config(unsigned(blocks), onesweep_threads), *k.onesweep, o.buffer());
+      rt::launch(s, cub_launch_config(unsigned(blocks), onesweep_threads), *k.onesweep, o.buffer());
     }
     current ^= 1;
   }
@@ -166,26 +119,6 @@ int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p,
 }
 
 }  // namespace
-
-std::string cccl_include_dir() {
-  std::vector<std::string> tried;
-  auto consider = [&](const std::string& dir) {
-    tried.push_back(dir);
-    return is_dir(dir + "/cub") && is_dir(dir + "/cuda/std");
-  };
-  for (const auto& home : get_config().cuda_homes) {
-    for (const char* sub : {"/include/cccl", "/targets/x86_64-linux/include/cccl", "/targets/sbsa-linux/include/cccl"})
-      if (consider(home + sub)) return home + sub;
-  }
-  for (const auto& lib : library_dirs()) {  // NVIDIA's pip wheels: <root>/lib next to <root>/include
-    for (const char* sub : {"/../include/cccl", "/../include"})
-      if (consider(lib + sub)) return lib + sub;
-  }
-  std::string list;
-  for (const auto& t : tried) list += "\n  " + t;
-  fail(error_kind::driver_missing, "CUB (the CCCL headers shipped with the CUDA toolkit) was not found; set CUDA_HOME "
-       "to a CUDA 12.8+ toolkit. Searched:", list);
-}
 
 cub_sort_program cub_sort_source(int key_bytes, int value_bytes, int offset_bytes) {
   if (key_bytes != 4 && key_bytes != 8) fail(error_kind::invalid_argument, "CUB sort keys are 4 or 8 bytes, not ", key_bytes);

@@ -34,8 +34,4 @@ struct cub_sort_program {
 };
 cub_sort_program cub_sort_source(int key_bytes, int value_bytes, int offset_bytes);
 
-// NVRTC options with the CCCL include folder; throws driver_missing naming the folders searched when the CCCL
-// headers (cub/, cuda/std/) are not found.
-std::string cccl_include_dir();
-
 }  // namespace tegula::libs

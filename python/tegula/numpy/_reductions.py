@@ -273,7 +273,10 @@ def _scan(op, a, axis, dtype, out):
     if dtype is not None:
         a = a.astype(dtype_name(dtype))
     from . import _scan as _long
-    r = _long.scan(op, a, axis) if _long.applies(a, axis) else a._scan(op, axis)
+    if _long.cub_applies(a, axis):
+        r = _long.cub_scan(op, a, axis)
+    else:
+        r = _long.scan(op, a, axis) if _long.applies(a, axis) else a._scan(op, axis)
     if dtype is not None and r._dtype_name != dtype_name(dtype):
         r = r.astype(dtype_name(dtype))
     return _finish(r, out, True)

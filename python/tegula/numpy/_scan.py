@@ -2,7 +2,11 @@
 chunks; one tile kernel reduces every chunk, a small scan of those totals gives each chunk its starting value, and
 a second tile kernel scans the chunks again from there. The array engine's own scan gives each row to one block,
 which is right for many rows and leaves most of the GPU idle for one long row. Tile kernels, so the interpreter
-runs the same code on the CPU."""
+runs the same code on the CPU.
+
+A single long row on a GPU goes to CUB's single-pass scan instead (cpp/tegula/libs/cub_scan.hpp): it reads each
+element once, where the chunked scan reads it twice. 16-bit floats and complex numbers stay on the chunked scan or
+the engine."""
 from __future__ import annotations
 
 import math
@@ -62,6 +66,33 @@ def applies(a, axis):
     cols = a.shape[axis]
     rows = a.size // cols if cols else 0
     return cols >= _MIN_COLS and 0 < rows < 256
+
+
+_CUB_TYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")
+
+
+def cub_applies(a, axis):
+    """True when the scan is of one long row on a GPU with CUB available, in a dtype CUB's scan takes."""
+    from . import _sort
+
+    if not applies(a, axis) or a._dtype_name not in _CUB_TYPES:
+        return False
+    return a.size == a.shape[axis] and _sort._use_cub(a)
+
+
+def cub_scan(op, a, axis):
+    """cumsum/cumprod of the single row of a along `axis` through CUB, in NumPy's result dtype."""
+    from ._creation import ascontiguousarray, empty
+
+    res = result_dtype(a._dtype_name)
+    x = ascontiguousarray(a).reshape(-1)
+    x._materialize()
+    out = empty((x.shape[0],), res, device=_core.device_of(a))
+    out._materialize()
+    out._prepare_write()
+    _core._tegula.cub_inclusive_scan(a._device_id, x._dtype_name, res, op == "cumprod", x._data_ptr, out._data_ptr,
+                                     x.shape[0])
+    return out.reshape(a.shape)
 
 
 def result_dtype(dtype_name):

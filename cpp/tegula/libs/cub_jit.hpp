@@ -1,0 +1,48 @@
+// What the CUB-backed algorithms share: finding the CCCL headers, compiling CUB code with NVRTC through the JIT
+// cache, and packing kernel arguments at the offsets the compiled image gives.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tegula/runtime/launch.hpp"
+#include "tegula/runtime/module.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::rt {
+class object_code;
+}  // namespace tegula::rt
+
+namespace tegula::libs {
+
+// The CCCL include folder (holding cub/ and cuda/std/) of the CUDA toolkit or NVIDIA's pip wheels; throws
+// driver_missing naming the folders searched when there is none.
+std::string cccl_include_dir();
+
+// Compiles `source` (which includes CUB headers) for sm_<arch> with the kernels' name expressions, through the
+// memory and disk caches.
+std::shared_ptr<rt::object_code> compile_cub(const std::string& source, const std::vector<std::string>& names, int arch);
+
+rt::launch_config cub_launch_config(unsigned grid, unsigned threads);
+
+// Kernel arguments in order, each checked against the parameter's size in the image. Parameters left over
+// (CUB's empty decomposer structs) stay zero.
+class cub_params {
+ public:
+  explicit cub_params(rt::kernel& k);
+  template <class T>
+  cub_params& operator<<(const T& v) {
+    put(&v, sizeof(T));
+    return *this;
+  }
+  rt::param_buffer& buffer() { return buf_; }
+
+ private:
+  void put(const void* bytes, std::size_t n);
+  rt::kernel& k_;
+  rt::param_buffer buf_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace tegula::libs

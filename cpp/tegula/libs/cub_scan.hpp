@@ -1,0 +1,32 @@
+// Inclusive scans (cumsum, cumprod) of one long contiguous array through CUB's single-pass decoupled look-back
+// scan (AgentScan), compiled at run time by NVRTC: each element is read once and written once.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace tegula::rt {
+class device;
+class stream;
+}  // namespace tegula::rt
+
+namespace tegula::libs {
+
+struct scan_problem {
+  std::string in_type = "float32";   // bool, int8..int64, uint8..uint64, float32 or float64
+  std::string out_type = "float32";  // the accumulator too: int64/uint64 for integers, as NumPy's cumsum
+  bool multiply = false;             // cumprod instead of cumsum
+  std::uintptr_t in = 0, out = 0;    // contiguous; may be the same buffer
+  std::int64_t n = 0;
+};
+
+void inclusive_scan(rt::device& dev, const rt::stream& s, const scan_problem& p);
+
+// The CUDA source (extern "C" kernels tg_scan_init and tg_scan) and the tile size for one instantiation.
+struct cub_scan_program {
+  std::string source;
+  int threads = 0, items = 0;
+};
+cub_scan_program cub_scan_source(const std::string& in_type, const std::string& out_type, bool multiply,
+                                 int offset_bytes);
+
+}  // namespace tegula::libs

@@ -1,0 +1,59 @@
+// Tests of libs/cub_scan without a GPU: the AgentScan wrappers compile under NVRTC for sm_90 for the dtypes
+// tegula.numpy routes here, with CUB's tile sizes; bad dtypes are refused. (The scan runs in tests/gpu.)
+#include "tegula/libs/cub_scan.hpp"
+
+#include <gtest/gtest.h>
+
+#include "nvrtc_available.hpp"
+#include "tegula/jit/nvrtc.hpp"
+#include "tegula/libs/cub_jit.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::libs {
+namespace {
+
+class CubScan : public ::testing::TestWithParam<std::tuple<const char*, const char*, bool, int>> {};
+
+TEST_P(CubScan, CompilesUnderNvrtc) {
+  TEGULA_REQUIRE_NVRTC();
+  std::string inc;
+  try {
+    inc = cccl_include_dir();
+  } catch (const error& e) {
+    if (e.kind() != error_kind::driver_missing) throw;
+    GTEST_SKIP() << "no CCCL headers on this machine";
+  }
+  auto [in, out, multiply, offset] = GetParam();
+  cub_scan_program p = cub_scan_source(in, out, multiply, offset);
+  EXPECT_EQ(p.threads * p.items, std::string(out).find("64") != std::string::npos ? 224 * 12 : 128 * 24);
+  jit::compile_request r;
+  r.source = p.source;
+  r.options = {"--std=c++17", "-I" + inc};
+  r.arch = 90;
+  jit::compile_result c = jit::nvrtc_compile(r);
+  EXPECT_EQ(c.code.substr(0, 4), "\x7f" "ELF");
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, CubScan,
+                         ::testing::Values(std::make_tuple("float32", "float32", false, 4),
+                                           std::make_tuple("float64", "float64", true, 8),
+                                           std::make_tuple("int8", "int64", false, 4),
+                                           std::make_tuple("bool", "int64", false, 4),
+                                           std::make_tuple("uint32", "uint64", true, 4)));
+
+TEST(CubScanSource, RefusesBadTypes) {
+  auto refused = [](const char* in, const char* out, error_kind kind) {
+    try {
+      (void)cub_scan_source(in, out, false, 4);
+      ADD_FAILURE() << in << " -> " << out;
+    } catch (const error& e) {
+      EXPECT_EQ(e.kind(), kind) << e.what();
+    }
+  };
+  refused("complex64", "complex64", error_kind::type_error);
+  refused("float16", "float32", error_kind::type_error);
+  refused("int8", "int32", error_kind::type_error);
+}
+
+}  // namespace
+}  // namespace tegula::libs
