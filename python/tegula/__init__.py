@@ -5,7 +5,7 @@ use: tegula.core (CUDA runtime and JIT compiler).
 """
 
 __version__ = "0.1.0"
-__all__ = ["core", "tile", "numpy", "math", "TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError"]
+__all__ = ["core", "tile", "numpy", "math", "explain", "TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError"]
 
 _SUBMODULES = ("core", "tile", "cli", "numpy", "math")
 _ERRORS = ("TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError")
@@ -16,6 +16,10 @@ def __getattr__(name):
 
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "explain":
+        from ._explain import explain
+
+        return explain
     if name in _ERRORS:
         from . import _tegula
 

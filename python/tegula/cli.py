@@ -1,4 +1,4 @@
-"""The `tegula` command: `tegula info` and `tegula cache {ls,size,clear}`."""
+"""The `tegula` command: `tegula info`, `tegula cache {ls,size,clear}` and `tegula explain`."""
 from __future__ import annotations
 
 import argparse
@@ -56,6 +56,56 @@ def _cache(args) -> int:
     return 0
 
 
+def _load_kernel(target):
+    """FILE.py:NAME -> the object NAME of the module FILE.py (its top-level code runs, as on import)."""
+    import importlib.util
+    import os
+
+    path, _, name = target.rpartition(":")
+    if not path or not name:
+        raise SystemExit(f"tegula explain: expected FILE.tir or FILE.py:KERNEL, got {target!r}")
+    spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
+    if spec is None:
+        raise SystemExit(f"tegula explain: cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    spec.loader.exec_module(module)
+    if not hasattr(module, name):
+        raise SystemExit(f"tegula explain: {path} has no {name!r}")
+    return getattr(module, name)
+
+
+def _explain(args) -> int:
+    from . import _explain as E
+
+    if args.target.endswith(".tir"):
+        with open(args.target) as f:
+            report = E.for_ir(f.read(), args.target, args.arch)
+    else:
+        obj = _load_kernel(args.target)
+        report = E.explain(obj, *E.parse_args_spec(args.args), arch=args.arch)
+    show = args.show
+    if show == "summary":
+        print(report)
+        if report.block_threads:
+            print("  occupancy by block size (if it could be chosen):")
+            for o in report.occupancy_table():
+                print(f"    {o['block_threads']:5d} threads: {o['blocks_per_sm']:3d} blocks, {o['occupancy']:4.0%} "
+                      f"({o['limited_by']})")
+    elif show == "ir":
+        print(report.ir(args.stage))
+    elif show == "stages":
+        for stage in report.stages:
+            print(f"// ---- after {stage} ----")
+            print(report.ir(stage))
+    elif show == "resources":
+        for k, v in report.resources.items():
+            print(f"{k}: {v}")
+    else:
+        print(getattr(report, show))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tegula", description="tegula: native Python for NVIDIA GPUs")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -63,6 +113,16 @@ def main(argv: list[str] | None = None) -> int:
     cache = sub.add_parser("cache", help="inspect or clear the on-disk compile cache")
     cache.add_argument("action", choices=("ls", "size", "clear"))
     cache.set_defaults(run=_cache)
+    ex = sub.add_parser("explain", help="what a kernel compiles to and what it costs: IR after each pass, CUDA, PTX, "
+                        "SASS, registers, spills, shared memory, occupancy")
+    ex.add_argument("target", help="FILE.tir, or FILE.py:KERNEL (a @tt.kernel; give --args)")
+    ex.add_argument("--args", default="", help="launch arguments: arrays as dtype[shape] (float32[64,1024]), "
+                    "scalars and constants as literals, separated by spaces")
+    ex.add_argument("--arch", type=int, default=None, help="compute capability, e.g. 90 (default: this GPU, else 90)")
+    ex.add_argument("--show", default="summary",
+                    choices=("summary", "ir", "stages", "source", "ptx", "sass", "resources"))
+    ex.add_argument("--stage", default=None, help="with --show ir: the IR after this pass (default: after all)")
+    ex.set_defaults(run=_explain)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -98,6 +98,9 @@ void bind_support(nb::module_& m) {
     d["disk_cache"] = c.disk_cache;
     d["interpret"] = c.interpret;
     d["log_level"] = c.log_level;
+    nb::list homes;
+    for (const auto& h : c.cuda_homes) homes.append(h);
+    d["cuda_homes"] = homes;
     return d;
   });
 }

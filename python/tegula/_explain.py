@@ -1,0 +1,365 @@
+"""The code analyzer: what one compiled kernel is (tile IR after each pass, CUDA C++, PTX, SASS) and what it costs
+(registers, spills, shared and local memory, occupancy per block size). It covers tile kernels, fused tegula.numpy
+expressions and raw Programs. Everything except SASS works without a GPU: NVRTC compiles for the GPU present, else
+for sm_90. Resources come from ptxas's own report (NVRTC's --ptxas-options=-v); occupancy uses the per-SM limits
+of the architecture, as CUDA's occupancy calculator does.
+
+    report = tegula.explain(kernel, *args)       # a tile kernel for these arguments
+    report = tegula.explain(x)                    # the kernel that computes the pending tegula.numpy array x
+    report = tegula.explain(program, "axpy")      # a raw tegula.core.Program
+    print(report)                                 # summary; report.ir("cse"), .source, .ptx, .sass, .resources
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+# Per-SM limits (CUDA occupancy calculator): warps, blocks, 32-bit registers and their allocation unit per warp,
+# shared memory per SM and per block, its allocation unit, and what the system reserves per block.
+_LIMITS = {
+    80: dict(warps=64, blocks=32, regs=65536, reg_unit=256, smem=167936, smem_block=166912, smem_unit=128, reserved=1024),
+    86: dict(warps=48, blocks=16, regs=65536, reg_unit=256, smem=102400, smem_block=101376, smem_unit=128, reserved=1024),
+    89: dict(warps=48, blocks=24, regs=65536, reg_unit=256, smem=102400, smem_block=101376, smem_unit=128, reserved=1024),
+    90: dict(warps=64, blocks=32, regs=65536, reg_unit=256, smem=233472, smem_block=232448, smem_unit=128, reserved=1024),
+    100: dict(warps=64, blocks=32, regs=65536, reg_unit=256, smem=233472, smem_block=232448, smem_unit=128, reserved=1024),
+}
+
+
+def default_arch():
+    """The current GPU's compute capability (90 for sm_90), or 90 without one."""
+    from .core._program import Program, _DEFAULT_ARCH_WITHOUT_GPU
+
+    if Program._has_device():
+        from . import _tegula
+
+        return int(_tegula.Device().arch)
+    return _DEFAULT_ARCH_WITHOUT_GPU
+
+
+def occupancy(arch, registers, shared_bytes, block_threads):
+    """Resident blocks per SM and what limits them, for a kernel using `registers` per thread and `shared_bytes`
+    (static + dynamic) per block, launched with `block_threads`."""
+    lim = _LIMITS.get(arch) or _LIMITS[max(a for a in _LIMITS if a <= max(arch, 80))]
+    warps = -(-block_threads // 32)
+    if block_threads < 1 or block_threads > 1024:
+        raise ValueError(f"block_threads must be 1..1024, got {block_threads}")
+    per_warp = -(-max(registers, 1) * 32 // lim["reg_unit"]) * lim["reg_unit"]
+    smem = -(-(shared_bytes + lim["reserved"]) // lim["smem_unit"]) * lim["smem_unit"]
+    limits = {
+        "blocks": lim["blocks"],
+        "warps": lim["warps"] // warps,
+        "registers": (lim["regs"] // per_warp) // warps if registers <= 255 else 0,
+        "shared memory": lim["smem"] // smem if shared_bytes <= lim["smem_block"] else 0,
+    }
+    blocks = min(limits.values())
+    limited_by = min(limits, key=lambda k: (limits[k], list(limits).index(k)))
+    return {"block_threads": block_threads, "blocks_per_sm": blocks, "warps_per_sm": blocks * warps,
+            "occupancy": blocks * warps / lim["warps"], "limited_by": limited_by}
+
+
+def _parse_ptxas(log):
+    """{entry name: resources} from ptxas's -v report."""
+    out = {}
+    for block in log.split("Compiling entry function '")[1:]:
+        name = block.split("'", 1)[0]
+        r = {"registers": 0, "spill_stores": 0, "spill_loads": 0, "stack_frame": 0, "static_shared": 0, "barriers": 0,
+             "constant": 0}
+        for key, pattern in (("registers", r"Used (\d+) registers"), ("spill_stores", r"(\d+) bytes spill stores"),
+                             ("spill_loads", r"(\d+) bytes spill loads"), ("stack_frame", r"(\d+) bytes stack frame"),
+                             ("static_shared", r"(\d+) bytes smem"), ("barriers", r"used (\d+) barriers"),
+                             ("constant", r"(\d+) bytes cmem\[0\]")):
+            m = re.search(pattern, block)
+            if m:
+                r[key] = int(m.group(1))
+        out[name] = r
+    return out
+
+
+def _tool(name):
+    from . import _tegula
+
+    found = shutil.which(name)
+    if found:
+        return found
+    for home in _tegula.config().get("cuda_homes", []) or []:
+        p = os.path.join(home, "bin", name)
+        if os.path.isfile(p):
+            return p
+    return None
+
+
+class KernelReport:
+    """One compiled kernel, explained. `ir(stage)`, `stages`, `source`, `ptx`, `sass`, `resources`,
+    `occupancy(block_threads)` and `occupancy_table()`; str() gives a summary."""
+
+    def __init__(self, name, source, entry, *, arch=None, arch_specific=False, block_threads=0, dynamic_shared=0,
+                 stages=None, options=None, name_expressions=(), notes=()):
+        self.name = name
+        self.source = source                # CUDA C++
+        self.entry = entry                  # extern "C" name or name expression
+        self.arch = int(arch or default_arch())
+        self.arch_specific = arch_specific  # sm_90a (wgmma) rather than sm_90
+        self.block_threads = block_threads  # fixed by the kernel (tile kernels, array kernels); 0 for Programs
+        self.dynamic_shared = dynamic_shared
+        self.notes = list(notes)
+        self._stages = stages               # [(stage, IR text)] or None (raw CUDA)
+        self._options = options
+        self._names = tuple(name_expressions)
+        self._ptx = self._log = self._cubin = None
+        self._mangled = None
+
+    # ---- IR --------------------------------------------------------------------------------------------------
+    @property
+    def stages(self):
+        """The pass pipeline's stages whose IR `ir(stage)` returns (empty for raw CUDA)."""
+        return [s for s, _ in self._stages or ()]
+
+    def ir(self, stage=None):
+        """The tile IR after all passes, or after `stage` (one of `stages`)."""
+        if not self._stages:
+            raise ValueError(f"'{self.name}' is raw CUDA C++ (a Program): it has no tile IR")
+        if stage is None:
+            return self._stages[-1][1]
+        for s, text in self._stages:
+            if s == stage:
+                return text
+        raise ValueError(f"no stage {stage!r}; stages: {self.stages}")
+
+    # ---- compiled forms ---------------------------------------------------------------------------------------
+    def _program_options(self, extra=()):
+        from .core import ProgramOptions
+
+        base = self._options or ProgramOptions()
+        opts = ProgramOptions(**{f: getattr(base, f) for f in base.__dataclass_fields__})
+        opts.arch = f"sm_{self.arch}{'a' if self.arch_specific else ''}"
+        opts.extra_options = list(base.extra_options) + list(extra)
+        return opts
+
+    def _compile(self, target, extra=()):
+        from .core import Program
+
+        p = Program(self.source, name=f"{self.name}.cu", options=self._program_options(extra))
+        obj = p.compile(target, self._names)
+        return obj, p.last_compile
+
+    @property
+    def ptx(self):
+        """The PTX NVRTC makes of the source (compiled on first access, then cached)."""
+        if self._ptx is None:
+            obj, _ = self._compile("ptx")
+            code = obj.code
+            self._ptx = code.decode() if isinstance(code, bytes) else code
+        return self._ptx
+
+    def _verbose(self):
+        if self._log is None:
+            obj, info = self._compile("cubin", ["--ptxas-options=-v"])
+            self._cubin, self._log = obj.code, info["log"]
+            self._mangled = dict(obj.name_expressions) if self._names else {}
+        return self._log
+
+    @property
+    def resources(self):
+        """ptxas's report for the entry: registers, spill_stores/spill_loads (bytes), stack_frame (local memory
+        per thread, bytes), static_shared and dynamic_shared (bytes per block), barriers, constant (bytes)."""
+        table = _parse_ptxas(self._verbose())
+        name = (self._mangled or {}).get(self.entry, self.entry)
+        r = table.get(name)
+        if r is None:
+            if len(table) == 1:
+                r = next(iter(table.values()))
+            else:
+                raise KeyError(f"no entry '{self.entry}' in the compiled code; entries: {sorted(table)}")
+        return dict(r, dynamic_shared=self.dynamic_shared, local_memory=r["stack_frame"])
+
+    @property
+    def sass(self):
+        """The SASS of the compiled cubin, from nvdisasm (or cuobjdump) of the CUDA toolkit."""
+        self._verbose()
+        tool = _tool("nvdisasm") or _tool("cuobjdump")
+        if tool is None:
+            raise FileNotFoundError("SASS needs nvdisasm or cuobjdump from the CUDA toolkit; neither is on PATH or "
+                                    "in CUDA_HOME/bin")
+        with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
+            f.write(self._cubin)
+        try:
+            args = [tool, "-c", f.name] if tool.endswith("nvdisasm") else [tool, "-sass", f.name]
+            return subprocess.run(args, check=True, capture_output=True, text=True).stdout
+        finally:
+            os.unlink(f.name)
+
+    # ---- occupancy ----------------------------------------------------------------------------------------------
+    def occupancy(self, block_threads=None):
+        """Blocks and warps resident per SM at `block_threads` (default: the kernel's own block size)."""
+        bt = block_threads or self.block_threads
+        if not bt:
+            raise ValueError(f"'{self.name}' has no fixed block size: pass block_threads")
+        r = self.resources
+        return occupancy(self.arch, r["registers"], r["static_shared"] + r["dynamic_shared"], bt)
+
+    def occupancy_table(self, sizes=(32, 64, 128, 256, 512, 1024)):
+        """occupancy() for each block size (the kernel's own first when fixed)."""
+        sizes = ([self.block_threads] if self.block_threads else []) + [s for s in sizes if s != self.block_threads]
+        return [self.occupancy(s) for s in sizes]
+
+    def __str__(self):
+        lines = [f"kernel {self.name} (sm_{self.arch}{'a' if self.arch_specific else ''})"]
+        if self.block_threads:
+            lines.append(f"  block: {self.block_threads} threads, dynamic shared memory {self.dynamic_shared} bytes")
+        try:
+            r = self.resources
+            lines.append(f"  registers {r['registers']}, spills {r['spill_stores']}/{r['spill_loads']} bytes "
+                         f"(stores/loads), local memory {r['local_memory']} bytes/thread, static shared "
+                         f"{r['static_shared']} bytes, barriers {r['barriers']}")
+            if self.block_threads:
+                o = self.occupancy()
+                lines.append(f"  occupancy: {o['blocks_per_sm']} blocks, {o['warps_per_sm']} warps per SM "
+                             f"({o['occupancy']:.0%}), limited by {o['limited_by']}")
+        except Exception as e:  # noqa: BLE001 - the summary says what it could not find out
+            lines.append(f"  resources unavailable: {e}")
+        if self._stages:
+            lines.append(f"  IR stages: {', '.join(self.stages)}")
+        lines.extend(f"  note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def for_tile_kernel(kernel, args, arch=None):
+    """The report of tile kernel `kernel` specialised for `args` (arrays of any kind, scalars, constants)."""
+    from . import _tegula
+
+    arch = int(arch or default_arch())
+    specs, key = kernel.specialize(tuple(args), True)
+    c = kernel._compiled(specs, key, True)
+    arrays = [(s[3], s[4]) for s in specs if s[0] == "array"]
+    k = _tegula.generate_kernel(c.ir, arch, arrays, kernel.num_stages)
+    notes = [f"mma on CUDA cores: {k['note']}"] if k["note"] else []
+    if k["tensor_maps"]:
+        notes.append(f"{len(k['tensor_maps'])} TMA tensor maps passed after the arguments")
+    return KernelReport(kernel.__name__, k["source"], k["name"], arch=arch, arch_specific=k["arch_specific"],
+                        block_threads=k["block_threads"], dynamic_shared=k["shared_bytes"], stages=list(c.stages),
+                        notes=notes)
+
+
+def for_array(x, arch=None):
+    """The report of the kernel that computes the pending tegula.numpy array x (it runs x to find out)."""
+    from . import _tegula
+
+    if not getattr(x, "_pending", False):
+        raise ValueError("explain(x) needs a pending (not yet computed) tegula.numpy array: x is already in memory, "
+                         "so no kernel is left to explain; explain the expression before using its value")
+    x._materialize()
+    last = _tegula.array_last_kernel()
+    if last is None:
+        raise RuntimeError("no array kernel ran for x")
+    ir_text, source, threads = last
+    arch = int(arch or default_arch())
+    notes = []
+    name = "tegula_array"
+    if not source:  # a CPU array: generate what the GPU would run, assuming contiguous aligned operands
+        fn = _tegula.parse_ir(ir_text, "<array kernel>")
+        n_arrays = len(re.findall(r"!tile\.array|array<", ir_text.split("{", 1)[0])) or 1
+        k = _tegula.generate_kernel(fn, arch, [(True, True)] * n_arrays, 0)
+        source, threads, name = k["source"], k["block_threads"], k["name"]
+        notes.append("x lives on the CPU interpreter: the CUDA shown assumes contiguous, 16-byte aligned operands")
+    else:
+        m = re.search(r'extern "C" __global__ void(?: __launch_bounds__\([^)]*\))? (\w+)\(', source)
+        name = m.group(1) if m else name
+    return KernelReport(name, source, name, arch=arch, block_threads=threads, stages=[("final", ir_text)],
+                        notes=notes)
+
+
+def for_program(program, kernel_name=None):
+    """The report of kernel `kernel_name` (an extern "C" name or a name expression) of a tegula.core.Program."""
+    names = [kernel_name] if kernel_name and "<" in kernel_name else []
+    if kernel_name is None:
+        found = re.findall(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)', program.code)
+        if len(found) != 1:
+            raise ValueError(f"the Program has {len(found)} extern \"C\" kernels ({found}): name the one to explain")
+        kernel_name = found[0]
+    arch = None
+    arch_specific = False
+    if program.options.arch is not None:
+        from .core._program import _parse_arch
+
+        arch, arch_specific = _parse_arch(program.options.arch)
+    return KernelReport(kernel_name, program.code, kernel_name, arch=arch, arch_specific=arch_specific,
+                        options=program.options, name_expressions=names)
+
+
+def for_ir(text, filename="<ir>", arch=None):
+    """The report of a tile IR function given as text (a .tir file): every pass stage and the CUDA it becomes,
+    assuming contiguous, 16-byte aligned array arguments."""
+    from . import _tegula
+
+    arch = int(arch or default_arch())
+    fn = _tegula.parse_ir(text, filename)
+    ir, stages = _tegula.run_pipeline(fn, dump=True)
+    header = text.split("{", 1)[0]
+    n_arrays = header.count("array<")
+    k = _tegula.generate_kernel(ir, arch, [(True, True)] * n_arrays, 0)
+    return KernelReport(k["name"], k["source"], k["name"], arch=arch, arch_specific=k["arch_specific"],
+                        block_threads=k["block_threads"], dynamic_shared=k["shared_bytes"], stages=list(stages),
+                        notes=["array arguments assumed contiguous and 16-byte aligned"] if n_arrays else [])
+
+
+_SHORT = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16", "i8": "int8", "i16": "int16",
+          "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+          "b1": "bool"}
+
+
+def parse_args_spec(spec):
+    """Launch arguments from text: 'float32[64,1024]' (or f32[64,1024]) is an array of that dtype and shape,
+    anything else a Python literal (a scalar or a constant)."""
+    import ast
+
+    import numpy as np
+
+    out = []
+    for token in re.findall(r"[A-Za-z_0-9]+\[[0-9, ]*\]|[^\s]+", spec or ""):
+        m = re.fullmatch(r"([A-Za-z_0-9]+)\[([0-9, ]*)\]", token)
+        if m:
+            dtype = _SHORT.get(m.group(1), m.group(1))
+            shape = tuple(int(d) for d in m.group(2).replace(" ", "").split(",") if d)
+            if dtype == "bfloat16":
+                from . import numpy as tnp
+
+                out.append(tnp.empty(shape, "bfloat16", device="cpu"))
+            else:
+                out.append(np.zeros(shape, np.dtype(dtype)))
+        else:
+            try:
+                out.append(ast.literal_eval(token))
+            except (ValueError, SyntaxError) as e:
+                raise ValueError(f"cannot read launch argument {token!r}: write arrays as dtype[shape] "
+                                 "(float32[64,1024]) and scalars as Python literals") from e
+    return out
+
+
+def explain(obj, *args, arch=None):
+    """A KernelReport for a tile kernel (with its launch arguments), a pending tegula.numpy array, or a
+    tegula.core.Program (with the kernel's name when it has several)."""
+    from .core import Program
+    from .tile._kernel import Kernel
+
+    if isinstance(obj, Kernel):
+        return for_tile_kernel(obj, args, arch)
+    if isinstance(obj, Program):
+        if len(args) > 1:
+            raise TypeError("explain(program, kernel_name): one kernel name")
+        return for_program(obj, args[0] if args else None)
+    if type(obj).__name__ == "ndarray" and hasattr(obj, "_pending"):
+        if args:
+            raise TypeError("explain(array) takes no further arguments")
+        return for_array(obj, arch)
+    from .tile._autotune import Autotuned
+
+    if isinstance(obj, Autotuned):
+        raise TypeError("explain an autotuned kernel through its kernel and one configuration's constants: "
+                        "explain(tuned.kernel, *args)")
+    raise TypeError(f"explain() takes a @tt.kernel function, a pending tegula.numpy array or a tegula.core.Program, "
+                    f"not {type(obj).__name__}")
