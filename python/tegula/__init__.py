@@ -5,7 +5,7 @@ use: tegula.core (CUDA runtime and JIT compiler).
 """
 
 __version__ = "0.1.0"
-__all__ = ["core", "tile", "numpy", "math", "explain", "TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError"]
+__all__ = ["core", "tile", "numpy", "math", "explain", "profile", "Profile", "nvtx_range", "TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError"]
 
 _SUBMODULES = ("core", "tile", "cli", "numpy", "math")
 _ERRORS = ("TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError")
@@ -20,6 +20,10 @@ def __getattr__(name):
         from ._explain import explain
 
         return explain
+    if name in ("profile", "Profile", "nvtx_range"):
+        from . import _profile
+
+        return getattr(_profile, name)
     if name in _ERRORS:
         from . import _tegula
 

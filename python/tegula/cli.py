@@ -1,4 +1,4 @@
-"""The `tegula` command: `tegula info`, `tegula cache {ls,size,clear}` and `tegula explain`."""
+"""The `tegula` command: `tegula info`, `tegula cache {ls,size,clear}`, `tegula explain` and `tegula profile`."""
 from __future__ import annotations
 
 import argparse
@@ -106,6 +106,31 @@ def _explain(args) -> int:
     return 0
 
 
+def _profile(args) -> int:
+    import os
+    import runpy
+
+    from ._profile import profile
+
+    old_argv = sys.argv
+    sys.argv = [args.script] + list(args.script_args)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(args.script)))
+    code = 0
+    try:
+        with profile(gpu_timing=not args.host_only) as p:
+            try:
+                runpy.run_path(args.script, run_name="__main__")
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.argv = old_argv
+    print(p.table(limit=args.limit), file=sys.stderr)
+    if args.trace:
+        p.export_chrome_trace(args.trace)
+        print(f"trace: {args.trace} ({len(p.launches)} launches; open it in https://ui.perfetto.dev)", file=sys.stderr)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tegula", description="tegula: native Python for NVIDIA GPUs")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -123,6 +148,13 @@ def main(argv: list[str] | None = None) -> int:
                     choices=("summary", "ir", "stages", "source", "ptx", "sass", "resources"))
     ex.add_argument("--stage", default=None, help="with --show ir: the IR after this pass (default: after all)")
     ex.set_defaults(run=_explain)
+    pr = sub.add_parser("profile", help="run a Python script under tegula.profile() and print the kernel table")
+    pr.add_argument("--trace", default=None, help="also write a Chrome/Perfetto trace to this JSON file")
+    pr.add_argument("--limit", type=int, default=30, help="rows of the table (default 30)")
+    pr.add_argument("--host-only", action="store_true", help="no GPU events: host times only")
+    pr.add_argument("script")
+    pr.add_argument("script_args", nargs=argparse.REMAINDER)
+    pr.set_defaults(run=_profile)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -15,6 +15,7 @@
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
 #include "tegula/runtime/object_code.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::array {
@@ -45,6 +46,7 @@ std::unique_ptr<array_kernel> build(device_kind device, rt::device* gpu, const s
   r.name = "tegula_array.cu";
   r.arch = o.arch;
   auto compiled = jit::compile(r);
+  rt::prof::record_compile(src.name, compiled->seconds, jit::outcome_name(compiled->outcome));
   auto code = std::make_shared<rt::object_code>(compiled->result->code, rt::object_code::kind::cubin,
                                                 compiled->result->lowered_names);
   k->gpu = code->get_kernel(src.name);
@@ -69,6 +71,20 @@ void put_scalar(rt::param_buffer& buf, const rt::param_info& at, const kernel_sc
   }
   if (at.size != n) fail(error_kind::internal, "array kernel scalar parameter has ", at.size, " bytes, packed ", n);
   buf.put(at.offset, bytes, n);
+}
+
+// Bytes of every array argument, counting a broadcast (stride 0) axis once: what the kernel reads and writes.
+std::uint64_t bytes_touched(const std::vector<kernel_arg>& args) {
+  std::uint64_t total = 0;
+  for (const auto& a : args) {
+    if (auto* x = std::get_if<kernel_array>(&a)) {
+      std::uint64_t n = 1;
+      for (int d = 0; d < x->rank; ++d)
+        if (x->strides[d] != 0) n *= static_cast<std::uint64_t>(x->shape[d]);
+      total += n * static_cast<std::uint64_t>(ir::size_bytes(x->t));
+    }
+  }
+  return total;
 }
 
 }  // namespace
@@ -115,6 +131,7 @@ void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, cons
         else in.emplace_back(interp::scalar_arg{s.i});
       }
     }
+    rt::prof::host_scope timing(rt::prof::kind::interpret, k.fn.name, nullptr, bytes_touched(args));
     interp::run(k.fn, in, {grid, 1, 1});
     return;
   }
@@ -141,6 +158,7 @@ void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, cons
   c.grid = {static_cast<unsigned>(grid), 1, 1};
   c.block = {k.threads, 1, 1};
   c.shared_mem = k.shared;
+  if (rt::prof::active()) rt::prof::note_bytes(bytes_touched(args));
   rt::launch(array_stream(*gpu), c, *k.gpu, buf);
 }
 

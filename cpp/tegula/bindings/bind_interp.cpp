@@ -5,6 +5,7 @@
 #include <array>
 
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/interp/interpreter.hpp"
 #include "tegula/support/error.hpp"
 
@@ -45,7 +46,16 @@ void bind_interp(nb::module_& m) {
     if (grid.empty() || grid.size() > 3) fail(error_kind::invalid_argument, "grid must have 1 to 3 dimensions");
     std::array<std::int64_t, 3> g{1, 1, 1};
     for (std::size_t i = 0; i < grid.size(); ++i) g[i] = grid[i];
+    std::uint64_t bytes = 0;
+    for (const auto& x : a)
+      if (auto* arr = std::get_if<interp::array_arg>(&x)) {
+        std::uint64_t n = 1;
+        for (std::size_t d = 0; d < arr->shape.size(); ++d)
+          if (arr->strides[d] != 0) n *= static_cast<std::uint64_t>(arr->shape[d]);
+        bytes += n * static_cast<std::uint64_t>(ir::size_bytes(arr->elem));
+      }
     nb::gil_scoped_release release;
+    rt::prof::host_scope timing(rt::prof::kind::interpret, f.name, nullptr, bytes);
     interp::run(f, a, g);
   }, nb::arg("function"), nb::arg("args"), nb::arg("grid"));
 }

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/jit/compiler.hpp"
 #include "tegula/jit/disk_cache.hpp"
 #include "tegula/runtime/object_code.hpp"
@@ -27,15 +28,6 @@ std::shared_ptr<rt::object_code> object_code_for(const jit::compiled& c) {
         c.result->code, c.result->kind == jit::target::cubin ? rt::object_code::kind::cubin : rt::object_code::kind::ptx,
         c.result->lowered_names);
   return slot;
-}
-
-const char* outcome_name(jit::cache_outcome o) {
-  switch (o) {
-    case jit::cache_outcome::memory_hit: return "memory";
-    case jit::cache_outcome::disk_hit: return "disk";
-    case jit::cache_outcome::compiled: return "compiled";
-  }
-  return "?";
 }
 
 }  // namespace
@@ -60,9 +52,10 @@ void bind_jit(nb::module_& m) {
       nb::gil_scoped_release g;
       c = jit::compile(r);
     }
+    rt::prof::record_compile(name, c->seconds, jit::outcome_name(c->outcome));
     nb::dict info;
     info["key"] = c->key;
-    info["cache"] = outcome_name(c->outcome);
+    info["cache"] = jit::outcome_name(c->outcome);
     info["seconds"] = c->seconds;
     info["log"] = c->result->log;
     return std::make_pair(object_code_for(*c), info);

@@ -13,7 +13,8 @@ void bind_interp(nb::module_& m);   // the CPU interpreter
 void bind_codegen(nb::module_& m);  // CUDA C++ generation
 void bind_tile_launcher(nb::module_& m);  // the tile launch fast path
 void bind_array(nb::module_& m);    // the ndarray type of tegula.numpy
-void bind_libs(nb::module_& m);     // CUDA libraries (cuBLASLt)
+void bind_libs(nb::module_& m);     // CUDA libraries (cuBLASLt, cuFFT, cuSOLVER, CUB)
+void bind_profiler(nb::module_& m); // the profiler's recorder
 // Sets the Python error for the exception in flight (for raw CPython entry points that bypass
 // nanobind's dispatch): tegula::error by kind, nb::python_error restored, others RuntimeError.
 void set_python_error_from_current_exception();

@@ -13,4 +13,5 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_tile_launcher(m);
   tegula::bind::bind_array(m);
   tegula::bind::bind_libs(m);
+  tegula::bind::bind_profiler(m);
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
@@ -121,7 +122,7 @@ bool read_ints(PyObject* t, long long* out, std::size_t n) {
 }
 
 // Appends an array argument's key and parameters; false when `a` is not a GPU torch tensor.
-bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& params) {
+bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes) {
   if (!is_torch_tensor(a)) return false;
   const names& n = attr_names();
   nb::object cuda = get(a, n.is_cuda);
@@ -153,6 +154,10 @@ bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& pa
   params.push_back(int64_param(static_cast<long long>(ptr)));
   for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(sh[i]));
   for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(st[i]));
+  std::uint64_t elems = 1;
+  for (std::size_t i = 0; i < ndim; ++i)
+    if (st[i] != 0) elems *= static_cast<std::uint64_t>(sh[i]);
+  bytes += elems * static_cast<std::uint64_t>(item);
   return true;
 }
 
@@ -224,18 +229,19 @@ class tile_launcher {
 
   // The signature key (binary bytes) and packed parameters of `args`, or false when some argument
   // is of a kind only Python handles.
-  bool describe(nb::handle args_obj, std::string& key, std::vector<param_value>& params) const {
+  bool describe(nb::handle args_obj, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes) const {
     if (!PyTuple_Check(args_obj.ptr())) return false;
     PyObject* args = args_obj.ptr();
     std::size_t n = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
     if (n != is_constant_.size()) return false;  // Python raises the arity error
     key.clear();
     params.clear();
+    bytes = 0;
     for (std::size_t i = 0; i < n; ++i) {
       PyObject* a = PyTuple_GET_ITEM(args, i);
       if (is_constant_[i]) {
         add_constant(a, key);
-      } else if (!add_torch_array(a, key, params) && !add_scalar(a, key, params)) {
+      } else if (!add_torch_array(a, key, params, bytes) && !add_scalar(a, key, params)) {
         return false;
       }
     }
@@ -245,7 +251,8 @@ class tile_launcher {
   // Launches and returns None when a variant matches; else returns the key (bytes) for Python to
   // compile and add(), or False when the arguments (or the grid) need Python's path altogether.
   nb::object launch(nb::handle grid, nb::handle args, nb::handle stream) {
-    if (!describe(args, key_, params_)) return nb::bool_(false);
+    std::uint64_t bytes = 0;
+    if (!describe(args, key_, params_, bytes)) return nb::bool_(false);
     const variant* v = nullptr;
     for (const auto& candidate : variants_)
       if (candidate.key == key_) v = &candidate;
@@ -266,6 +273,7 @@ class tile_launcher {
       buf.put(layout[i].offset, params_[i].bytes, params_[i].size);
     }
     std::shared_ptr<rt::stream> hold;
+    if (rt::prof::active()) rt::prof::note_bytes(bytes);
     rt::launch(to_stream(stream, hold), c, *v->kernel, buf);
     return nb::none();
   }
@@ -280,7 +288,8 @@ class tile_launcher {
   nb::object describe_for_tests(nb::handle args) const {
     std::string key;
     std::vector<param_value> params;
-    if (!describe(args, key, params)) return nb::none();
+    std::uint64_t bytes = 0;
+    if (!describe(args, key, params, bytes)) return nb::none();
     nb::list values;
     for (const auto& p : params) values.append(nb::bytes(reinterpret_cast<const char*>(p.bytes), p.size));
     return nb::make_tuple(nb::bytes(key.data(), key.size()), values);

@@ -1,5 +1,6 @@
 // The compiler front door: NVRTC behind an in-memory and a content-addressed on-disk cache.
 #include "tegula/jit/compiler.hpp"
+#include "tegula/support/nvtx.hpp"
 
 #include <chrono>
 #include <mutex>
@@ -104,7 +105,10 @@ std::shared_ptr<const compiled> compile(const compile_request& request) {
   }
 
   // No lock held here: compiles take long, and other keys must not wait for this one.
-  compile_result result = nvrtc_compile(request);
+  compile_result result = [&] {
+    nvtx_range range("tegula compile " + request.name);
+    return nvrtc_compile(request);
+  }();
   if (use_disk) default_disk_cache().put(key, encode_result(result));
   auto entry = make_compiled(std::move(key), std::move(result), cache_outcome::compiled, start);
   remember(entry);
@@ -115,6 +119,15 @@ void clear_memory_cache() {
   memory_cache& m = memory();
   std::lock_guard<std::mutex> lock(m.mutex);
   m.entries.clear();
+}
+
+const char* outcome_name(cache_outcome o) {
+  switch (o) {
+    case cache_outcome::memory_hit: return "memory";
+    case cache_outcome::disk_hit: return "disk";
+    case cache_outcome::compiled: return "compiled";
+  }
+  return "?";
 }
 
 }  // namespace tegula::jit

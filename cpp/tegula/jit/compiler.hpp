@@ -16,6 +16,9 @@ struct compiled {
   double seconds = 0;  // time spent in this call (lookup, or lookup + NVRTC + write)
 };
 
+// "memory", "disk" or "compiled".
+const char* outcome_name(cache_outcome o);
+
 // Key = sha256 over NVRTC version, source, program name (it appears in the log and line info), options, headers (names and contents), name
 // expressions, arch, arch_specific and target. The same request always gives the same key.
 std::string cache_key(const compile_request& request);

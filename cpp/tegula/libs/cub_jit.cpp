@@ -7,6 +7,7 @@
 
 #include "tegula/jit/compiler.hpp"
 #include "tegula/runtime/object_code.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/support/config.hpp"
 
 namespace tegula::libs {
@@ -49,6 +50,8 @@ std::shared_ptr<rt::object_code> compile_cub(const std::string& source, const st
   r.name_expressions = names;
   r.arch = arch;
   auto compiled = jit::compile(r);
+  rt::prof::record_compile(names.empty() ? std::string("cub scan") : "cub: " + names.front(), compiled->seconds,
+                           jit::outcome_name(compiled->outcome));
   return std::make_shared<rt::object_code>(compiled->result->code, rt::object_code::kind::cubin,
                                            compiled->result->lowered_names);
 }

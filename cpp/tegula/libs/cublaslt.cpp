@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "tegula/runtime/buffer.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/config.hpp"
@@ -254,6 +255,7 @@ void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p) {
          "an (n, k) array (its .T)");
   if (has_bias(p.ep) && !p.bias) fail(error_kind::invalid_argument, "epilog ", epilogue_name(p.ep), " needs a bias");
   if (has_aux(p.ep) && !p.aux) fail(error_kind::invalid_argument, "epilog ", epilogue_name(p.ep), " needs an aux output");
+  rt::prof::host_scope timing(rt::prof::kind::library, "cublasLt matmul " + epilogue_name(p.ep), &s);
   std::lock_guard<std::mutex> g(lock());
   dev.make_current();
   per_device& st = state(dev, s);

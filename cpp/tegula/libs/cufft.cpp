@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "tegula/runtime/device.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/config.hpp"
 #include "tegula/support/dynlib.hpp"
@@ -96,6 +97,7 @@ void fft(rt::device& dev, const rt::stream& s, const fft_problem& p) {
   for (auto e : p.shape)
     if (e < 1) fail(error_kind::invalid_argument, "Invalid number of FFT data points (", e, ") specified.");
   if (p.batch < 1) return;
+  rt::prof::host_scope timing(rt::prof::kind::library, "cufft", &s);
   std::lock_guard<std::mutex> g(lock());
   static std::map<std::string, plan_entry>* plans = new std::map<std::string, plan_entry>();  // leaked at exit
   std::string key = str(dev.ordinal(), ":", int(type_of(p)), ":", p.batch);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tegula/runtime/buffer.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/config.hpp"
@@ -123,6 +124,7 @@ T* p(std::uintptr_t x) {
 }  // namespace
 
 int getrf(const solver_call& c, std::int64_t n, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver getrf", c.s);
   std::lock_guard<std::mutex> g(lock());
   ctx& x = context(c);
   const cudaDataType t = data_type(c.t);
@@ -136,6 +138,7 @@ int getrf(const solver_call& c, std::int64_t n, std::uintptr_t a, std::int64_t l
 
 int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a, std::int64_t lda,
           std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver getrs", c.s);
   std::lock_guard<std::mutex> g(lock());
   ctx& x = context(c);
   const cudaDataType t = data_type(c.t);
@@ -147,6 +150,7 @@ int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, s
 }
 
 int potrf(const solver_call& c, bool lower, std::int64_t n, std::uintptr_t a, std::int64_t lda) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver potrf", c.s);
   std::lock_guard<std::mutex> g(lock());
   ctx& x = context(c);
   const cudaDataType t = data_type(c.t);
@@ -160,6 +164,7 @@ int potrf(const solver_call& c, bool lower, std::int64_t n, std::uintptr_t a, st
 }
 
 int geqrf(const solver_call& c, std::int64_t m, std::int64_t n, std::uintptr_t a, std::int64_t lda, std::uintptr_t tau) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver geqrf", c.s);
   std::lock_guard<std::mutex> g(lock());
   ctx& x = context(c);
   const cudaDataType t = data_type(c.t);
@@ -174,6 +179,7 @@ int geqrf(const solver_call& c, std::int64_t m, std::int64_t n, std::uintptr_t a
 
 int orgqr(const solver_call& c, std::int64_t m, std::int64_t n, std::int64_t k, std::uintptr_t a, std::int64_t lda,
           std::uintptr_t tau) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver orgqr", c.s);
   if (m > 2147483647 || lda > 2147483647) fail(error_kind::invalid_argument, "orgqr: matrix too large for cuSOLVER's 32-bit API");
   std::lock_guard<std::mutex> g(lock());
   ctx& x = context(c);
@@ -198,6 +204,7 @@ int orgqr(const solver_call& c, std::int64_t m, std::int64_t n, std::int64_t k, 
 
 int syevd(const solver_call& c, bool vectors, bool lower, std::int64_t n, std::uintptr_t a, std::int64_t lda,
           std::uintptr_t wv) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver syevd", c.s);
   std::lock_guard<std::mutex> g(lock());
   ctx& x = context(c);
   const cudaDataType t = data_type(c.t), rt = real_type(c.t);
@@ -214,6 +221,7 @@ int syevd(const solver_call& c, bool vectors, bool lower, std::int64_t n, std::u
 
 int gesvd(const solver_call& c, char jobu, char jobvt, std::int64_t m, std::int64_t n, std::uintptr_t a,
           std::int64_t lda, std::uintptr_t s, std::uintptr_t u, std::int64_t ldu, std::uintptr_t vt, std::int64_t ldvt) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver gesvd", c.s);
   if (m < n) fail(error_kind::internal, "gesvd needs m >= n (the caller transposes)");
   std::lock_guard<std::mutex> g(lock());
   ctx& x = context(c);

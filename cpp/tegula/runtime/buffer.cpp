@@ -4,6 +4,7 @@
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/driver.hpp"
 #include "tegula/runtime/memory_pool.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/error.hpp"
 
@@ -17,6 +18,7 @@ std::shared_ptr<buffer> buffer::allocate(std::size_t size, std::shared_ptr<strea
   b->dev_ = &dev;
   b->owned_ = true;
   b->stream_ = std::move(s);
+  prof::record_memory(prof::kind::alloc, size, dev.ordinal());
   return b;
 }
 
@@ -41,7 +43,10 @@ buffer::~buffer() {
 void buffer::close(const stream* s) {
   if (closed_) return;
   closed_ = true;
-  if (owned_ && ptr_) dev_->pool().deallocate(ptr_, s ? s->handle() : stream_->handle());
+  if (owned_ && ptr_) {
+    dev_->pool().deallocate(ptr_, s ? s->handle() : stream_->handle());
+    prof::record_memory(prof::kind::free, size_, dev_->ordinal());
+  }
   ptr_ = 0;
   owner_.reset();
   stream_.reset();
@@ -58,6 +63,7 @@ void buffer::copy_from_host(const void* src, std::size_t bytes, std::size_t offs
   require_open("copy from host", offset, bytes);
   if (bytes == 0) return;
   dev_->make_current();
+  prof::host_scope timing(prof::kind::copy, "h2d", &s, bytes);
   TEGULA_CHECK(drv().cuMemcpyHtoDAsync(ptr_ + offset, src, bytes, s.handle()));
   // Pageable host memory may be read after the call returns: finish before the caller frees it.
   TEGULA_CHECK(drv().cuStreamSynchronize(s.handle()));
@@ -67,6 +73,7 @@ void buffer::copy_to_host(void* dst, std::size_t bytes, std::size_t offset, cons
   require_open("copy to host", offset, bytes);
   if (bytes == 0) return;
   dev_->make_current();
+  prof::host_scope timing(prof::kind::copy, "d2h", &s, bytes);
   TEGULA_CHECK(drv().cuMemcpyDtoHAsync(dst, ptr_ + offset, bytes, s.handle()));
   TEGULA_CHECK(drv().cuStreamSynchronize(s.handle()));
 }
@@ -76,6 +83,7 @@ void buffer::copy_from(const buffer& src, std::size_t bytes, const stream& s) {
   src.require_open("copy source", 0, bytes);
   if (bytes == 0) return;
   dev_->make_current();
+  prof::host_scope timing(prof::kind::copy, "d2d", &s, bytes);
   TEGULA_CHECK(drv().cuMemcpyDtoDAsync(ptr_, src.ptr_, bytes, s.handle()));
 }
 

@@ -7,6 +7,7 @@
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/driver.hpp"
 #include "tegula/runtime/module.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/error.hpp"
 
@@ -52,6 +53,7 @@ void launch(const stream& s, const launch_config& c, kernel& k, param_buffer& pa
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                    CU_LAUNCH_PARAM_END};
   note_launch(&k.name());
+  prof::launch_scope timing(s, c, k);
   CUresult r;
   if (c.cluster == std::array<unsigned, 3>{1, 1, 1} && !c.cooperative) {
     r = api.cuLaunchKernel(f, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],

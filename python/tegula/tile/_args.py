@@ -137,6 +137,19 @@ def flatten(specs):
     return out
 
 
+def bytes_touched(specs):
+    """Bytes of the array arguments (a broadcast, stride-0 axis counted once): what a launch reads and writes."""
+    total = 0
+    for s in specs:
+        if s[0] == "array":
+            n = 1
+            for extent, stride in zip(s[6], s[7]):
+                if stride:
+                    n *= extent
+            total += n * item_size(s[1])
+    return total
+
+
 def run_interpreted(ir, specs, grid):
     """Runs on the CPU interpreter; GPU arrays are copied to the host and back."""
     import numpy as np

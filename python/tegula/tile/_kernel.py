@@ -232,6 +232,8 @@ def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
 
         cfg = c.configs[launch_grid] = core.LaunchConfig(grid=launch_grid, block=c.block_threads,
                                                          shmem_size=c.shared_bytes)
+    if _tegula.profiler_active():
+        _tegula.profiler_note_bytes(_args.bytes_touched(specs))
     _tegula.launch(stream, cfg, c.kernel, *_args.flatten(specs), *extra)
 
 

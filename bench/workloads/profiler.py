@@ -1,0 +1,67 @@
+"""Profiler overhead (issue #7: at most 5%): host time of a loop of 1000 tile-kernel launches with and without
+tegula.profile() around it, for a launch-bound kernel (2^10 elements) and a bandwidth-bound one (2^24 elements).
+The profiled loop records a pair of CUDA events per launch; the rows report the overhead in percent."""
+from __future__ import annotations
+
+import time
+
+from common import row
+from timing import median
+
+W = "profiler"
+N_LAUNCHES = 1000
+
+
+def _loop_s(launch, sync, profiled, tegula):
+    sync()
+    t0 = time.perf_counter()
+    if profiled:
+        with tegula.profile() as p:
+            for _ in range(N_LAUNCHES):
+                launch()
+            sync()
+        n = len(p.launches)
+        if n != N_LAUNCHES:
+            raise RuntimeError(f"the profile recorded {n} launches, expected {N_LAUNCHES}")
+    else:
+        for _ in range(N_LAUNCHES):
+            launch()
+        sync()
+    return time.perf_counter() - t0
+
+
+def run(ctx):
+    ctx.require_gpu()
+    import numpy as np
+
+    import tegula
+    import tegula.numpy as tnp
+    import tegula.tile as tt
+
+    @tt.kernel
+    def scale(x, out, T: tt.Constant[int]):
+        b = tt.bid(0)
+        tt.store(out, index=(b,), tile=tt.load(x, index=(b,), shape=(T,)) * 2.0)
+
+    rows = []
+    for n in (1 << 10, 1 << 24):
+        x = tnp.asarray(np.random.default_rng(1).random(n, dtype=np.float32), device="cuda")
+        out = tnp.empty_like(x)
+        grid = (-(-n // 1024),)
+
+        def launch():
+            tt.launch(scale, grid=grid, args=(x, out, 1024))
+
+        def sync():
+            tnp.synchronize()
+
+        launch()
+        rounds = ctx.pick(7, 3)
+        plain = median([_loop_s(launch, sync, False, tegula) for _ in range(rounds)])
+        profiled = median([_loop_s(launch, sync, True, tegula) for _ in range(rounds)])
+        pct = 100.0 * (profiled - plain) / plain
+        rows.append(row(W, "tegula", f"overhead_pct_{n.bit_length() - 1}", pct, "%", bar=5.0,
+                        note=f"{N_LAUNCHES} launches of a 2^{n.bit_length() - 1}-element kernel: "
+                             f"{plain * 1e6 / N_LAUNCHES:.2f} us/launch plain, "
+                             f"{profiled * 1e6 / N_LAUNCHES:.2f} profiled (events + records + stop)"))
+    return rows
