@@ -5,9 +5,9 @@ use: tegula.core (CUDA runtime and JIT compiler).
 """
 
 __version__ = "0.1.0"
-__all__ = ["core", "tile", "numpy", "math", "explain", "profile", "Profile", "nvtx_range", "TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError"]
+__all__ = ["core", "tile", "numpy", "math", "torch", "explain", "profile", "Profile", "nvtx_range", "TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError"]
 
-_SUBMODULES = ("core", "tile", "cli", "numpy", "math")
+_SUBMODULES = ("core", "tile", "cli", "numpy", "math", "torch")
 _ERRORS = ("TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError")
 
 

@@ -3,6 +3,9 @@
 
 NB_MODULE(_tegula, m) {
   m.doc() = "tegula's C++ core (runtime, JIT). Use the tegula.core package, not this module.";
+  // Objects held by other libraries' process-wide registries (torch.library keeps the functions of custom ops,
+  // and with them tile kernels) outlive nanobind's shutdown check; its "leaked instances" report would be noise.
+  nanobind::set_leak_warnings(false);
   tegula::bind::bind_support(m);
   tegula::bind::bind_runtime(m);
   tegula::bind::bind_jit(m);

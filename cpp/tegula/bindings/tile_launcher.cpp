@@ -58,6 +58,32 @@ struct names {
   PyObject* shape = PyUnicode_InternFromString("shape");
   PyObject* stride = PyUnicode_InternFromString("stride");
 };
+
+// torch's current stream on the tensor's device (torch._C._cuda_getCurrentRawStream), as a Python int handle;
+// None when torch cannot say. Launches given torch tensors and no stream go there, so they are ordered after the
+// torch work that produced their inputs (torch.cuda.stream(...) blocks included) and before what reads outputs.
+nb::object torch_current_stream(PyObject* tensor) {
+  static PyObject* fn = [] {
+    PyObject* c = PyImport_ImportModule("torch._C");
+    PyObject* f = c ? PyObject_GetAttrString(c, "_cuda_getCurrentRawStream") : nullptr;
+    Py_XDECREF(c);
+    if (!f) PyErr_Clear();
+    return f;  // leaked: lives as long as the interpreter
+  }();
+  if (!fn) return nb::none();
+  static PyObject* get_device = PyUnicode_InternFromString("get_device");
+  nb::object dev = nb::steal(PyObject_CallMethodNoArgs(tensor, get_device));
+  if (!dev.is_valid()) {
+    PyErr_Clear();
+    return nb::none();
+  }
+  PyObject* r = PyObject_CallOneArg(fn, dev.ptr());
+  if (!r) {
+    PyErr_Clear();
+    return nb::none();
+  }
+  return nb::steal(r);
+}
 const names& attr_names() {
   static const names* n = new names();  // leaked: lives as long as the interpreter
   return *n;
@@ -229,7 +255,8 @@ class tile_launcher {
 
   // The signature key (binary bytes) and packed parameters of `args`, or false when some argument
   // is of a kind only Python handles.
-  bool describe(nb::handle args_obj, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes) const {
+  bool describe(nb::handle args_obj, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes,
+                PyObject** first_tensor = nullptr) const {
     if (!PyTuple_Check(args_obj.ptr())) return false;
     PyObject* args = args_obj.ptr();
     std::size_t n = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
@@ -241,7 +268,9 @@ class tile_launcher {
       PyObject* a = PyTuple_GET_ITEM(args, i);
       if (is_constant_[i]) {
         add_constant(a, key);
-      } else if (!add_torch_array(a, key, params, bytes) && !add_scalar(a, key, params)) {
+      } else if (add_torch_array(a, key, params, bytes)) {
+        if (first_tensor && !*first_tensor) *first_tensor = a;
+      } else if (!add_scalar(a, key, params)) {
         return false;
       }
     }
@@ -252,7 +281,8 @@ class tile_launcher {
   // compile and add(), or False when the arguments (or the grid) need Python's path altogether.
   nb::object launch(nb::handle grid, nb::handle args, nb::handle stream) {
     std::uint64_t bytes = 0;
-    if (!describe(args, key_, params_, bytes)) return nb::bool_(false);
+    PyObject* tensor = nullptr;
+    if (!describe(args, key_, params_, bytes, &tensor)) return nb::bool_(false);
     const variant* v = nullptr;
     for (const auto& candidate : variants_)
       if (candidate.key == key_) v = &candidate;
@@ -273,8 +303,14 @@ class tile_launcher {
       buf.put(layout[i].offset, params_[i].bytes, params_[i].size);
     }
     std::shared_ptr<rt::stream> hold;
+    nb::object torch_stream;
+    nb::handle s = stream;
+    if (stream.is_none() && tensor) {
+      torch_stream = torch_current_stream(tensor);
+      if (PyLong_Check(torch_stream.ptr()) && PyLong_AsUnsignedLongLong(torch_stream.ptr()) != 0) s = torch_stream;
+    }
     if (rt::prof::active()) rt::prof::note_bytes(bytes);
-    rt::launch(to_stream(stream, hold), c, *v->kernel, buf);
+    rt::launch(to_stream(s, hold), c, *v->kernel, buf);
     return nb::none();
   }
 

@@ -103,6 +103,8 @@ def describe(a, index, constant, interpret, name):
             raise TypeError(f"{name}() argument {index} is a host numpy array: pass a GPU array (tegula, torch, "
                             "cupy) or launch with interpret=True to run on the CPU")
         return _host_array(a, index, name)
+    if interpret and type(a).__module__.startswith("torch") and getattr(a, "is_cuda", True) is False:
+        return _host_array(a.detach().numpy(), index, name)  # a CPU tensor: its memory, seen through NumPy
     spec = _gpu_array(a, index, name)
     if spec is not None:
         return spec
@@ -135,6 +137,18 @@ def flatten(specs):
         elif s[0] == "scalar":
             out.append(_scalar_type(s[1])(s[2]))
     return out
+
+
+def torch_stream(specs):
+    """torch's current stream (a raw handle) on the device of the first torch tensor argument, when it is not the
+    default stream: launches given torch tensors and no stream are ordered with torch's work there."""
+    for s in specs:
+        if s[0] == "array" and s[9] == "torch" and getattr(s[8], "is_cuda", False):
+            import torch
+
+            handle = torch.cuda.current_stream(s[8].device).cuda_stream
+            return handle or None
+    return None
 
 
 def bytes_touched(specs):

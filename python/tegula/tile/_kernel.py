@@ -223,6 +223,8 @@ def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
     if interpret:
         _args.run_interpreted(c.ir, specs, grid)
         return
+    if stream is None:
+        stream = _args.torch_stream(specs)
     launch_grid, extra, keep = c.launch_arguments(specs, grid, stream)
     if isinstance(fast_key, bytes) and not extra:
         kernel_._launcher.add(fast_key, c.kernel, c.block_threads, c.shared_bytes)
