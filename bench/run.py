@@ -208,7 +208,15 @@ def main(argv=None):
         with open(path + ".tmp", "w") as f:  # after every workload, so a timeout still leaves results
             json.dump(result, f, indent=1)
         os.replace(path + ".tmp", path)
-    print(f"\nwrote {path}\n")
+    print(f"\nwrote {path}")
+    try:  # the roofline of this run: SVG always, PNG when matplotlib is installed
+        import roofline
+
+        for p in roofline.write(result, args.out):
+            print(f"wrote {p}")
+    except Exception as e:  # noqa: BLE001 - a plot must not lose the measurements
+        print(f"roofline plot failed: {type(e).__name__}: {e}")
+    print()
     print(format_table(result))
     return 0
 
