@@ -67,9 +67,18 @@ class Matmul:
         self._planned = True
         return self
 
-    def autotune(self):
-        """Plans; cuBLASLt's heuristic picks the algorithm (timing several is not done yet)."""
-        return self.plan()
+    def autotune(self, candidates=8, repeats=5):
+        """Times up to `candidates` of cuBLASLt's proposed algorithms on these operands (`repeats` runs each; the
+        output is overwritten) and keeps the fastest for this problem shape, so execute() and every later product
+        of the same shape use it. `self.timings` holds [(heuristic rank, ms per run)], -1 for an algorithm that
+        refused. Host arrays have nothing to tune. Returns self."""
+        if not self._planned:
+            self.plan()
+        if self.a._device_id < 0:
+            self.timings = []
+            return self
+        self.timings = self._device(autotune=int(candidates), repeats=int(repeats))
+        return self
 
     def execute(self):
         """Runs the product; NumPy operands get NumPy results (copied back), others tegula arrays."""
@@ -103,7 +112,7 @@ class Matmul:
             return out, (ax.astype(name) if f else ax)
         return out
 
-    def _device(self):
+    def _device(self, autotune=0, repeats=5):
         from . import numpy as tnp
         from .numpy import _matmul as M
 
@@ -126,12 +135,14 @@ class Matmul:
             aux = tnp.empty(self.batch + (m, ldd), rt, device=tnp.Device("cuda", a._device_id))
             aux._prepare_write()
         bias = tnp.ascontiguousarray(self.bias) if self.bias is not None else None
-        tnp._core._tegula.cublaslt_matmul(
+        timings = tnp._core._tegula.cublaslt_matmul(
             device=a._device_id, in_dtype=rt, out_dtype=rt, m=m, n=n, k=k, batch=count, trans_a=ta, trans_b=tb,
             a=pa, lda=lda, stride_a=sa, b=pb, ldb=ldb, stride_b=sb, d=d._data_ptr, ldd=ldd, stride_d=m * ldd,
             c=c_ptr, ldc=ldc, stride_c=sc, alpha=self.alpha, beta=self.beta if c_ptr else 0.0, epilog=self.epilog,
             bias=bias._data_ptr if bias is not None else 0, aux=aux._data_ptr if aux is not None else 0,
-            tf32=self.allow_tf32)
+            tf32=self.allow_tf32, **({"autotune": autotune, "repeats": repeats} if autotune else {}))
+        if autotune:
+            return list(timings)
         del xa, xb
         out = d if ldd == n else d[..., :n]
         if aux is not None:

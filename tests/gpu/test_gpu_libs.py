@@ -80,3 +80,12 @@ def test_math_matmul_host_operands_come_back_as_numpy():
     r = tm.matmul(a, b, bias=bias, epilog="relu_bias")
     assert isinstance(r, np.ndarray) and r.dtype == np.float32
     np.testing.assert_allclose(r, np.maximum(a.astype(np.float64) @ b + bias, 0), rtol=1e-4, atol=1e-4)
+
+
+def test_math_matmul_autotune():
+    a, b = _g((1024, 512), "bfloat16"), _g((512, 768), "bfloat16")
+    bias = _g((768,), "bfloat16")
+    mm = tm.Matmul(a, b, bias=bias, epilog="relu_bias").autotune(candidates=6, repeats=3)
+    assert mm.timings and any(ms > 0 for _, ms in mm.timings)
+    r = mm.execute()
+    assert _rel(r, np.maximum(_ref(a) @ _ref(b) + _ref(bias), 0)) < 2e-2

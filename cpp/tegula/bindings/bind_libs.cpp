@@ -33,7 +33,7 @@ void bind_libs(nb::module_& m) {
                               std::int64_t stride_b, std::uintptr_t d, std::int64_t ldd, std::int64_t stride_d,
                               std::uintptr_t c, std::int64_t ldc, std::int64_t stride_c, double alpha, double beta,
                               const std::string& epilog, std::uintptr_t bias, std::uintptr_t aux, bool tf32,
-                              nb::handle stream) {
+                              nb::handle stream, int autotune, int repeats) -> nb::object {
     libs::matmul_problem p;
     p.in = dtype_arg(in);
     p.out = dtype_arg(out);
@@ -50,14 +50,28 @@ void bind_libs(nb::module_& m) {
     rt::device& dev = rt::device::get(device);
     std::shared_ptr<rt::stream> hold;
     const rt::stream& s = stream.is_none() ? array::array_stream(dev) : to_stream(stream, hold);
+    if (autotune > 0) {
+      std::vector<std::pair<int, double>> times;
+      {
+        nb::gil_scoped_release g;
+        times = libs::autotune(dev, s, p, autotune, repeats);
+      }
+      nb::list out;
+      for (auto [rank, ms] : times) out.append(nb::make_tuple(rank, ms));
+      return out;
+    }
     nb::gil_scoped_release g;
     libs::matmul(dev, s, p);
+    return nb::none();
   }, nb::arg("device"), nb::arg("in_dtype"), nb::arg("out_dtype"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
   nb::arg("batch"), nb::arg("trans_a"), nb::arg("trans_b"), nb::arg("a"), nb::arg("lda"), nb::arg("stride_a"),
   nb::arg("b"), nb::arg("ldb"), nb::arg("stride_b"), nb::arg("d"), nb::arg("ldd"), nb::arg("stride_d"), nb::arg("c"),
   nb::arg("ldc"), nb::arg("stride_c"), nb::arg("alpha"), nb::arg("beta"), nb::arg("epilog"), nb::arg("bias"),
-  nb::arg("aux"), nb::arg("tf32"), nb::arg("stream").none() = nb::none(),
-  "D = alpha * op(A) @ op(B) + beta * C through cuBLASLt, row-major operands (see libs/cublaslt.hpp).");
+  nb::arg("aux"), nb::arg("tf32"), nb::arg("stream").none() = nb::none(), nb::arg("autotune") = 0,
+  nb::arg("repeats") = 5,
+  "D = alpha * op(A) @ op(B) + beta * C through cuBLASLt, row-major operands (see libs/cublaslt.hpp). With "
+  "autotune=N, times the heuristic's first N algorithms (repeats runs each), keeps the fastest for this shape and "
+  "returns [(rank, ms)].");
   m.def("cublaslt_info", &libs::cublaslt_info, "The loaded cuBLASLt library and its version (loads it).");
 
   m.def("cufft", [](int device, const std::string& kind, bool double_precision, bool inverse,

@@ -4,13 +4,16 @@
 
 #include <cublasLt.h>  // types and prototypes only: the library is dlopen'd (DESIGN.md rule 4)
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "tegula/runtime/buffer.hpp"
-#include "tegula/runtime/profiler.hpp"
 #include "tegula/runtime/device.hpp"
+#include "tegula/runtime/event.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/config.hpp"
 #include "tegula/support/dynlib.hpp"
@@ -181,6 +184,27 @@ cublasLtMatrixLayout_t layout(cudaDataType_t t, std::int64_t rows, std::int64_t 
   return l;
 }
 
+// Up to `count` algorithms cuBLASLt's heuristic proposes for the plan's descriptors, best first.
+std::vector<cublasLtMatmulHeuristicResult_t> heuristics(cublasLtHandle_t h, const plan& pl, const matmul_problem& p,
+                                                        int count) {
+  cublasLtMatmulPreference_t pref = nullptr;
+  check(api().cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate");
+  std::uint64_t ws = workspace_bytes;
+  check(api().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
+        "set MAX_WORKSPACE_BYTES");
+  std::vector<cublasLtMatmulHeuristicResult_t> results(std::size_t(std::max(count, 1)));
+  int found = 0;
+  cublasStatus_t st = api().cublasLtMatmulAlgoGetHeuristic(h, pl.op, pl.a, pl.b, pl.c, pl.d, pref, int(results.size()),
+                                                           results.data(), &found);
+  api().cublasLtMatmulPreferenceDestroy(pref);
+  check(st, "cublasLtMatmulAlgoGetHeuristic");
+  if (found < 1)
+    fail(error_kind::invalid_argument, "cuBLASLt has no algorithm for a ", ir::name(p.in), " ", p.m, "x", p.k, " @ ",
+         p.k, "x", p.n, " product with epilogue ", epilogue_name(p.ep), " (alignment or layout not supported)");
+  results.resize(std::size_t(found));
+  return results;
+}
+
 std::unique_ptr<plan> make_plan(cublasLtHandle_t h, const matmul_problem& p) {
   auto pl = std::make_unique<plan>();
   const bool f64 = p.in == ir::dtype::f64;
@@ -215,20 +239,7 @@ std::unique_ptr<plan> make_plan(cublasLtHandle_t h, const matmul_problem& p) {
   pl->c = layout(out, p.n, p.m, p.c ? p.ldc : p.ldd, p.batch, p.c ? p.stride_c : p.stride_d);
   pl->d = layout(out, p.n, p.m, p.ldd, p.batch, p.stride_d);
 
-  cublasLtMatmulPreference_t pref = nullptr;
-  check(api().cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate");
-  std::uint64_t ws = workspace_bytes;
-  check(api().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
-        "set MAX_WORKSPACE_BYTES");
-  cublasLtMatmulHeuristicResult_t result{};
-  int found = 0;
-  cublasStatus_t st = api().cublasLtMatmulAlgoGetHeuristic(h, pl->op, pl->a, pl->b, pl->c, pl->d, pref, 1, &result, &found);
-  api().cublasLtMatmulPreferenceDestroy(pref);
-  check(st, "cublasLtMatmulAlgoGetHeuristic");
-  if (found < 1)
-    fail(error_kind::invalid_argument, "cuBLASLt has no algorithm for a ", ir::name(p.in), " ", p.m, "x", p.k, " @ ",
-         p.k, "x", p.n, " product with epilogue ", epilogue_name(p.ep), " (alignment or layout not supported)");
-  pl->algo = result.algo;
+  pl->algo = heuristics(h, *pl, p, 1).front().algo;
   return pl;
 }
 
@@ -247,18 +258,19 @@ epilogue epilogue_from_name(const std::string& s) {
        "relu_aux, relu_aux_bias, gelu_aux, gelu_aux_bias");
 }
 
-void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p) {
+namespace {
+
+void validate(const matmul_problem& p) {
   if (p.m < 0 || p.n < 0 || p.k < 0 || p.batch < 1) fail(error_kind::invalid_argument, "matmul: negative extents");
-  if (p.m == 0 || p.n == 0) return;
   if (ir::is_float8(p.in) && (!p.trans_b || p.trans_a))
     fail(error_kind::invalid_argument, "cuBLASLt float8 products need A row-major (m, k) and B given transposed, as "
          "an (n, k) array (its .T)");
   if (has_bias(p.ep) && !p.bias) fail(error_kind::invalid_argument, "epilog ", epilogue_name(p.ep), " needs a bias");
   if (has_aux(p.ep) && !p.aux) fail(error_kind::invalid_argument, "epilog ", epilogue_name(p.ep), " needs an aux output");
-  rt::prof::host_scope timing(rt::prof::kind::library, "cublasLt matmul " + epilogue_name(p.ep), &s);
-  std::lock_guard<std::mutex> g(lock());
-  dev.make_current();
-  per_device& st = state(dev, s);
+}
+
+// The cached plan for p, with its bias and aux pointers set (caller holds lock()).
+plan& plan_for(per_device& st, const matmul_problem& p) {
   std::string key = key_of(p);
   auto it = st.plans.find(key);
   if (it == st.plans.end()) {
@@ -275,14 +287,63 @@ void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p) {
     check(api().cublasLtMatmulDescSetAttribute(pl.op, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, &aux, sizeof aux),
           "set AUX_POINTER");
   }
+  return pl;
+}
+
+cublasStatus_t run(per_device& st, const plan& pl, const cublasLtMatmulAlgo_t& algo, const matmul_problem& p,
+                   const rt::stream& s) {
   const float alpha32 = float(p.alpha), beta32 = float(p.beta);
   const void* alpha = pl.f64_scale ? static_cast<const void*>(&p.alpha) : &alpha32;
   const void* beta = pl.f64_scale ? static_cast<const void*>(&p.beta) : &beta32;
   const void* c = reinterpret_cast<const void*>(p.c ? p.c : p.d);
-  check(api().cublasLtMatmul(st.handle, pl.op, alpha, reinterpret_cast<const void*>(p.b), pl.a,
-                             reinterpret_cast<const void*>(p.a), pl.b, beta, c, pl.c, reinterpret_cast<void*>(p.d), pl.d,
-                             &pl.algo, reinterpret_cast<void*>(st.workspace->ptr()), workspace_bytes, s.handle()),
-        "cublasLtMatmul");
+  return api().cublasLtMatmul(st.handle, pl.op, alpha, reinterpret_cast<const void*>(p.b), pl.a,
+                              reinterpret_cast<const void*>(p.a), pl.b, beta, c, pl.c, reinterpret_cast<void*>(p.d),
+                              pl.d, &algo, reinterpret_cast<void*>(st.workspace->ptr()), workspace_bytes, s.handle());
+}
+
+}  // namespace
+
+void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p) {
+  validate(p);
+  if (p.m == 0 || p.n == 0) return;
+  rt::prof::host_scope timing(rt::prof::kind::library, "cublasLt matmul " + epilogue_name(p.ep), &s);
+  std::lock_guard<std::mutex> g(lock());
+  dev.make_current();
+  per_device& st = state(dev, s);
+  plan& pl = plan_for(st, p);
+  check(run(st, pl, pl.algo, p, s), "cublasLtMatmul");
+}
+
+std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& s, const matmul_problem& p,
+                                             int candidates, int repeats) {
+  validate(p);
+  if (p.m == 0 || p.n == 0) return {};
+  if (candidates < 1 || repeats < 1) fail(error_kind::invalid_argument, "autotune needs candidates and repeats >= 1");
+  std::lock_guard<std::mutex> g(lock());
+  dev.make_current();
+  per_device& st = state(dev, s);
+  plan& pl = plan_for(st, p);
+  auto algos = heuristics(st.handle, pl, p, candidates);
+  auto start = rt::event::create(dev), end = rt::event::create(dev);
+  std::vector<std::pair<int, double>> times;
+  double best = -1;
+  for (std::size_t i = 0; i < algos.size(); ++i) {
+    if (run(st, pl, algos[i].algo, p, s) != CUBLAS_STATUS_SUCCESS) {  // this algorithm refuses: skip it
+      times.emplace_back(int(i), -1.0);
+      continue;
+    }
+    start->record(s);
+    for (int r = 0; r < repeats; ++r) check(run(st, pl, algos[i].algo, p, s), "cublasLtMatmul (autotune)");
+    end->record(s);
+    end->synchronize();
+    const double ms = double(rt::event::elapsed_ms(*start, *end)) / repeats;
+    times.emplace_back(int(i), ms);
+    if (best < 0 || ms < best) {
+      best = ms;
+      pl.algo = algos[i].algo;  // later calls of this shape use the fastest
+    }
+  }
+  return times;
 }
 
 std::string cublaslt_info() {

@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tegula/ir/dtype.hpp"
 
@@ -38,6 +40,12 @@ struct matmul_problem {
 // Runs the product on `s` (plans and a workspace are cached per device). Throws invalid_argument for
 // shapes or dtypes cuBLASLt does not take, driver_missing when cuBLASLt cannot be loaded.
 void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p);
+
+// Times up to `candidates` of the heuristic's algorithms on p's own operands (D is overwritten), `repeats` runs
+// each, and keeps the fastest for p's shape: later matmul calls of that shape use it. Returns (heuristic rank,
+// milliseconds per run; -1 for an algorithm that refused the problem).
+std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& s, const matmul_problem& p,
+                                             int candidates = 8, int repeats = 5);
 
 // The loaded library and its version ("" until first use).
 std::string cublaslt_info();
