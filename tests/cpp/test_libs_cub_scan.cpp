@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "nvrtc_available.hpp"
 #include "tegula/jit/nvrtc.hpp"
 #include "tegula/libs/cub_jit.hpp"
@@ -12,7 +14,7 @@
 namespace tegula::libs {
 namespace {
 
-class CubScan : public ::testing::TestWithParam<std::tuple<const char*, const char*, bool, int>> {};
+class CubScan : public ::testing::TestWithParam<std::tuple<std::string, std::string, bool, int>> {};
 
 TEST_P(CubScan, CompilesUnderNvrtc) {
   TEGULA_REQUIRE_NVRTC();
@@ -25,7 +27,7 @@ TEST_P(CubScan, CompilesUnderNvrtc) {
   }
   auto [in, out, multiply, offset] = GetParam();
   cub_scan_program p = cub_scan_source(in, out, multiply, offset);
-  EXPECT_EQ(p.threads * p.items, std::string(out).find("64") != std::string::npos ? 224 * 12 : 128 * 24);
+  EXPECT_EQ(p.threads * p.items, out.find("64") != std::string::npos ? 224 * 12 : 128 * 24);
   jit::compile_request r;
   r.source = p.source;
   r.options = {"--std=c++17", "-I" + inc};
@@ -35,11 +37,11 @@ TEST_P(CubScan, CompilesUnderNvrtc) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, CubScan,
-                         ::testing::Values(std::make_tuple("float32", "float32", false, 4),
-                                           std::make_tuple("float64", "float64", true, 8),
-                                           std::make_tuple("int8", "int64", false, 4),
-                                           std::make_tuple("bool", "int64", false, 4),
-                                           std::make_tuple("uint32", "uint64", true, 4)));
+                         ::testing::Values(std::make_tuple(std::string("float32"), std::string("float32"), false, 4),
+                                           std::make_tuple(std::string("float64"), std::string("float64"), true, 8),
+                                           std::make_tuple(std::string("int8"), std::string("int64"), false, 4),
+                                           std::make_tuple(std::string("bool"), std::string("int64"), false, 4),
+                                           std::make_tuple(std::string("uint32"), std::string("uint64"), true, 4)));
 
 TEST(CubScanSource, RefusesBadTypes) {
   auto refused = [](const char* in, const char* out, error_kind kind) {
