@@ -257,6 +257,15 @@ class Emitter:
         return self.tile(self.b.broadcast(self.as_tile(x).id, self.shape(shape)))
 
     # ---- reductions and scans ----------------------------------------------------------------
+    def _axis(self, op, t, a):
+        """Axis `a` of tile t, normalised; AxisError (NumPy's) naming the user's line when out of range."""
+        if not isinstance(a, int) or isinstance(a, bool) or not -t.ndim <= a < t.ndim:
+            from .. import _tegula
+
+            raise _tegula.AxisError(f"{self.filename}:{self.line}: tt.{op}: axis {a} is out of bounds for a tile "
+                                    f"of rank {t.ndim}")
+        return a % t.ndim
+
     def _reduce(self, op, x, axis, keepdims):
         t = self.as_tile(x)
         if axis is None:
@@ -266,7 +275,7 @@ class Emitter:
             r = self.tile(self.b.create(op, [flat.id], {"axis": 0, "keepdims": 0})[0])
             return self.op_reshape(r, (1,) * t.ndim) if keepdims and t.ndim > 0 else r
         axes = axis if isinstance(axis, tuple) else (axis,)
-        axes = sorted({a % t.ndim for a in axes}, reverse=True)
+        axes = sorted({self._axis(op, t, a) for a in axes}, reverse=True)
         for a in axes:
             t = self.tile(self.b.create(op, [t.id], {"axis": a, "keepdims": int(bool(keepdims))})[0])
         return t
@@ -291,11 +300,11 @@ class Emitter:
 
     def op_cumsum(self, x, axis=0, reverse=False):
         t = self.as_tile(x)
-        return self.tile(self.b.create("cumsum", [t.id], {"axis": axis % max(1, t.ndim), "reverse": int(reverse)})[0])
+        return self.tile(self.b.create("cumsum", [t.id], {"axis": self._axis("cumsum", t, axis), "reverse": int(reverse)})[0])
 
     def op_cumprod(self, x, axis=0, reverse=False):
         t = self.as_tile(x)
-        return self.tile(self.b.create("cumprod", [t.id], {"axis": axis % max(1, t.ndim), "reverse": int(reverse)})[0])
+        return self.tile(self.b.create("cumprod", [t.id], {"axis": self._axis("cumprod", t, axis), "reverse": int(reverse)})[0])
 
     # ---- debugging ---------------------------------------------------------------------------
     def op_printf(self, fmt, *values):
