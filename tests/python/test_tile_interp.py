@@ -177,3 +177,24 @@ def test_gather_scatter_and_atomics(rng):
     tt.launch(K.permute_gather, grid=4, args=(x, idx, out, hist, 32), interpret=True)
     np.testing.assert_allclose(out, x[idx] * 2, rtol=1e-6)
     assert list(hist) == list(np.bincount(idx % 4, minlength=4))
+
+
+def test_reduction_axis_out_of_range_is_an_axis_error():
+    import tegula
+
+    @tt.kernel
+    def bad_axis(x, out):
+        t = tt.load(x, index=(0, 0), shape=(2, 4))
+        tt.store(out, index=(0, 0), tile=tt.sum(t, axis=2, keepdims=True))
+
+    x = np.ones((2, 4), np.float32)
+    with pytest.raises(tegula._tegula.AxisError, match="test_tile_interp.py:.*axis 2 is out of bounds for a tile of rank 2"):
+        tt.launch(bad_axis, grid=(1,), args=(x, np.empty_like(x)), interpret=True)
+
+    @tt.kernel
+    def bad_scan(x, out):
+        t = tt.load(x, index=(0, 0), shape=(2, 4))
+        tt.store(out, index=(0, 0), tile=tt.cumsum(t, axis=-3))
+
+    with pytest.raises(ValueError, match="axis -3 is out of bounds"):  # AxisError is a ValueError, as NumPy's
+        tt.launch(bad_scan, grid=(1,), args=(x, np.empty_like(x)), interpret=True)
