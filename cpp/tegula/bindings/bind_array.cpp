@@ -13,6 +13,7 @@
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/materialize.hpp"
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/interruptible.hpp"
 #include "tegula/bindings/py_array.hpp"
 #include "tegula/ir/infer.hpp"
 #include "tegula/ir/printer.hpp"
@@ -491,8 +492,7 @@ void bind_array(nb::module_& m) {
     return nb::make_tuple(ir::print(k->fn), k->source, k->threads);
   }, "(post-pass IR text, CUDA source or '', block threads) of the last array kernel built or used.");
   m.def("array_synchronize", [](int device) {
-    nb::gil_scoped_release g;
-    array::array_stream(rt::device::get(device)).synchronize();
+    interruptible_sync(array::array_stream(rt::device::get(device)));
   });
   (void)op_text;
 }

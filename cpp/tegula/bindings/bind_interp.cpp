@@ -5,6 +5,7 @@
 #include <array>
 
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/interruptible.hpp"
 #include "tegula/runtime/profiler.hpp"
 #include "tegula/interp/interpreter.hpp"
 #include "tegula/support/error.hpp"
@@ -54,9 +55,15 @@ void bind_interp(nb::module_& m) {
           if (arr->strides[d] != 0) n *= static_cast<std::uint64_t>(arr->shape[d]);
         bytes += n * static_cast<std::uint64_t>(ir::size_bytes(arr->elem));
       }
-    nb::gil_scoped_release release;
-    rt::prof::host_scope timing(rt::prof::kind::interpret, f.name, nullptr, bytes);
-    interp::run(f, a, g);
+    signal_watch watch;
+    try {
+      nb::gil_scoped_release release;
+      rt::prof::host_scope timing(rt::prof::kind::interpret, f.name, nullptr, bytes);
+      interp::run(f, a, g, [&] { return watch.check(); });
+    } catch (const error& e) {
+      if (e.kind() == error_kind::interrupted && watch.raised()) watch.rethrow();  // the handler's own exception
+      throw;
+    }
   }, nb::arg("function"), nb::arg("args"), nb::arg("grid"));
 }
 

@@ -4,14 +4,18 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
+#include <exception>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "tegula/bindings/bind_support.hpp"
-#include "tegula/runtime/profiler.hpp"
+#include "tegula/bindings/interruptible.hpp"
 #include "tegula/jit/compiler.hpp"
 #include "tegula/jit/disk_cache.hpp"
 #include "tegula/runtime/object_code.hpp"
+#include "tegula/runtime/profiler.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::bind {
@@ -28,6 +32,36 @@ std::shared_ptr<rt::object_code> object_code_for(const jit::compiled& c) {
         c.result->code, c.result->kind == jit::target::cubin ? rt::object_code::kind::cubin : rt::object_code::kind::ptx,
         c.result->lowered_names);
   return slot;
+}
+
+// NVRTC on a worker thread while this one watches Python's signals: Ctrl-C raises KeyboardInterrupt at once, and
+// the compile finishes in the background (its result lands in the cache for the next call).
+std::shared_ptr<const jit::compiled> compile_interruptibly(const jit::compile_request& r) {
+  struct job {
+    jit::compile_request request;
+    std::shared_ptr<const jit::compiled> result;
+    std::exception_ptr error;
+    std::atomic<bool> done{false};
+  };
+  auto j = std::make_shared<job>();
+  j->request = r;
+  std::thread([j] {
+    try {
+      j->result = jit::compile(j->request);
+    } catch (...) {
+      j->error = std::current_exception();
+    }
+    j->done.store(true, std::memory_order_release);
+  }).detach();
+  signal_watch watch;
+  bool finished;
+  {
+    nb::gil_scoped_release g;
+    finished = wait_until([&] { return j->done.load(std::memory_order_acquire); }, watch);
+  }
+  if (!finished) watch.rethrow();
+  if (j->error) std::rethrow_exception(j->error);
+  return j->result;
 }
 
 }  // namespace
@@ -47,11 +81,8 @@ void bind_jit(nb::module_& m) {
     if (target == "cubin") r.kind = jit::target::cubin;
     else if (target == "ptx") r.kind = jit::target::ptx;
     else fail(error_kind::invalid_argument, "target_type must be 'cubin' or 'ptx', got '", target, "'");
-    std::shared_ptr<const jit::compiled> c;
-    {
-      nb::gil_scoped_release g;
-      c = jit::compile(r);
-    }
+    std::shared_ptr<const jit::compiled> c = jit::lookup(r);
+    if (!c) c = compile_interruptibly(r);
     rt::prof::record_compile(name, c->seconds, jit::outcome_name(c->outcome));
     nb::dict info;
     info["key"] = c->key;

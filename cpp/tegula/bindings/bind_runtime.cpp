@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/interruptible.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/runtime/driver.hpp"
 #include "tegula/runtime/event.hpp"
@@ -141,7 +142,7 @@ void bind_runtime_devices(nb::module_& m) {
       .def_prop_ro("owned", &rt::stream::owned)
       .def_prop_ro("priority", &rt::stream::priority)
       .def_prop_ro("is_done", &rt::stream::query)
-      .def("sync", [](const rt::stream& s) { nb::gil_scoped_release g; s.synchronize(); })
+      .def("sync", [](const rt::stream& s) { interruptible_sync(s); }, "Waits for the stream's work (Ctrl-C interrupts).")
       .def("wait", [](const rt::stream& s, nb::handle what) {
         if (nb::isinstance<rt::event>(what)) s.wait(*nb::inst_ptr<rt::event>(what));
         else { std::shared_ptr<rt::stream> hold; s.wait(to_stream(what, hold)); }
@@ -168,7 +169,7 @@ void bind_runtime_devices(nb::module_& m) {
         std::shared_ptr<rt::stream> hold;
         e.record(to_stream(s, hold));
       }, nb::arg("stream") = nb::none())
-      .def("sync", [](const rt::event& e) { nb::gil_scoped_release g; e.synchronize(); })
+      .def("sync", [](const rt::event& e) { interruptible_sync(e); }, "Waits for the event (Ctrl-C interrupts).")
       .def_prop_ro("is_done", &rt::event::query)
       .def_prop_ro("timing", &rt::event::timing)
       .def("elapsed_time", [](const rt::event& start, const rt::event& end) { return rt::event::elapsed_ms(start, end); },

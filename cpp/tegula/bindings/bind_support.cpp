@@ -29,6 +29,7 @@ PyObject* python_type(error_kind kind) {
     case error_kind::compile: return compile_error;
     case error_kind::cache: return cache_error;
     case error_kind::internal: return PyExc_RuntimeError;
+    case error_kind::interrupted: return PyExc_KeyboardInterrupt;
   }
   return PyExc_RuntimeError;
 }

@@ -1,6 +1,8 @@
 // The CPU interpreter's entry point and machine core: values, regions, located errors.
 #include "tegula/interp/interpreter.hpp"
 
+#include <chrono>
+
 #include "tegula/interp/executor.hpp"
 #include "tegula/interp/op_failure.hpp"
 #include "tegula/support/error.hpp"
@@ -94,7 +96,8 @@ void executor::fail_at(const ir::op& o, const std::string& what) const {
   fail_located(o, str(ir::info(o.kind).text, ": ", what, " in block ", block_string()));
 }
 
-void run(const ir::function& f, const std::vector<argument>& args, std::array<std::int64_t, 3> grid) {
+void run(const ir::function& f, const std::vector<argument>& args, std::array<std::int64_t, 3> grid,
+         const std::function<bool()>& interrupted) {
   for (int d = 0; d < 3; ++d)
     if (grid[std::size_t(d)] < 0)
       fail(error_kind::invalid_argument, "kernel '", f.name, "': grid (", grid[0], ", ", grid[1], ", ", grid[2],
@@ -102,9 +105,22 @@ void run(const ir::function& f, const std::vector<argument>& args, std::array<st
   const std::vector<bound_param> bound = bind_arguments(f, args);
   executor m(f, grid);
   for (const bound_param& p : bound) m.bind(p);
+  auto last = std::chrono::steady_clock::now();
+  std::int64_t since = 0;
   for (std::int64_t z = 0; z < grid[2]; ++z)
     for (std::int64_t y = 0; y < grid[1]; ++y)
-      for (std::int64_t x = 0; x < grid[0]; ++x) m.run_block({x, y, z});
+      for (std::int64_t x = 0; x < grid[0]; ++x) {
+        m.run_block({x, y, z});
+        if (interrupted && ++since >= 16) {  // look at the clock every 16 blocks, ask every 20 ms
+          since = 0;
+          auto now = std::chrono::steady_clock::now();
+          if (now - last > std::chrono::milliseconds(20)) {
+            last = now;
+            if (interrupted())
+              fail(error_kind::interrupted, "kernel '", f.name, "' interrupted at block (", x, ", ", y, ", ", z, ")");
+          }
+        }
+      }
 }
 
 }  // namespace tegula::interp

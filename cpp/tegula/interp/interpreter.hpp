@@ -1,6 +1,7 @@
 // The CPU interpreter: runs post-pass tile IR block by block, with bounds checks (reference semantics).
 #pragma once
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <variant>
 #include <vector>
@@ -29,6 +30,10 @@ using argument = std::variant<array_arg, scalar_arg>;
 // the block index. load/store/gather outside the array are not errors: loads and gathers pad
 // (attr padding), stores skip. Blocks run one after another, so atomics and racing scatters are
 // applied in block order, and within a block in row-major element order.
-void run(const ir::function& f, const std::vector<argument>& args, std::array<std::int64_t, 3> grid);
+//
+// `interrupted`, when given, is asked between blocks (at most every few milliseconds); when it returns true the run
+// stops and throws tegula::error(interrupted). The caller decides what interrupts (Ctrl-C in Python).
+void run(const ir::function& f, const std::vector<argument>& args, std::array<std::int64_t, 3> grid,
+         const std::function<bool()>& interrupted = {});
 
 }  // namespace tegula::interp

@@ -72,7 +72,7 @@ std::string cache_key(const compile_request& request) {
   return h.hex_digest();
 }
 
-std::shared_ptr<const compiled> compile(const compile_request& request) {
+std::shared_ptr<const compiled> lookup(const compile_request& request) {
   steady::time_point start = steady::now();
   std::string key = cache_key(request);
 
@@ -103,7 +103,14 @@ std::shared_ptr<const compiled> compile(const compile_request& request) {
       }
     }
   }
+  return nullptr;
+}
 
+std::shared_ptr<const compiled> compile(const compile_request& request) {
+  if (auto hit = lookup(request)) return hit;
+  steady::time_point start = steady::now();
+  std::string key = cache_key(request);
+  const bool use_disk = get_config().disk_cache;
   // No lock held here: compiles take long, and other keys must not wait for this one.
   compile_result result = [&] {
     nvtx_range range("tegula compile " + request.name);

@@ -27,6 +27,10 @@ std::string cache_key(const compile_request& request);
 // in both. Thread-safe. The shared result is immutable.
 std::shared_ptr<const compiled> compile(const compile_request& request);
 
+// The cached result for `request` (memory, then disk; a disk hit is remembered in memory), or null when it has to
+// be compiled. compile() is lookup() and, on a miss, NVRTC.
+std::shared_ptr<const compiled> lookup(const compile_request& request);
+
 // Drops the in-memory cache (tests use this to exercise the disk cache).
 void clear_memory_cache();
 

@@ -23,6 +23,7 @@ enum class error_kind {
   compile,           // tegula.CompileError (the compile log is in the message)
   cache,             // tegula.CacheError
   internal,          // RuntimeError: a bug in tegula
+  interrupted,       // KeyboardInterrupt: a wait, compile or interpreted run stopped by Ctrl-C
 };
 
 class error : public std::runtime_error {

@@ -1,0 +1,74 @@
+"""Ctrl-C (issue #8): a SIGINT during an NVRTC compile or a long interpreted kernel raises KeyboardInterrupt right
+away (the compile finishes in the background and lands in the cache), and tegula keeps working afterwards.
+tests/gpu/test_gpu_interrupts.py does the same for a long GPU synchronisation."""
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import tegula
+import tegula.tile as tt
+from tegula.core import Program, ProgramOptions
+
+
+def interrupt_after(seconds):
+    t = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t.start()
+    return t
+
+
+def _nvrtc():
+    try:
+        tegula._tegula.nvrtc_version()
+    except tegula.TegulaError as e:
+        pytest.skip(f"NVRTC is not installed: {e}")
+
+
+HEAVY = "#include <cub/block/block_radix_sort.cuh>\n" \
+        'extern "C" __global__ void heavy%d(int* p) { p[threadIdx.x] = %d; }\n'
+
+
+def test_ctrl_c_during_a_compile():
+    _nvrtc()
+    try:
+        cccl = tegula._tegula.cub_include_dir()
+    except tegula.TegulaError as e:
+        pytest.skip(f"no CCCL headers for a slow compile: {e}")
+    src = HEAVY % (os.getpid(), time.time_ns() % 1000)
+    opts = ProgramOptions(arch="sm_90", include_path=[cccl])
+    t0 = time.perf_counter()
+    interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        Program(src, options=opts).compile("ptx")
+    assert time.perf_counter() - t0 < 1.2  # at once, not when NVRTC is done
+    p = Program(src, options=opts)
+    p.compile("ptx")  # works afterwards; the background compile may already have filled the memory cache
+    assert p.last_compile["cache"] in ("memory", "compiled", "disk")
+
+
+@tt.kernel
+def slow(x, out, N: tt.Constant[int]):
+    b = tt.bid(0)
+    v = tt.load(x, index=(b,), shape=(256,))
+    for i in range(N):
+        v = tt.sin(v) + 0.5
+    tt.store(out, index=(b,), tile=v)
+
+
+def test_ctrl_c_during_an_interpreted_kernel():
+    x = np.random.rand(256 * 4000).astype(np.float32)
+    out = np.zeros_like(x)
+    t0 = time.perf_counter()
+    interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        tt.launch(slow, grid=(4000,), args=(x, out, 200), interpret=True)
+    assert time.perf_counter() - t0 < 2.0
+    small = np.random.rand(256).astype(np.float32)
+    tt.launch(slow, grid=(1,), args=(small, out[:256], 200), interpret=True)  # works afterwards
+    ref = small.astype(np.float32)
+    for _ in range(200):
+        ref = np.sin(ref) + np.float32(0.5)
+    np.testing.assert_allclose(out[:256], ref, rtol=1e-4)
