@@ -2,6 +2,7 @@
 //
 //     build/dev/tegula_example_softmax            # on the GPU when there is one, else on the CPU interpreter
 //     build/dev/tegula_example_softmax --ir 1000  # the IR after all passes for C = 1000 (--ir 1000 cse: after cse)
+//     build/dev/tegula_example_softmax --bench 32768 4096   # GB/s on the GPU (CUDA events, after warm-up)
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "tegula/runtime/buffer.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/driver.hpp"
+#include "tegula/runtime/event.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/tile.hpp"
 
@@ -33,7 +35,9 @@ int main(int argc, char** argv) {
                                   tt::view(dummy.data(), tt::float32, {4, cols}), cols}, stage).c_str());
     return 0;
   }
-  const std::int64_t rows = 1024, cols = 1000;
+  const bool bench = argc >= 2 && std::strcmp(argv[1], "--bench") == 0;
+  const std::int64_t rows = bench && argc > 2 ? std::stoll(argv[2]) : 1024;
+  const std::int64_t cols = bench && argc > 3 ? std::stoll(argv[3]) : 1000;
   std::vector<float> x(std::size_t(rows * cols)), y(x.size(), NAN);
   std::mt19937 gen(1);
   std::normal_distribution<float> normal;
@@ -45,8 +49,21 @@ int main(int argc, char** argv) {
     const std::size_t bytes = x.size() * sizeof(float);
     auto dx = tegula::rt::buffer::allocate(bytes, s), dy = tegula::rt::buffer::allocate(bytes, s);
     dx->copy_from_host(x.data(), bytes, 0, *s);
-    softmax.launch({rows}, *s, {tt::view(reinterpret_cast<void*>(dx->ptr()), tt::float32, {rows, cols}),
-                                tt::view(reinterpret_cast<void*>(dy->ptr()), tt::float32, {rows, cols}), cols});
+    const std::vector<tt::argument> args = {tt::view(reinterpret_cast<void*>(dx->ptr()), tt::float32, {rows, cols}),
+                                            tt::view(reinterpret_cast<void*>(dy->ptr()), tt::float32, {rows, cols}), cols};
+    softmax.launch({rows}, *s, args);
+    if (bench) {
+      for (int i = 0; i < 3; ++i) softmax.launch({rows}, *s, args);
+      auto start = tegula::rt::event::create(dev), end = tegula::rt::event::create(dev);
+      const int reps = 20;
+      start->record(*s);
+      for (int i = 0; i < reps; ++i) softmax.launch({rows}, *s, args);
+      end->record(*s);
+      end->synchronize();
+      const double ms = tegula::rt::event::elapsed_ms(*start, *end) / reps;
+      std::printf("C++ tile softmax %lldx%lld float32: %.4f ms, %.0f GB/s\n", static_cast<long long>(rows),
+                  static_cast<long long>(cols), ms, 2.0 * double(bytes) / (ms * 1e-3) / 1e9);
+    }
     dy->copy_to_host(y.data(), bytes, 0, *s);
     where = "the GPU";
   } else {
