@@ -124,3 +124,44 @@ TEST(TileFrontend, ErrorsNameTheProblem) {
 
 }  // namespace
 }  // namespace tegula::tile
+
+namespace tegula::tile {
+namespace {
+
+TEST(TileFrontend, RunTimeIfAndWhile) {
+  // out[i] = number of halvings (while > 1) of |x[i]| * 100, negated where x < 0 (if/else).
+  const tt::kernel k("steps", {"x", "out"}, [](tt::array x, tt::array out) {
+    auto b = tt::let("b", tt::bid(0));
+    auto v = tt::let("v", tt::load(x, {b}, {1}).reshape({}));
+    tt::var n("n", 0);
+    tt::var m("m", tt::abs(v) * 100.0);
+    tt::while_([&] { return tt::expr(m) > 1.0; }, {&m, &n}, [&] {
+      m = tt::expr(m) / 2.0;
+      n = tt::expr(n) + 1;
+    });
+    tt::var r("r", tt::expr(n).astype(float32));
+    tt::if_(v < 0.0, {&r}, [&] { r = -tt::expr(r); }, [&] { r = tt::expr(r) + 0.0; });
+    tt::store(out, {b}, tt::reshape(r, {1}));
+  });
+  std::vector<float> x = {0.5f, -0.07f, 0.001f, -3.0f}, out(4, NAN);
+  k.interpret({4}, {tt::view(x.data(), float32, {4}), tt::view(out.data(), float32, {4})});
+  auto steps = [](float v) {
+    float m = std::abs(v) * 100.0f;
+    int n = 0;
+    while (m > 1.0f) m /= 2.0f, ++n;
+    return v < 0 ? -float(n) : float(n);
+  };
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[std::size_t(i)], steps(x[std::size_t(i)])) << i;
+  // A constant condition decides at build time: only one branch exists in the IR.
+  const tt::kernel c("static_if", {"x", "FLAG"}, [](tt::array x, bool FLAG) {
+    tt::var v("v", tt::zeros({4}, float32));
+    tt::if_(FLAG, {&v}, [&] { v = tt::expr(v) + 1.0; }, [&] { v = tt::expr(v) - 1.0; });
+    tt::store(x, {0}, v);
+  });
+  std::vector<float> y(4);
+  const std::string ir = c.ir({tt::view(y.data(), float32, {4}), true});
+  EXPECT_EQ(ir.find(" if "), std::string::npos) << ir;
+}
+
+}  // namespace
+}  // namespace tegula::tile

@@ -162,6 +162,39 @@ var& var::operator=(const expr& value) {
   return *this;
 }
 
+namespace {
+
+// Translator.to_bool: a non-bool tile compared with zero.
+ir::value_id to_bool(emitter& em, const emitted& v) {
+  ir::value_id t = em.as_tile(v);
+  if (ir::is_bool(em.type_of(t).elem)) return t;
+  return em.builder().binary(ir::op_kind::ne, t, em.builder().weak_scalar(0.0, true, t));
+}
+
+// Translator.check_carried: each new value in its initial dtype (a promotion-free cast), or a type error.
+std::vector<ir::value_id> check_carried(emitter& em, std::initializer_list<var*> vars, const std::vector<ir::value_id>& init,
+                                        const char* what) {
+  std::vector<ir::value_id> out;
+  std::size_t k = 0;
+  for (var* v : vars) {
+    const ir::value_id first = init.at(k++);
+    const ir::type want = em.type_of(first);
+    ir::value_id y = em.as_tile(em.emit(*v), first);
+    const ir::type got = em.type_of(y);
+    if (got.elem != want.elem || got.shape != want.shape) {
+      if (got.shape == want.shape && em.type_of(em.builder().binary(ir::op_kind::add, first, y)).elem == want.elem)
+        y = em.cast(y, want.elem);
+      else
+        fail(error_kind::type_error, what, " variable '", v->name(), "' changes from ", ir::to_string(want), " to ",
+             ir::to_string(got), "; initialise it with its final dtype and shape");
+    }
+    out.push_back(y);
+  }
+  return out;
+}
+
+}  // namespace
+
 void for_range(const expr& lb, const expr& ub, const expr& step, std::initializer_list<var*> carried,
                const std::function<void(const expr& i)>& body) {  // Translator.for_
   emitter& em = emitter::current();
@@ -180,24 +213,62 @@ void for_range(const expr& lb, const expr& ub, const expr& step, std::initialize
   for (var* v : carried) v->rebind(value_expr(args.carried.at(k++)));
   em.open_region();
   body(value_expr(args.iv));
-  std::vector<ir::value_id> yielded;
-  k = 0;
-  for (var* v : carried) {  // Translator.check_carried
-    const ir::value_id first = init.at(k++);
-    const ir::type& want = em.type_of(first);
-    ir::value_id y = em.as_tile(em.emit(*v), first);
-    const ir::type got = em.type_of(y);
-    if (got.elem != want.elem || got.shape != want.shape) {
-      if (got.shape == want.shape && em.type_of(b.binary(ir::op_kind::add, first, y)).elem == want.elem)
-        y = em.cast(y, want.elem);
-      else
-        fail(error_kind::type_error, "loop-carried variable '", v->name(), "' changes from ", ir::to_string(want),
-             " to ", ir::to_string(got), "; initialise it with its final dtype and shape");
-    }
-    yielded.push_back(y);
-  }
+  std::vector<ir::value_id> yielded = check_carried(em, carried, init, "loop-carried");
   em.close_region();
   auto results = b.end_for(yielded);
+  k = 0;
+  for (var* v : carried) v->rebind(value_expr(results.at(k++)));
+}
+
+void if_(const expr& cond, std::initializer_list<var*> outs, const std::function<void()>& then_body,
+         const std::function<void()>& else_body) {  // Translator.if_
+  emitter& em = emitter::current();
+  emitted test = em.emit(cond);
+  if (test.is_number) {  // decided now: only one branch exists
+    if (test.num.i != 0 || test.num.f != 0) then_body();
+    else if (else_body) else_body();
+    return;
+  }
+  ir::value_id c = to_bool(em, test);
+  std::vector<expr> before;
+  for (var* v : outs) before.push_back(*v);
+  em.builder().begin_if(c);
+  em.open_region();
+  then_body();
+  std::vector<ir::value_id> then_vals;
+  for (var* v : outs) then_vals.push_back(em.as_tile(em.emit(*v)));
+  em.close_region();
+  em.builder().begin_else(then_vals);
+  std::size_t k = 0;
+  for (var* v : outs) v->rebind(before.at(k++));  // the else branch starts from the values before the if
+  em.open_region();
+  if (else_body) else_body();
+  std::vector<ir::value_id> else_vals = check_carried(em, outs, then_vals, "if/else");
+  em.close_region();
+  auto results = em.builder().end_if(else_vals);
+  k = 0;
+  for (var* v : outs) v->rebind(value_expr(results.at(k++)));
+}
+
+void while_(const std::function<expr()>& cond, std::initializer_list<var*> carried, const std::function<void()>& body) {
+  emitter& em = emitter::current();  // Translator.while_
+  ir::builder& b = em.builder();
+  std::vector<ir::value_id> init;
+  for (var* v : carried) init.push_back(em.as_tile(em.emit(*v)));
+  std::vector<ir::value_id> args = b.begin_while(init).carried;
+  std::size_t k = 0;
+  for (var* v : carried) v->rebind(value_expr(args.at(k++)));
+  em.open_region();
+  ir::value_id c = to_bool(em, em.emit(cond()));
+  em.close_region();
+  std::vector<ir::value_id> after = b.while_do(c, args).carried;
+  k = 0;
+  for (var* v : carried) v->rebind(value_expr(after.at(k++)));
+  em.open_region();
+  body();
+  std::vector<ir::value_id> ys = check_carried(em, carried, init, "loop-carried");
+  em.close_region();
+  auto results = b.end_while(ys);
   k = 0;
   for (var* v : carried) v->rebind(value_expr(results.at(k++)));
 }

@@ -100,4 +100,13 @@ void for_range(const expr& lb, const expr& ub, const expr& step, std::initialize
                const std::function<void(const expr& i)>& body);
 void for_range(const expr& ub, std::initializer_list<var*> carried, const std::function<void(const expr& i)>& body);
 
+// A run-time `if cond: ... else: ...` (a C++ `if` decides at build time). `outs` are the variables either branch
+// assigns, in Python's order (first assignment in then, then in else); each branch starts from their values before
+// the if.
+void if_(const expr& cond, std::initializer_list<var*> outs, const std::function<void()>& then_body,
+         const std::function<void()>& else_body = {});
+
+// `while cond(): body()`, carrying `carried` (the variables the body assigns that exist before the loop).
+void while_(const std::function<expr()>& cond, std::initializer_list<var*> carried, const std::function<void()>& body);
+
 }  // namespace tegula::tile
