@@ -11,7 +11,7 @@ fi
 venv=${TEGULA_VENV:-.venv}
 [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
 py=$venv/bin/python
-"$py" -m pip install -q --disable-pip-version-check numpy pytest hypothesis nanobind scikit-build-core array-api-strict ml_dtypes scipy
+"$py" -m pip install -q --disable-pip-version-check numpy pytest hypothesis nanobind scikit-build-core array-api-strict ml_dtypes scipy "dask[array]"
 
 if [[ $what == demo ]]; then
   # The user's path: pip builds and installs the package, then the demo runs from it.
