@@ -32,3 +32,16 @@ def test_r2c_c2r_and_nd(dtype, tol):
     f2 = tnp.fft.fft2(g).get()
     ref2 = np.fft.fft2(x.astype(np.float64))
     assert np.linalg.norm(f2 - ref2) / np.linalg.norm(ref2) < tol
+
+
+@pytest.mark.parametrize("kind", ["fft", "ifft", "rfft", "irfft", "fft2", "irfftn"])
+def test_inputs_are_left_alone(kind):
+    """The transforms read their input in place where cuFFT preserves it (C2C, R2C) and copy it where cuFFT
+    overwrites it (C2R): the caller's array never changes."""
+    shape = (16, 4096)
+    real = kind == "rfft"
+    x = RNG.standard_normal(shape) if real else RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)
+    x = x.astype(np.float32 if real else np.complex64)
+    g = tnp.asarray(x, device="cuda")
+    getattr(tnp.fft, kind)(g).get()
+    np.testing.assert_array_equal(g.get(), x)

@@ -57,3 +57,21 @@ def test_errors_and_lstsq():
     x, res, rank, s = L.lstsq(_g(a), _g(b))
     x0, res0, rank0, _ = np.linalg.lstsq(a, b)
     assert _rel(x, x0) < 1e-10 and _rel(res, res0) < 1e-8 and rank == rank0
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
+def test_solve_vectors_batches_and_inputs_left_alone(dtype):
+    """solve factors A's C-order copy (A.T in column-major) and solves with trans T: vector and matrix right-hand
+    sides, a batch, a non-symmetric A, and the caller's arrays unchanged."""
+    n = 96
+    a = _m((4, n, n), dtype) + 3 * n ** 0.5 * np.eye(n, dtype=dtype)
+    a[:, 0, 1] += 50  # clearly non-symmetric: a transposed solve would be wrong
+    b, v = _m((4, n, 5), dtype), _m((n,), dtype)
+    ga, gb, gv = _g(a), _g(b), _g(v)
+    tol = TOL[dtype] * 50
+    assert _rel(L.solve(ga, gb), np.linalg.solve(a, b)) < tol
+    assert _rel(L.solve(ga[1], gv), np.linalg.solve(a[1], v)) < tol
+    assert abs(complex(L.det(ga[2, :12, :12])) / np.linalg.det(a[2, :12, :12]) - 1) < tol
+    np.testing.assert_array_equal(ga.get(), a)
+    np.testing.assert_array_equal(gb.get(), b)
+    np.testing.assert_array_equal(gv.get(), v)

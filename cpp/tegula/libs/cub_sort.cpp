@@ -31,8 +31,8 @@ constexpr int exclusive_sum_threads = 256;
 constexpr int onesweep_threads = 384;
 
 // Items per thread of CUB's sm_90 tuning (OnesweepPolicyKey32 / Key64 in tuning_radix_sort.cuh), for
-// unsigned (non-float) keys.
-int onesweep_items(int key_bytes, int value_bytes, int offset_bytes) {
+// unsigned (non-float) keys: the nominal figure for 4-byte items, before CUB scales it to the dominant type.
+int nominal_onesweep_items(int key_bytes, int value_bytes, int offset_bytes) {
   const bool offset64 = offset_bytes == 8;
   if (key_bytes == 4) {
     if (value_bytes == 0) return 20 - (offset64 ? 1 : 0);
@@ -41,12 +41,26 @@ int onesweep_items(int key_bytes, int value_bytes, int offset_bytes) {
   return value_bytes < 8 ? 30 : 24;
 }
 
+// What the kernel really runs: CUB's RegBoundScaling (util_arch.cuh) of the nominal figures to the dominant
+// (larger of key and value) type. The generated source static_asserts the same numbers, so the host's tile size
+// cannot drift from the kernel's.
+struct onesweep_shape {
+  int threads, items;
+};
+onesweep_shape onesweep_scaled(int key_bytes, int value_bytes, int offset_bytes) {
+  constexpr int max_static_smem = 48 * 1024;
+  const int dominant = std::max(4, std::max(key_bytes, value_bytes));
+  const int items = std::max(1, nominal_onesweep_items(key_bytes, value_bytes, offset_bytes) * 4 / dominant);
+  const int fit = (max_static_smem / (dominant * items) + 31) / 32 * 32;
+  return {std::min(onesweep_threads, fit), items};
+}
+
 const char* unsigned_type(int bytes) { return bytes == 8 ? "unsigned long long" : "unsigned int"; }
 
 struct sort_kernels {
   std::shared_ptr<rt::object_code> code;
   std::shared_ptr<rt::kernel> histogram, exclusive_sum, onesweep;
-  int items = 0;
+  onesweep_shape shape{};
 };
 
 const sort_kernels& kernels_for(rt::device& dev, int key_bytes, int value_bytes, int offset_bytes) {
@@ -61,7 +75,7 @@ const sort_kernels& kernels_for(rt::device& dev, int key_bytes, int value_bytes,
   k->histogram = k->code->get_kernel(prog.histogram);
   k->exclusive_sum = k->code->get_kernel(prog.exclusive_sum);
   k->onesweep = k->code->get_kernel(prog.onesweep);
-  k->items = onesweep_items(key_bytes, value_bytes, offset_bytes);
+  k->shape = onesweep_scaled(key_bytes, value_bytes, offset_bytes);
   slot = std::move(k);
   return *slot;
 }
@@ -69,7 +83,7 @@ const sort_kernels& kernels_for(rt::device& dev, int key_bytes, int value_bytes,
 template <class Offset>
 int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p, const sort_kernels& k) {
   using portion_offset = int;
-  const int tile = onesweep_threads * k.items;
+  const int tile = k.shape.threads * k.shape.items;
   const std::int64_t portion_size = ((std::int64_t(1) << 28) - 1) / tile * tile;
   const int passes = (p.end_bit + radix_bits - 1) / radix_bits;
   const std::int64_t portions = (p.n + portion_size - 1) / portion_size;
@@ -110,7 +124,7 @@ int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p,
         << (value_size ? p.values[current ^ 1] : std::uintptr_t(0))
         << (value_size ? std::uintptr_t(p.values[current] + first * value_size) : std::uintptr_t(0))
         << portion_offset(items) << int(bit) << int(bits);
-      rt::launch(s, cub_launch_config(unsigned(blocks), onesweep_threads), *k.onesweep, o.buffer());
+      rt::launch(s, cub_launch_config(unsigned(blocks), unsigned(k.shape.threads)), *k.onesweep, o.buffer());
     }
     current ^= 1;
   }
@@ -129,6 +143,7 @@ cub_sort_program cub_sort_source(int key_bytes, int value_bytes, int offset_byte
   const std::string value = value_bytes ? unsigned_type(value_bytes) : "cub::NullType";
   const std::string offset = unsigned_type(offset_bytes);
   const std::string dominant = value_bytes > key_bytes ? value : key;
+  const onesweep_shape shape = onesweep_scaled(key_bytes, value_bytes, offset_bytes);
   cub_sort_program p;
   p.source = "#include <cub/device/dispatch/kernels/radix_sort.cuh>\n"
              "struct tg_sort_policy {\n"
@@ -138,11 +153,14 @@ cub_sort_program cub_sort_source(int key_bytes, int value_bytes, int offset_byte
              "    using ExclusiveSumPolicy = cub::AgentRadixSortExclusiveSumPolicy<" +
              std::to_string(exclusive_sum_threads) + ", " + std::to_string(radix_bits) + ">;\n"
              "    using OnesweepPolicy = cub::AgentRadixSortOnesweepPolicy<" + std::to_string(onesweep_threads) + ", " +
-             std::to_string(onesweep_items(key_bytes, value_bytes, offset_bytes)) + ", " + dominant +
+             std::to_string(nominal_onesweep_items(key_bytes, value_bytes, offset_bytes)) + ", " + dominant +
              ", 1, cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, cub::BLOCK_SCAN_RAKING_MEMOIZE, "
              "cub::RADIX_SORT_STORE_DIRECT, " + std::to_string(radix_bits) + ">;\n"
              "  };\n"
-             "};\n";
+             "};\n"
+             "static_assert(tg_sort_policy::ActivePolicy::OnesweepPolicy::ITEMS_PER_THREAD == " +
+             std::to_string(shape.items) + " && tg_sort_policy::ActivePolicy::OnesweepPolicy::BLOCK_THREADS == " +
+             std::to_string(shape.threads) + ", \"tegula's onesweep tile size differs from CUB's\");\n";
   const std::string ns = "cub::detail::radix_sort::";
   p.histogram = ns + "DeviceRadixSortHistogramKernel<tg_sort_policy, cub::SortOrder::Ascending, " + key + ", " + offset + ">";
   p.exclusive_sum = ns + "DeviceRadixSortExclusiveSumKernel<tg_sort_policy, " + offset + ">";

@@ -94,7 +94,7 @@ def _c2c(a, n, axis, norm, inverse, out=None):
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     dt = _complex_dtype(a._dtype_name)
-    x = _resize_last(moveaxis(a, ax, -1).astype(dt), n)
+    x = _resize_last(moveaxis(a, ax, -1).astype(dt, copy=False), n)
     r = _run(x, "c2c", n, inverse, n, dt)
     s = _scale(norm, n, inverse)
     if s != 1.0:
@@ -126,7 +126,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     rt = _real_dtype(a._dtype_name)
-    x = _resize_last(moveaxis(a, ax, -1).astype(rt), n)
+    x = _resize_last(moveaxis(a, ax, -1).astype(rt, copy=False), n)
     r = _run(x, "r2c", n, False, n // 2 + 1, _complex_dtype(rt))
     s = _scale(norm, n, False)
     if s != 1.0:
@@ -148,7 +148,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     dt = _complex_dtype(a._dtype_name)
-    x = _resize_last(moveaxis(a, ax, -1).astype(dt), n // 2 + 1)
+    x = _resize_last(moveaxis(a, ax, -1).astype(dt), n // 2 + 1)  # a copy: cuFFT overwrites a C2R input
     r = _run(x, "c2r", n, True, n, _real_dtype(dt))
     s = _scale(norm, n, True)
     if s != 1.0:

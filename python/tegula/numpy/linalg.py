@@ -72,11 +72,13 @@ def _stack(parts, batch, like):
 
 # ---- LU: solve, inv, det, slogdet -----------------------------------------------------------------
 def _lu(m, dt):
-    """(column-major LU factors, int64 pivots, info) of the square matrix m on the GPU."""
-    from ._creation import empty
+    """(LU factors of m.T, int64 pivots, info) of the square matrix m on the GPU. m's C-order copy is m.T in
+    column-major order, so cuSOLVER factors the transpose with a plain copy rather than a transposing one; callers
+    solve with trans "T" (det(m.T) = det(m))."""
+    from ._creation import ascontiguousarray, empty
 
     n = m.shape[-1]
-    lu = _cm(m.astype(dt))
+    lu = ascontiguousarray(m.astype(dt))  # a new buffer (getrf works in place): one fused copy kernel
     piv = empty((n,), "int64", device=_core.device_of(m))
     lu._prepare_write()
     piv._prepare_write()
@@ -106,9 +108,9 @@ def solve(a, b):
         lu, piv, info = _lu(A[idx], dt)
         if info > 0:
             raise LinAlgError("Singular matrix")
-        x = _cm(B[idx].astype(dt))
+        x = _cm(B[idx].astype(dt))  # a new buffer: getrs writes the solution over it
         x._prepare_write()
-        info = _core._tegula.solver_getrs(a._device_id, dt, "N", n, x.shape[0], lu._data_ptr, n, piv._data_ptr,
+        info = _core._tegula.solver_getrs(a._device_id, dt, "T", n, x.shape[0], lu._data_ptr, n, piv._data_ptr,
                                           x._data_ptr, n)
         if info < 0:
             raise ValueError(f"solve: invalid argument {-info}")
