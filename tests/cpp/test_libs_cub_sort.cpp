@@ -23,7 +23,7 @@ std::string include_dir_or_skip() {
   }
 }
 
-class CubSort : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+class CubSort : public ::testing::TestWithParam<std::tuple<std::string, int, int>> {};
 
 TEST_P(CubSort, CompilesUnderNvrtc) {
   TEGULA_REQUIRE_NVRTC();
@@ -43,9 +43,12 @@ TEST_P(CubSort, CompilesUnderNvrtc) {
 }
 
 INSTANTIATE_TEST_SUITE_P(KeyValueOffset, CubSort,
-                         ::testing::Values(std::make_tuple(4, 0, 4), std::make_tuple(4, 4, 4), std::make_tuple(8, 8, 8)));
+                         ::testing::Values(std::make_tuple("uint32", 0, 4), std::make_tuple("uint32", 4, 4),
+                                           std::make_tuple("uint64", 8, 8), std::make_tuple("float32", 0, 4),
+                                           std::make_tuple("float64", 0, 4), std::make_tuple("int64", 4, 4),
+                                           std::make_tuple("uint32", 8, 4)));
 
-void expect_refused(int key, int value, int offset, const std::string& part) {
+void expect_refused(const std::string& key, int value, int offset, const std::string& part) {
   try {
     (void)cub_sort_source(key, value, offset);
     ADD_FAILURE() << "no error for " << key << "/" << value << "/" << offset;
@@ -56,9 +59,9 @@ void expect_refused(int key, int value, int offset, const std::string& part) {
 }
 
 TEST(CubSortSource, RefusesBadSizes) {
-  expect_refused(2, 0, 4, "keys are 4 or 8 bytes");
-  expect_refused(4, 2, 4, "values are 0, 4 or 8 bytes");
-  expect_refused(4, 0, 2, "offsets are 4 or 8 bytes");
+  expect_refused("uint16", 0, 4, "keys are uint32, uint64, int32, int64, float32 or float64");
+  expect_refused("uint32", 2, 4, "values are 0, 4 or 8 bytes");
+  expect_refused("uint32", 0, 2, "offsets are 4 or 8 bytes");
 }
 
 }  // namespace

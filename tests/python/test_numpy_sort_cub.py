@@ -19,17 +19,33 @@ def _host(ptr, dtype, n):
     return np.ndarray((n,), dt, buffer=(ctypes.c_char * (n * dt.itemsize)).from_address(ptr))
 
 
-def fake_cub_radix_sort(device, key_bytes, value_bytes, keys0, keys1, values0, values1, n, end_bit):
-    """CUB's contract: a stable sort on bits [0, end_bit); the result in buffer (number of 8-bit passes) % 2."""
-    CALLS.append((key_bytes, value_bytes, end_bit))
-    kt = np.uint32 if key_bytes == 4 else np.uint64
-    keys = _host(keys0, kt, n).copy()
-    order = np.argsort(keys & kt((1 << end_bit) - 1), kind="stable")
+def _float_order(keys):
+    """The unsigned radix order of tegula's CUB float traits (cub_sort.cpp): NaNs lose their sign, then the sign
+    twiddle. Returns (order keys, keys as they come back)."""
+    u = keys.view(np.uint32 if keys.dtype == np.float32 else np.uint64)
+    high = u.dtype.type(1 << (8 * u.itemsize - 1))
+    u = np.where(np.isnan(keys), u & ~high, u)
+    return np.where(u & high, ~u, u ^ high), u.view(keys.dtype)
+
+
+def fake_cub_radix_sort(device, key_type, value_bytes, keys0, keys1, values0, values1, n, end_bit, input_keys=0,
+                        input_values=0):
+    """CUB's contract: a stable sort on bits [0, end_bit) of unsigned keys, or NumPy's order of signed and float keys
+    (NaNs last, -0.0 before +0.0); the result in buffer (number of 8-bit passes) % 2; an input buffer left alone."""
+    CALLS.append((key_type, value_bytes, end_bit, bool(input_keys)))
+    keys = _host(input_keys or keys0, key_type, n).copy()
+    if key_type.startswith("float"):
+        order_keys, keys = _float_order(keys)
+        order = np.argsort(order_keys, kind="stable")
+    elif key_type.startswith("int"):
+        order = np.argsort(keys, kind="stable")
+    else:
+        order = np.argsort(keys & keys.dtype.type((1 << end_bit) - 1), kind="stable")
     which = -(-end_bit // 8) % 2
-    _host(keys1 if which else keys0, kt, n)[...] = keys[order]
+    _host(keys1 if which else keys0, key_type, n)[...] = keys[order]
     if value_bytes:
         vt = np.uint32 if value_bytes == 4 else np.uint64
-        vals = _host(values0, vt, n).copy()
+        vals = _host(input_values or values0, vt, n).copy()
         _host(values1 if which else values0, vt, n)[...] = vals[order]
     return which
 
@@ -71,6 +87,9 @@ def test_sort_keys_only(cub, dtype):
     if ref.dtype.kind == "f":  # the zeros keep their signs (-0.0 first among them)
         assert np.signbit(got[got == 0]).sum() == np.signbit(x[x == 0]).sum()
     assert cub and cub[0][1] == 0  # keys only
+    # NumPy's 4- and 8-byte types are CUB's keys as they are, read from the input (no key-mapping pass)
+    assert cub[0][0] == (dtype if np.dtype(dtype).itemsize >= 4 else "uint32") and cub[0][3] == (
+        np.dtype(dtype).itemsize >= 4)
     desc = tnp.asnumpy(tnp.sort(tnp.asarray(x), descending=True))
     np.testing.assert_array_equal(desc, np.flip(ref))  # the ascending order reversed (NaN first), as the tile path
 

@@ -155,19 +155,23 @@ void bind_libs(nb::module_& m) {
   });
   m.def("cusolver_info", &libs::cusolver_info, "The loaded cuSOLVER library and its version (loads it).");
 
-  m.def("cub_radix_sort", [](int device, int key_bytes, int value_bytes, std::uintptr_t keys0, std::uintptr_t keys1,
-                             std::uintptr_t values0, std::uintptr_t values1, std::int64_t n, int end_bit) {
+  m.def("cub_radix_sort", [](int device, const std::string& key_type, int value_bytes, std::uintptr_t keys0,
+                             std::uintptr_t keys1, std::uintptr_t values0, std::uintptr_t values1, std::int64_t n,
+                             int end_bit, std::uintptr_t input_keys, std::uintptr_t input_values) {
     libs::radix_sort_problem p;
-    p.key_bytes = key_bytes, p.value_bytes = value_bytes;
+    p.key_type = key_type, p.value_bytes = value_bytes;
     p.keys[0] = keys0, p.keys[1] = keys1, p.values[0] = values0, p.values[1] = values1;
     p.n = n, p.end_bit = end_bit;
+    p.input_keys = input_keys, p.input_values = input_values;
     rt::device& dev = rt::device::get(device);
     nb::gil_scoped_release g;
     return libs::radix_sort(dev, array::array_stream(dev), p);
-  }, nb::arg("device"), nb::arg("key_bytes"), nb::arg("value_bytes"), nb::arg("keys0"), nb::arg("keys1"),
-  nb::arg("values0"), nb::arg("values1"), nb::arg("n"), nb::arg("end_bit"),
-  "Stable LSD radix sort of n unsigned keys (and opaque values) on bits [0, end_bit) through CUB's onesweep kernels "
-  "(NVRTC); both buffers are overwritten; returns which one holds the result (see libs/cub_sort.hpp).");
+  }, nb::arg("device"), nb::arg("key_type"), nb::arg("value_bytes"), nb::arg("keys0"), nb::arg("keys1"),
+  nb::arg("values0"), nb::arg("values1"), nb::arg("n"), nb::arg("end_bit"), nb::arg("input_keys") = 0,
+  nb::arg("input_values") = 0,
+  "Stable LSD radix sort of n keys (uint32/uint64 on bits [0, end_bit), or int32/int64/float32/float64 in NumPy's "
+  "order) and opaque values through CUB's onesweep kernels (NVRTC); both buffers are overwritten, input_keys/"
+  "input_values (when given) are read and left alone; returns which buffer holds the result (see libs/cub_sort.hpp).");
   m.def("cub_inclusive_scan", [](int device, const std::string& in_type, const std::string& out_type, bool multiply,
                                  std::uintptr_t in, std::uintptr_t out, std::int64_t n) {
     libs::scan_problem p;

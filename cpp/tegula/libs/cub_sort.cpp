@@ -15,6 +15,7 @@
 #include "tegula/libs/cub_jit.hpp"
 #include "tegula/runtime/buffer.hpp"
 #include "tegula/runtime/device.hpp"
+#include "tegula/runtime/driver.hpp"
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
 #include "tegula/runtime/object_code.hpp"
@@ -57,19 +58,58 @@ onesweep_shape onesweep_scaled(int key_bytes, int value_bytes, int offset_bytes)
 
 const char* unsigned_type(int bytes) { return bytes == 8 ? "unsigned long long" : "unsigned int"; }
 
+// The C++ key type CUB is instantiated for, by NumPy name.
+std::string cub_key_type(const std::string& key_type) {
+  if (key_type == "uint32") return "unsigned int";
+  if (key_type == "uint64") return "unsigned long long";
+  if (key_type == "int32") return "int";
+  if (key_type == "int64") return "long long";
+  if (key_type == "float32") return "tg_f32";
+  if (key_type == "float64") return "tg_f64";
+  fail(error_kind::invalid_argument, "CUB sort keys are uint32, uint64, int32, int64, float32 or float64, not ",
+       key_type);
+}
+
+// CUB traits for NumPy's float order: the usual sign twiddle, after clearing the sign of NaNs so that every NaN
+// sorts after +inf (CUB's own float traits put negative NaNs first). The mapping keeps all other bits, so the
+// sorted keys come back as they were (-0.0 just before +0.0), except that NaNs come back positive.
+std::string float_key_traits(const std::string& name, const std::string& bits, const std::string& high,
+                             const std::string& inf) {
+  return "struct " + name + " { " + bits + " bits; };\n"
+         "CUB_NAMESPACE_BEGIN\n"
+         "template <> struct NumericTraits<" + name + "> {\n"
+         "  using UnsignedBits = " + bits + ";\n"
+         "  static constexpr UnsignedBits HIGH_BIT = " + high + ";\n"
+         "  static constexpr UnsignedBits LOWEST_KEY = UnsignedBits(-1);\n"
+         "  static constexpr UnsignedBits MAX_KEY = UnsignedBits(-1) ^ HIGH_BIT;\n"
+         "  static __host__ __device__ __forceinline__ UnsignedBits TwiddleIn(UnsignedBits key) {\n"
+         "    if ((key & ~HIGH_BIT) > " + inf + ") key &= ~HIGH_BIT;\n"
+         "    return key ^ ((key & HIGH_BIT) ? UnsignedBits(-1) : HIGH_BIT);\n"
+         "  }\n"
+         "  static __host__ __device__ __forceinline__ UnsignedBits TwiddleOut(UnsignedBits key) {\n"
+         "    return key ^ ((key & HIGH_BIT) ? HIGH_BIT : UnsignedBits(-1));\n"
+         "  }\n"
+         " private:\n"
+         "  friend struct detail::is_primitive_impl;\n"
+         "  static constexpr bool is_primitive = false;\n"
+         "};\n"
+         "CUB_NAMESPACE_END\n";
+}
+
 struct sort_kernels {
   std::shared_ptr<rt::object_code> code;
   std::shared_ptr<rt::kernel> histogram, exclusive_sum, onesweep;
   onesweep_shape shape{};
 };
 
-const sort_kernels& kernels_for(rt::device& dev, int key_bytes, int value_bytes, int offset_bytes) {
+const sort_kernels& kernels_for(rt::device& dev, const std::string& key_type, int value_bytes, int offset_bytes) {
   static std::mutex m;
-  static auto* cache = new std::map<std::tuple<int, int, int, int>, std::unique_ptr<sort_kernels>>();  // leaked
+  static auto* cache = new std::map<std::tuple<int, std::string, int, int>, std::unique_ptr<sort_kernels>>();  // leaked
   std::lock_guard<std::mutex> g(m);
-  auto& slot = (*cache)[{dev.arch(), key_bytes, value_bytes, offset_bytes}];
+  auto& slot = (*cache)[{dev.arch(), key_type, value_bytes, offset_bytes}];
   if (slot) return *slot;
-  cub_sort_program prog = cub_sort_source(key_bytes, value_bytes, offset_bytes);
+  const int key_bytes = sort_key_bytes(key_type);
+  cub_sort_program prog = cub_sort_source(key_type, value_bytes, offset_bytes);
   auto k = std::make_unique<sort_kernels>();
   k->code = compile_cub(prog.source, {prog.histogram, prog.exclusive_sum, prog.onesweep}, dev.arch());
   k->histogram = k->code->get_kernel(prog.histogram);
@@ -97,13 +137,14 @@ int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p,
 
   const int per_sm = std::max(1, k.histogram->max_active_blocks_per_sm(histogram_threads, 0, dev));
   cub_params h(*k.histogram);
-  h << std::uintptr_t(bins->ptr()) << p.keys[0] << Offset(p.n) << int(0) << int(p.end_bit);
+  h << std::uintptr_t(bins->ptr()) << (p.input_keys ? p.input_keys : p.keys[0]) << Offset(p.n) << int(0)
+    << int(p.end_bit);
   rt::launch(s, cub_launch_config(unsigned(per_sm * dev.sm_count()), histogram_threads), *k.histogram, h.buffer());
   cub_params e(*k.exclusive_sum);
   e << std::uintptr_t(bins->ptr());
   rt::launch(s, cub_launch_config(unsigned(passes), exclusive_sum_threads), *k.exclusive_sum, e.buffer());
 
-  const std::size_t key_size = std::size_t(p.key_bytes), value_size = std::size_t(p.value_bytes);
+  const std::size_t key_size = std::size_t(sort_key_bytes(p.key_type)), value_size = std::size_t(p.value_bytes);
   int current = 0;
   for (int pass = 0, bit = 0; bit < p.end_bit; bit += radix_bits, ++pass) {
     const int bits = std::min(p.end_bit - bit, radix_bits);
@@ -117,12 +158,14 @@ int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p,
                                  : 0;
       const std::uintptr_t bins_in = bins_base + std::size_t((portion * passes + pass) * radix_digits) * sizeof(Offset);
       const std::size_t first = std::size_t(portion * portion_size);
+      const std::uintptr_t keys_in = pass == 0 && p.input_keys ? p.input_keys : p.keys[current];
+      const std::uintptr_t values_in = pass == 0 && p.input_values ? p.input_values : p.values[current];
       cub_params o(*k.onesweep);
       o << std::uintptr_t(lookback->ptr())
         << std::uintptr_t(counters->ptr() + std::size_t(portion * passes + pass) * sizeof(portion_offset)) << bins_out
-        << bins_in << p.keys[current ^ 1] << std::uintptr_t(p.keys[current] + first * key_size)
+        << bins_in << p.keys[current ^ 1] << std::uintptr_t(keys_in + first * key_size)
         << (value_size ? p.values[current ^ 1] : std::uintptr_t(0))
-        << (value_size ? std::uintptr_t(p.values[current] + first * value_size) : std::uintptr_t(0))
+        << (value_size ? std::uintptr_t(values_in + first * value_size) : std::uintptr_t(0))
         << portion_offset(items) << int(bit) << int(bits);
       rt::launch(s, cub_launch_config(unsigned(blocks), unsigned(k.shape.threads)), *k.onesweep, o.buffer());
     }
@@ -134,18 +177,27 @@ int sort_with(rt::device& dev, const rt::stream& s, const radix_sort_problem& p,
 
 }  // namespace
 
-cub_sort_program cub_sort_source(int key_bytes, int value_bytes, int offset_bytes) {
-  if (key_bytes != 4 && key_bytes != 8) fail(error_kind::invalid_argument, "CUB sort keys are 4 or 8 bytes, not ", key_bytes);
+int sort_key_bytes(const std::string& key_type) {
+  const std::string t = cub_key_type(key_type);  // validates
+  return key_type.back() == '4' ? 8 : 4;
+}
+
+cub_sort_program cub_sort_source(const std::string& key_type, int value_bytes, int offset_bytes) {
+  const int key_bytes = sort_key_bytes(key_type);
   if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8)
     fail(error_kind::invalid_argument, "CUB sort values are 0, 4 or 8 bytes, not ", value_bytes);
   if (offset_bytes != 4 && offset_bytes != 8) fail(error_kind::invalid_argument, "offsets are 4 or 8 bytes");
-  const std::string key = unsigned_type(key_bytes);
+  const std::string key = cub_key_type(key_type);
   const std::string value = value_bytes ? unsigned_type(value_bytes) : "cub::NullType";
   const std::string offset = unsigned_type(offset_bytes);
-  const std::string dominant = value_bytes > key_bytes ? value : key;
+  const std::string dominant = value_bytes > key_bytes ? value : unsigned_type(key_bytes);
   const onesweep_shape shape = onesweep_scaled(key_bytes, value_bytes, offset_bytes);
   cub_sort_program p;
-  p.source = "#include <cub/device/dispatch/kernels/radix_sort.cuh>\n"
+  p.source = "#include <cub/device/dispatch/kernels/radix_sort.cuh>\n" +
+             (key_type == "float32"   ? float_key_traits("tg_f32", "unsigned int", "0x80000000u", "0x7F800000u")
+              : key_type == "float64" ? float_key_traits("tg_f64", "unsigned long long", "0x8000000000000000ull",
+                                                         "0x7FF0000000000000ull")
+                                      : std::string()) +
              "struct tg_sort_policy {\n"
              "  struct ActivePolicy {\n"
              "    using HistogramPolicy = cub::AgentRadixSortHistogramPolicy<" + std::to_string(histogram_threads) +
@@ -171,12 +223,21 @@ cub_sort_program cub_sort_source(int key_bytes, int value_bytes, int offset_byte
 
 int radix_sort(rt::device& dev, const rt::stream& s, const radix_sort_problem& p) {
   if (p.n < 0) fail(error_kind::invalid_argument, "negative sort length");
-  if (p.end_bit < 1 || p.end_bit > 8 * p.key_bytes)
-    fail(error_kind::invalid_argument, "end_bit ", p.end_bit, " is outside 1..", 8 * p.key_bytes);
-  if (p.n <= 1) return 0;
+  const int key_bytes = sort_key_bytes(p.key_type);
+  if (p.end_bit < 1 || p.end_bit > 8 * key_bytes)
+    fail(error_kind::invalid_argument, "end_bit ", p.end_bit, " is outside 1..", 8 * key_bytes);
+  if (p.key_type.rfind("uint", 0) != 0 && p.end_bit != 8 * key_bytes)
+    fail(error_kind::invalid_argument, "signed and float keys sort on all their bits");
   dev.make_current();
+  if (p.n <= 1) {  // sorted already; with a separate input, the result buffer still gets it
+    if (p.n == 1 && p.input_keys)
+      TEGULA_CHECK(rt::drv().cuMemcpyDtoDAsync(p.keys[0], p.input_keys, std::size_t(key_bytes), s.handle()));
+    if (p.n == 1 && p.input_values && p.value_bytes)
+      TEGULA_CHECK(rt::drv().cuMemcpyDtoDAsync(p.values[0], p.input_values, std::size_t(p.value_bytes), s.handle()));
+    return 0;
+  }
   const int offset_bytes = p.n < (std::int64_t(1) << 32) ? 4 : 8;
-  const sort_kernels& k = kernels_for(dev, p.key_bytes, p.value_bytes, offset_bytes);
+  const sort_kernels& k = kernels_for(dev, p.key_type, p.value_bytes, offset_bytes);
   return offset_bytes == 4 ? sort_with<std::uint32_t>(dev, s, p, k) : sort_with<std::uint64_t>(dev, s, p, k);
 }
 

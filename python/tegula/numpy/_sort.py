@@ -193,7 +193,7 @@ def _cub_sort(keys, vals, end_bit):
             a._materialize()
             a._prepare_write()
     which = _core._tegula.cub_radix_sort(
-        keys._device_id, keys.itemsize, 0 if vals is None else vals.itemsize, keys._data_ptr, k2._data_ptr,
+        keys._device_id, keys._dtype_name, 0 if vals is None else vals.itemsize, keys._data_ptr, k2._data_ptr,
         0 if vals is None else vals._data_ptr, 0 if v2 is None else v2._data_ptr, n, end_bit)
     return (keys, vals) if which == 0 else (k2, v2)
 
@@ -231,11 +231,25 @@ def _argsort_rows(x, descending=False):
     return vals
 
 
+_NATIVE_KEYS = ("float32", "float64", "int32", "int64", "uint32", "uint64")
+
+
 def _sort_one_row(c, descending):
-    """The sorted values of the contiguous 1-D c through CUB: keys alone (-0.0 kept, just before +0.0), mapped back."""
+    """The sorted values of the contiguous 1-D c through CUB: keys alone (-0.0 kept, just before +0.0). NumPy's 4-
+    and 8-byte types sort ascending as they are (CUB reads c and writes the result: no key-mapping passes; NaNs come
+    back positive); the others, and descending sorts, through unsigned keys mapped back."""
     from ._creation import empty
 
     n = c.shape[0]
+    if c._dtype_name in _NATIVE_KEYS and not descending:
+        c._materialize()
+        dev = _core.device_of(c)
+        r, scratch = empty((n,), c._dtype_name, device=dev), empty((n,), c._dtype_name, device=dev)
+        for a in (r, scratch):
+            a._prepare_write()
+        which = _core._tegula.cub_radix_sort(c._device_id, c._dtype_name, 0, r._data_ptr, scratch._data_ptr, 0, 0, n,
+                                             8 * c.itemsize, input_keys=c._data_ptr)
+        return r if which == 0 else scratch
     bits = _key_bits(c._dtype_name)
     keys = empty((n,), "uint64" if bits == 64 else "uint32", device=_core.device_of(c))
     _launch(_keys, -(-n // _T), (c, keys, n, bool(descending), _T, True), c._device_id)
