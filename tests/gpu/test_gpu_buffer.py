@@ -86,6 +86,29 @@ def test_out_of_memory_raises_memory_error_and_recovers(dev, stream):
     assert (from_gpu(b, np.uint8, 16, stream) == 1).all()
 
 
+def test_out_of_memory_in_arrays_then_kernels_still_run():
+    """tegula.numpy: an allocation far beyond the GPU raises MemoryError (after the pool's cached blocks were freed
+    and the allocation retried); a fused kernel and a tile kernel run right after."""
+    import tegula.numpy as tnp
+    import tegula.tile as tt
+
+    x = tnp.asarray(np.arange(1 << 20, dtype=np.float32), device="cuda")
+    y = (x * 2 + 1).sum()  # leave cached blocks in the pool
+    float(y)
+    with pytest.raises(MemoryError, match="out of GPU memory"):
+        tnp.empty((1 << 40,), dtype="float32", device="cuda")._materialize()
+    assert float((x * 2 + 1).sum()) == float(y)
+
+    @tt.kernel
+    def twice(a, out, T: tt.Constant[int]):
+        b = tt.bid(0)
+        tt.store(out, index=(b,), tile=tt.load(a, index=(b,), shape=(T,)) * 2.0)
+
+    out = tnp.empty_like(x)
+    tt.launch(twice, grid=((1 << 20) // 1024,), args=(x, out, 1024))
+    np.testing.assert_array_equal(out.get(), np.arange(1 << 20, dtype=np.float32) * 2)
+
+
 def test_cuda_array_interface(stream):
     b = tc.Buffer.allocate(100, stream=stream)
     cai = b.__cuda_array_interface__

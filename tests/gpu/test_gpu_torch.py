@@ -68,3 +68,15 @@ def test_zero_copy_both_ways():
     back = torch.as_tensor(a, device="cuda")
     assert back.data_ptr() == t.data_ptr()
     np.testing.assert_array_equal(back.cpu().numpy(), t.cpu().numpy())
+
+
+def test_bfloat16_and_unsupported_tensors():
+    """torch publishes bfloat16 through __cuda_array_interface__ as raw 2-byte items: tnp.asarray still sees
+    bfloat16 (zero-copy); a dtype tegula.numpy lacks (float8) is a clear TypeError."""
+    t = torch.randn(64, 32, device="cuda").to(torch.bfloat16)
+    a = tnp.asarray(t)
+    assert a.dtype == "bfloat16" and a.shape == (64, 32)
+    np.testing.assert_array_equal(a.astype("float32").get(), t.float().cpu().numpy())
+    f8 = torch.zeros(8, device="cuda").to(torch.float8_e4m3fn)
+    with pytest.raises(TypeError, match="float8_e4m3fn"):
+        tnp.asarray(f8)

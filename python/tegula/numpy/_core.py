@@ -142,6 +142,11 @@ def from_cuda_array_interface(obj):
     typestr = cai["typestr"]
     name = _np.dtype(typestr).name
     item = _np.dtype(typestr).itemsize
+    if name.startswith("void"):  # NumPy has no bfloat16: torch publishes it as raw 2-byte items ("<V2")
+        torch_name = str(getattr(obj, "dtype", "")).replace("torch.", "")
+        if torch_name != "bfloat16":
+            raise TypeError(f"tegula.numpy does not support dtype {torch_name or name!r} (typestr {typestr!r})")
+        name = "bfloat16"
     shape = tuple(cai["shape"])
     strides = cai.get("strides")
     if strides is None:
