@@ -75,7 +75,7 @@ def test_bfloat16_and_unsupported_tensors():
     bfloat16 (zero-copy); a dtype tegula.numpy lacks (float8) is a clear TypeError."""
     t = torch.randn(64, 32, device="cuda").to(torch.bfloat16)
     a = tnp.asarray(t)
-    assert a.dtype == "bfloat16" and a.shape == (64, 32)
+    assert a._dtype_name == "bfloat16" and a.shape == (64, 32)
     np.testing.assert_array_equal(a.astype("float32").get(), t.float().cpu().numpy())
     f8 = torch.zeros(8, device="cuda").to(torch.float8_e4m3fn)
     with pytest.raises(TypeError, match="float8_e4m3fn"):
