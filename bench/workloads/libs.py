@@ -136,7 +136,31 @@ def _cumsum(ctx):
         return row(W, "cupy", "cumsum_GBps", gbs(torch_event_ms(lambda: cp.cumsum(xc), repeat=reps)), "GB/s",
                    better="higher")
     rows += guarded(W, "cupy", cupy_row)
+    rows += guarded(W, "tegula scan tiles", lambda: _scan_tiles(ctx, xt, gbs, reps))
     return rows
+
+
+def _scan_tiles(ctx, xt, gbs, reps):
+    """The CUB scan's tile (threads x items) swept on the same data: which one the default should be."""
+    torch = _torch()
+    from tegula import _tegula
+
+    out = torch.empty_like(xt)
+    ref = torch.cumsum(xt.double(), 0)
+    found = []
+    for threads, items in ((128, 24), (128, 32), (256, 12), (256, 16), (256, 20), (256, 24), (384, 16), (512, 8),
+                           (512, 12), (512, 16), (1024, 8)):
+        def go():
+            _tegula.cub_inclusive_scan(0, "float32", "float32", False, xt.data_ptr(), out.data_ptr(), xt.numel(),
+                                       threads=threads, items=items)
+        go()
+        torch.cuda.synchronize()
+        if not ((out.double() - ref).abs().max() / ref[-1]).item() < 1e-4:
+            raise RuntimeError(f"scan tile {threads}x{items} is wrong")
+        found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items))
+    best = max(found)
+    return [row(W, "tegula (best scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
+                note=f"{best[1]}x{best[2]} of " + ", ".join(f"{t}x{i}: {g:.0f}" for g, t, i in found))]
 
 
 def _histogram(ctx):

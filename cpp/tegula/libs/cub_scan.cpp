@@ -42,11 +42,12 @@ struct scan_kernels {
 
 const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offset_bytes) {
   static std::mutex m;
-  static auto* cache = new std::map<std::tuple<int, std::string, std::string, bool, int>, std::unique_ptr<scan_kernels>>();
+  static auto* cache =
+      new std::map<std::tuple<int, std::string, std::string, bool, int, int, int>, std::unique_ptr<scan_kernels>>();
   std::lock_guard<std::mutex> g(m);
-  auto& slot = (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes}];
+  auto& slot = (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items}];
   if (slot) return *slot;
-  cub_scan_program prog = cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes);
+  cub_scan_program prog = cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items);
   auto k = std::make_unique<scan_kernels>();
   k->code = compile_cub(prog.source, {}, dev.arch());
   k->init = k->code->get_kernel("tg_scan_init");
@@ -59,7 +60,7 @@ const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offs
 }  // namespace
 
 cub_scan_program cub_scan_source(const std::string& in_type, const std::string& out_type, bool multiply,
-                                 int offset_bytes) {
+                                 int offset_bytes, int threads, int items) {
   const std::string in = c_type(in_type), out = c_type(out_type);
   if (out_type == "bool" || (out_type.rfind("int", 0) == 0 && out_type != "int64") ||
       (out_type.rfind("uint", 0) == 0 && out_type != "uint64"))
@@ -69,8 +70,11 @@ cub_scan_program cub_scan_source(const std::string& in_type, const std::string& 
   const bool wide = out_type == "float64" || out_type == "int64" || out_type == "uint64";
   const bool is_float = out_type.rfind("float", 0) == 0;
   cub_scan_program p;
-  p.threads = wide ? 224 : 128;
-  p.items = wide ? 12 : 24;
+  p.threads = threads ? threads : wide ? 224 : 128;
+  p.items = items ? items : wide ? 12 : 24;
+  if (p.threads % 32 || p.threads < 32 || p.threads > 1024 || p.items < 1 || p.items > 64)
+    fail(error_kind::invalid_argument, "scan tile of ", p.threads, " threads x ", p.items,
+         " items: threads are a multiple of 32 up to 1024, items 1 to 64");
   const char* delay = wide ? (is_float ? "576, 1215" : "632, 1290") : (is_float ? "688, 1140" : "648, 1245");
   const std::string t = std::to_string(p.threads), i = std::to_string(p.items);
   p.source = std::string("#include <cub/agent/agent_scan.cuh>\n#include <cuda/std/functional>\n") +
