@@ -84,3 +84,29 @@ def test_custom_reduce_scan_and_gather_scatter_atomics():
     tt.launch(K.permute_gather, grid=4, args=(on_gpu(v), on_gpu(idx), out, hist, 32))
     np.testing.assert_allclose(out.cpu().numpy(), v[idx] * 2, rtol=1e-6)
     assert list(hist.cpu().numpy()) == list(np.bincount(idx % 4, minlength=4))
+
+
+def test_tegula_arrays_take_the_cpp_fast_path():
+    """tt.launch with tegula.numpy arrays launches from C++ after the first call (no Python specialisation), with
+    the array engine's rules: a pending input is computed first, and a pending expression that reads the output
+    takes its value before the kernel overwrites it."""
+    import tegula.numpy as tnp
+
+    @tt.kernel
+    def twice(a, out, T: tt.Constant[int]):
+        b = tt.bid(0)
+        tt.store(out, index=(b,), tile=tt.load(a, index=(b,), shape=(T,)) * 2.0)
+
+    n = 1 << 16
+    x0 = np.random.default_rng(4).standard_normal(n).astype(np.float32)
+    x = tnp.asarray(x0, device="cuda")
+    out = tnp.zeros(n, dtype="float32", device="cuda")
+    tt.launch(twice, grid=(n // 1024,), args=(x, out, 1024))
+    assert twice._launcher.describe_for_tests((x, out, 1024)) is not None  # C++ reads tegula arrays
+    before = out + 1  # pending: reads out's current values
+    lazy_in = x * 3  # pending input
+    tt.launch(twice, grid=(n // 1024,), args=(lazy_in, out, 1024))
+    np.testing.assert_array_equal(before.get(), x0 * 2 + 1)
+    np.testing.assert_allclose(out.get(), x0 * 6, rtol=1e-6)
+    assert twice._launcher.launch((n // 1024,), (x, out, 1024), None) is None  # a known variant: launched in C++
+    np.testing.assert_array_equal(out.get(), x0 * 2)

@@ -20,7 +20,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tegula/array/expr.hpp"
+#include "tegula/array/materialize.hpp"
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/py_array.hpp"
 #include "tegula/runtime/profiler.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/runtime/launch.hpp"
@@ -187,6 +190,44 @@ bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& pa
   return true;
 }
 
+// Appends a tegula GPU array's key and parameters, as Python's path does through its CUDA array interface:
+// pending expressions are materialised and pending readers of its memory flushed (the kernel may write it).
+// False when `a` is not a tegula array, lies on the CPU or has a dtype tiles lack (Python raises the error).
+bool add_tegula_array(PyObject* a, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes) {
+  if (!nb::isinstance<py_array>(a)) return false;
+  const py_array& pa = nb::cast<const py_array&>(nb::handle(a));
+  if (pa.n->device == array::device_kind::cpu) return false;
+  const std::string name(ir::name(pa.n->t));
+  int code = -1;
+  for (int i = 0; i < 13; ++i)
+    if (name == tile_dtype_names[i]) code = i;
+  if (code < 0) return false;
+  array::materialize(pa.n);
+  const array::node& n = *pa.n;
+  array::flush_readers(*n.data);
+  const int item = tile_dtype_sizes[code];
+  const std::size_t ndim = n.shape.size();
+  if (ndim > 16) return false;
+  const std::uintptr_t ptr = n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * item);
+  const auto& sh = n.shape;
+  const auto& st = n.lay.strides;
+  bool contiguous = ndim == 0 || sh[ndim - 1] == 1 || st[ndim - 1] == 1;
+  bool aligned = ptr % 16 == 0;
+  for (std::size_t i = 0; i + 1 < ndim; ++i) aligned = aligned && (st[i] * item) % 16 == 0;
+  key += 'A';
+  key += static_cast<char>(code);
+  key += static_cast<char>(ndim);
+  key += static_cast<char>((contiguous ? 1 : 0) | (aligned ? 2 : 0));
+  params.push_back(int64_param(static_cast<long long>(ptr)));
+  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(sh[i]));
+  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(st[i]));
+  std::uint64_t elems = 1;
+  for (std::size_t i = 0; i < ndim; ++i)
+    if (st[i] != 0) elems *= static_cast<std::uint64_t>(sh[i]);
+  bytes += elems * static_cast<std::uint64_t>(item);
+  return true;
+}
+
 // A Python int/float/bool scalar (exact types only); false for anything else.
 bool add_scalar(PyObject* a, std::string& key, std::vector<param_value>& params) {
   PyTypeObject* t = Py_TYPE(a);
@@ -270,7 +311,7 @@ class tile_launcher {
         add_constant(a, key);
       } else if (add_torch_array(a, key, params, bytes)) {
         if (first_tensor && !*first_tensor) *first_tensor = a;
-      } else if (!add_scalar(a, key, params)) {
+      } else if (!add_tegula_array(a, key, params, bytes) && !add_scalar(a, key, params)) {
         return false;
       }
     }

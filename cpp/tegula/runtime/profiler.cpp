@@ -2,6 +2,7 @@
 // pool of timing events, one pair per launch, resolved into durations when the profile stops.
 #include "tegula/runtime/profiler.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -102,9 +103,13 @@ std::vector<record> stop() {
     out.swap(s.records);
     origin.swap(s.origin);
   }
+  // One wait per device for all the timed work (not one per event), then only elapsed-time reads.
+  std::vector<int> devices;
+  for (const auto& r : out)
+    if (r.ev1 && std::find(devices.begin(), devices.end(), r.device) == devices.end()) devices.push_back(r.device);
+  for (int d : devices) device::get(d).synchronize();
   for (auto& r : out) {
     if (!r.ev0 || !r.ev1) continue;
-    r.ev1->synchronize();
     r.gpu_us = 1000.0 * event::elapsed_ms(*r.ev0, *r.ev1);
     auto o = origin.find(r.device);
     if (o != origin.end()) r.gpu_start_us = o->second.second + 1000.0 * event::elapsed_ms(*o->second.first, *r.ev0);
