@@ -10,7 +10,7 @@ def wheel_library_dirs():
         root = os.path.join(base, "nvidia")
         if not os.path.isdir(root):
             continue
-        for sub in ("cu13/lib", "cuda_nvrtc/lib", "nvjitlink/lib", "cublas/lib"):
+        for sub in ("cu13/lib", "cuda_nvrtc/lib", "nvjitlink/lib", "cublas/lib", "nccl/lib"):
             path = os.path.join(root, sub)
             if os.path.isdir(path):
                 dirs.append(path)

@@ -110,6 +110,10 @@ void bind_runtime_devices(nb::module_& m) {
       .def("set_current", [](const device_ref& r) { r.d->make_current(); },
            "Makes this device's primary context (the one PyTorch and CuPy use) current on this thread.")
       .def("sync", [](const device_ref& r) { nb::gil_scoped_release g; r.d->synchronize(); })
+      .def("can_access_peer", [](const device_ref& r, nb::handle other) { return r.d->can_access_peer(to_device(other)); },
+           nb::arg("peer"), "Whether this device's kernels can address the peer's memory directly (NVLink/PCIe P2P).")
+      .def("enable_peer_access", [](const device_ref& r, nb::handle other) { r.d->enable_peer_access(to_device(other)); },
+           nb::arg("peer"), "Lets this device address the peer's memory (idempotent; a no-op without a peer path).")
       .def("memory_info", [](const device_ref& r) {
         r.d->make_current();
         std::size_t free_bytes = 0, total = 0;

@@ -17,4 +17,5 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_array(m);
   tegula::bind::bind_libs(m);
   tegula::bind::bind_profiler(m);
+  tegula::bind::bind_nccl(m);
 }

@@ -90,6 +90,21 @@ void device::synchronize() {
   TEGULA_CHECK(drv().cuCtxSynchronize());
 }
 
+bool device::can_access_peer(const device& other) const {
+  if (&other == this) return true;
+  int ok = 0;
+  TEGULA_CHECK(drv().cuDeviceCanAccessPeer(&ok, handle_, other.handle_));
+  return ok != 0;
+}
+
+void device::enable_peer_access(device& other) {
+  if (&other == this || !can_access_peer(other)) return;
+  CUcontext peer = other.context();
+  make_current();
+  CUresult r = drv().cuCtxEnablePeerAccess(peer, 0);
+  if (r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) TEGULA_CHECK(r);
+}
+
 memory_pool& device::pool() {
   std::call_once(pool_once_, [&] { pool_.reset(new memory_pool(*this)); });
   return *pool_;

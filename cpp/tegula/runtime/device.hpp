@@ -34,6 +34,11 @@ class device {
   // Makes the primary context current on this thread when it is not already.
   void make_current();
   void synchronize();
+  // Whether this device's kernels can address `other`'s memory directly (NVLink or PCIe peer to peer).
+  bool can_access_peer(const device& other) const;
+  // Lets this device's context address `other`'s cuMemAlloc'd memory (idempotent; a no-op for itself and
+  // where the hardware has no peer path).
+  void enable_peer_access(device& other);
   memory_pool& pool();
   // The legacy default stream (handle 0) of this device, as a shared, borrowed stream object.
   const std::shared_ptr<stream>& default_stream();

@@ -21,12 +21,13 @@ from .._tegula import (
     driver_info,
     launch,
 )
+from ._collectives import Communicator
 from ._program import Program, ProgramOptions
 
 _libs.register(_tegula)
 
 __all__ = [
-    "Buffer", "CacheError", "CompileError", "CUDAError", "Device", "DriverNotFoundError", "Event",
+    "Buffer", "CacheError", "Communicator", "CompileError", "CUDAError", "Device", "DriverNotFoundError", "Event",
     "Kernel", "LaunchConfig", "ObjectCode", "Program", "ProgramOptions", "Stream", "TegulaError",
     "device_count", "driver_info", "launch",
 ]
