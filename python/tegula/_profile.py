@@ -8,8 +8,11 @@ time from CUDA events, bytes moved when tegula knows them and so GB/s), every in
     p.export_chrome_trace("trace.json")    # Perfetto / chrome://tracing: one event per launch on the GPU track
 
 The block is also an NVTX range ("tegula.profile"), and `tegula.nvtx_range(name)` opens one of your own, so
-Nsight Systems shows tegula's regions. GPU times come from a pair of timing events around each launch; reading
-them waits for the profiled work when the block ends. Kernels that libraries launch internally appear as one
+Nsight Systems shows tegula's regions. GPU times come from a pair of timing events around a launch: around each
+kernel's first 16 launches and then every 32nd (`time_every=1` times every launch). A timing event costs host time
+and keeps the GPU from overlapping one kernel's end with the next one's start, so timing every launch slows a
+launch-bound loop by half; sampled, by a few percent. A kernel's total GPU time is then its timed launches' mean
+times its calls (the table says "sampled"). Reading the events waits for the profiled work when the block ends. Kernels that libraries launch internally appear as one
 library call each, timed the same way. `tegula profile script.py` runs a script under the profiler.
 """
 from __future__ import annotations
@@ -28,8 +31,9 @@ Record.__doc__ = ("One recorded event. kind: launch, interpret, compile, alloc, 
 class Profile:
     """What ran inside a `tegula.profile()` block (filled in when the block ends)."""
 
-    def __init__(self, gpu_timing=True):
+    def __init__(self, gpu_timing=True, time_every=32):
         self.gpu_timing = gpu_timing
+        self.time_every = time_every
         self.records = []
 
     # ---- selections ---------------------------------------------------------------------------------------------
@@ -64,19 +68,23 @@ class Profile:
         return r.gpu_us if r.gpu_us >= 0 else r.host_us
 
     def summary(self):
-        """Per (kind, name): calls, total/mean/min/max microseconds, bytes, GB/s, whether GPU-timed."""
+        """Per (kind, name): calls, total/mean/min/max microseconds, bytes, GB/s, whether GPU-timed, and how many
+        calls were timed (when launches were sampled, mean/min/max come from the timed ones and the total is the
+        mean times the calls)."""
         groups = collections.OrderedDict()
         for r in self.launches + self.library_calls + self.copies:
             groups.setdefault((r.kind, r.name), []).append(r)
         rows = []
         for (kind, name), rs in groups.items():
-            t = [self.time_us(r) for r in rs]
-            total = sum(t)
+            timed = [r for r in rs if r.gpu_us >= 0]
+            t = [r.gpu_us for r in timed] if timed else [r.host_us for r in rs]
+            mean = sum(t) / len(t)
+            total = mean * len(rs)
             nbytes = sum(r.bytes for r in rs)
-            rows.append({"kind": kind, "name": name, "calls": len(rs), "total_us": total, "mean_us": total / len(rs),
+            rows.append({"kind": kind, "name": name, "calls": len(rs), "total_us": total, "mean_us": mean,
                          "min_us": min(t), "max_us": max(t), "bytes": nbytes,
                          "gbps": nbytes / (total * 1e3) if total > 0 and nbytes else None,
-                         "gpu_timed": all(r.gpu_us >= 0 for r in rs)})
+                         "gpu_timed": bool(timed), "timed_calls": len(timed)})
         return rows
 
     def table(self, sort_by="total_us", limit=30):
@@ -90,7 +98,9 @@ class Profile:
         for r in rows[:limit]:
             name = r["name"] if len(r["name"]) <= width else r["name"][:width - 1] + "~"
             gbps = f"{r['gbps']:7.0f}" if r["gbps"] else f"{'':>7}"
-            clock = "" if r["gpu_timed"] else " (host)"
+            clock = "" if not r["gpu_timed"] or r["timed_calls"] == r["calls"] else \
+                f" (sampled {r['timed_calls']}/{r['calls']})"
+            clock = clock if r["gpu_timed"] else " (host)"
             lines.append(f"{name:<{width}}  {r['kind']:<9} {r['calls']:>6} {r['total_us'] / 1e3:>9.3f} "
                          f"{r['mean_us']:>9.2f} {r['min_us']:>8.2f} {r['max_us']:>8.2f} {gbps} "
                          f"{r['total_us'] / grand:>6.1%}{clock}")
@@ -155,16 +165,19 @@ def _human(n):
 
 
 @contextlib.contextmanager
-def profile(gpu_timing=True):
-    """Records what tegula runs inside the block into the Profile it yields (see the module notes). Profiles do
-    not nest: a second one inside the first raises."""
+def profile(gpu_timing=True, time_every=32):
+    """Records what tegula runs inside the block into the Profile it yields (see the module notes): every launch,
+    each kernel's first 16 and then every `time_every`-th timed on the GPU (1: all). Profiles do not nest: a second
+    one inside the first raises."""
     from . import _tegula
 
     if _tegula.profiler_active():
         raise RuntimeError("a tegula.profile() block is already recording; profiles do not nest")
-    p = Profile(gpu_timing)
+    if int(time_every) < 1:
+        raise ValueError(f"time_every must be 1 or more, got {time_every}")
+    p = Profile(gpu_timing, int(time_every))
     _tegula.nvtx_push("tegula.profile")
-    _tegula.profiler_start(bool(gpu_timing))
+    _tegula.profiler_start(bool(gpu_timing), int(time_every))
     try:
         yield p
     finally:

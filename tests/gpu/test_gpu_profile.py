@@ -46,3 +46,25 @@ def test_gpu_records(tmp_path):
     launches = [e for e in trace["traceEvents"] if e.get("cat") == "launch"]
     assert len(launches) == len([r for r in p.records if r.kind == "launch"])
     assert all(e["pid"] == 1 for e in launches)
+
+
+def test_sampled_gpu_timing():
+    """Each kernel's first 16 launches are timed, then every time_every-th; the summary's total is the timed mean
+    times the calls; time_every=1 times them all. Every launch is recorded either way."""
+    h = np.random.default_rng(1).random(1 << 16, dtype=np.float32)
+    x = tnp.asarray(h, device="cuda")
+    out = tnp.empty_like(x)
+    tt.launch(scale, grid=(64,), args=(x, out, 1024))
+    with tegula.profile(time_every=8) as p:
+        for _ in range(100):
+            tt.launch(scale, grid=(64,), args=(x, out, 1024))
+    mine = [r for r in p.launches if r.name.startswith("scale")]
+    timed = [r for r in mine if r.gpu_us > 0]
+    assert len(mine) == 100 and len(timed) == 16 + len(range(24, 101, 8))
+    row = next(r for r in p.summary() if r["name"].startswith("scale"))
+    assert row["timed_calls"] == len(timed) and abs(row["total_us"] - row["mean_us"] * 100) < 1e-6
+    assert f"sampled {len(timed)}/100" in p.table()
+    with tegula.profile(time_every=1) as p:
+        for _ in range(40):
+            tt.launch(scale, grid=(64,), args=(x, out, 1024))
+    assert sum(1 for r in p.launches if r.gpu_us > 0) == 40

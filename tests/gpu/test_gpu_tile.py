@@ -102,7 +102,7 @@ def test_tegula_arrays_take_the_cpp_fast_path():
     x = tnp.asarray(x0, device="cuda")
     out = tnp.zeros(n, dtype="float32", device="cuda")
     tt.launch(twice, grid=(n // 1024,), args=(x, out, 1024))
-    assert twice._launcher.describe_for_tests((x, out, 1024)) is not None  # C++ reads tegula arrays
+    assert twice._launcher.describe((x, out, 1024)) is not None  # C++ reads tegula arrays
     before = out + 1  # pending: reads out's current values
     lazy_in = x * 3  # pending input
     tt.launch(twice, grid=(n // 1024,), args=(lazy_in, out, 1024))

@@ -9,8 +9,11 @@ namespace tegula::bind {
 
 void bind_profiler(nb::module_& m) {
   namespace prof = rt::prof;
-  m.def("profiler_start", [](bool gpu_timing) { prof::start(gpu_timing); }, nb::arg("gpu_timing") = true,
-        "Starts recording launches, interpreted runs, compiles, allocations, frees, copies and library calls.");
+  m.def("profiler_start", [](bool gpu_timing, int time_every, int timed_first) {
+    prof::start(gpu_timing, time_every, timed_first);
+  }, nb::arg("gpu_timing") = true, nb::arg("time_every") = 1, nb::arg("timed_first") = 16,
+        "Starts recording launches, interpreted runs, compiles, allocations, frees, copies and library calls; each "
+        "kernel's first timed_first launches and every time_every-th one after are timed on the GPU.");
   m.def("profiler_active", &prof::active);
   m.def("profiler_note_bytes", &prof::note_bytes, nb::arg("bytes"), "The bytes the next launch on this thread moves.");
   m.def("nvtx_push", [](const std::string& name) { nvtx_push(name); }, nb::arg("name"),

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/event.hpp"
@@ -22,6 +23,8 @@ std::atomic<bool> on{false};
 struct state {
   std::mutex m;
   bool gpu_timing = true;
+  int time_every = 1, timed_first = 16;
+  std::unordered_map<const kernel*, std::uint64_t> launches;  // per kernel, this profile's launches so far
   std::uint64_t generation = 0;  // counts start()s: a scope from an earlier profile never touches a later one
   std::chrono::steady_clock::time_point t0;
   std::vector<record> records;
@@ -82,13 +85,16 @@ const char* kind_name(kind k) {
 
 bool active() noexcept { return on.load(std::memory_order_relaxed); }
 
-void start(bool gpu_timing) {
+void start(bool gpu_timing, int time_every, int timed_first) {
   state& s = the();
   std::lock_guard<std::mutex> g(s.m);
   s.records.clear();
   s.origin.clear();
+  s.launches.clear();
   ++s.generation;
   s.gpu_timing = gpu_timing;
+  s.time_every = std::max(1, time_every);
+  s.timed_first = std::max(0, timed_first);
   s.t0 = std::chrono::steady_clock::now();
   on.store(true, std::memory_order_release);
 }
@@ -141,7 +147,9 @@ launch_scope::launch_scope(const stream& st, const launch_config& c, const kerne
   r.bytes = pending_bytes;
   pending_bytes = 0;
   r.start_us = t0_;
-  if (s.gpu_timing) r.ev0 = begin_timing(s, st, t0_);
+  const std::uint64_t n = ++s.launches[&k];
+  if (s.gpu_timing && (n <= std::uint64_t(s.timed_first) || n % std::uint64_t(s.time_every) == 0))
+    r.ev0 = begin_timing(s, st, t0_);
   index_ = s.records.size();
   generation_ = s.generation;
   s.records.push_back(std::move(r));

@@ -36,8 +36,12 @@ struct record {
 };
 
 bool active() noexcept;
-// Starts recording (clearing what an earlier profile left); gpu_timing records events around launches.
-void start(bool gpu_timing = true);
+// Starts recording (clearing what an earlier profile left). gpu_timing records a pair of timing events around
+// launches: around each of a kernel's first `timed_first` launches and then every `time_every`-th one (1: every
+// launch). Untimed launches keep their host record (gpu_us -1). A timing event costs host time and stops the GPU
+// from overlapping one kernel's tail with the next one's start, so sampling keeps launch-bound loops near full
+// speed; library calls and copies are always timed.
+void start(bool gpu_timing = true, int time_every = 1, int timed_first = 16);
 // Stops, waits for the timed work and returns the records in start order.
 std::vector<record> stop();
 

@@ -127,7 +127,7 @@ def as_array(x, dev=None, dtype=None):
         if dtype is not None and x._dtype_name != dtype_name(dtype):
             return x.astype(dtype_name(dtype))
         return x
-    if hasattr(x, "__cuda_array_interface__") and not isinstance(x, _np.ndarray):
+    if not isinstance(x, _np.ndarray) and has_cai(x):
         a = from_cuda_array_interface(x)
     else:
         arr = _np.asarray(x) if dtype is None else _np.asarray(x, dtype=None if dtype == "bfloat16" else dtype)
@@ -135,6 +135,17 @@ def as_array(x, dev=None, dtype=None):
     if dtype is not None and a._dtype_name != dtype_name(dtype):
         a = a.astype(dtype_name(dtype))
     return a
+
+
+def has_cai(obj):
+    """Whether obj publishes __cuda_array_interface__; a TypeError naming the dtype when publishing it fails (torch
+    raises KeyError for dtypes the interface cannot describe, such as float8)."""
+    try:
+        return hasattr(obj, "__cuda_array_interface__")
+    except (KeyError, TypeError, ValueError) as e:
+        dtype = str(getattr(obj, "dtype", "?")).replace("torch.", "")
+        raise TypeError(f"tegula.numpy does not support dtype {dtype!r} (the array's __cuda_array_interface__ "
+                        f"failed: {type(e).__name__}: {e})") from None
 
 
 def from_cuda_array_interface(obj):

@@ -147,7 +147,7 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0, *, device=None, like=N
     o = _layout.parse_order(order, default="K")
     if isinstance(obj, ndarray):
         a = _in_order(obj, dtype, o, copy, device) if copy else asarray(obj, dtype, o, device=device)
-    elif hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, _np.ndarray):
+    elif not isinstance(obj, _np.ndarray) and _core.has_cai(obj):
         a = as_array(obj, _dev(device), dtype)
     else:
         a = _from_host(obj, dtype, o, _dev(device))
@@ -168,7 +168,7 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, like=None):
         if copy is False and r is not obj and r._base_id != obj._base_id:
             raise ValueError("Unable to avoid copy while creating an array as requested.")  # NumPy 2's text
         return r
-    if hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, _np.ndarray):
+    if not isinstance(obj, _np.ndarray) and _core.has_cai(obj):
         return asarray(as_array(obj, None if device is None else _dev(device)), dtype, order, copy=copy)
     if copy is False:  # host data (NumPy arrays, lists, scalars) is always copied to the device
         raise ValueError("Unable to avoid copy while creating an array as requested: host data is copied to "
@@ -192,7 +192,7 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 
 def from_dlpack(x, *, device=None, copy=None):
-    if hasattr(x, "__cuda_array_interface__"):
+    if _core.has_cai(x):
         return _core.from_cuda_array_interface(x)
     return as_array(_np.from_dlpack(x), None if device is None else _dev(device))
 
