@@ -8,6 +8,17 @@ from timing import torch_event_ms
 W = "libs"
 
 
+def _breakdown(fn):
+    """What one call runs on the GPU, from tegula.profile (every launch and library call timed): 'name ms, ...'."""
+    import tegula
+
+    fn()
+    with tegula.profile(time_every=1) as p:
+        fn()
+    rows = sorted(p.summary(), key=lambda r: -r["total_us"])[:4]
+    return "; ".join(f"{r['name'][:28]} x{r['calls']} {r['total_us'] / 1e3:.3f} ms" for r in rows)
+
+
 def _fft(ctx):
     torch = _torch()
     import tegula.numpy as tnp
@@ -26,7 +37,7 @@ def _fft(ctx):
     if not err < 1e-5:
         raise RuntimeError(f"tegula fft is wrong: relative error {err}")
     rows = [row(W, "tegula", "fft_ms", torch_event_ms(tegula, repeat=reps), "ms", bar=0.3, ratio_vs=["torch", "cupy"],
-                note=f"fft of 2^{n.bit_length() - 1} complex64 (cuFFT), rel err {err:.1e}")]
+                note=f"fft of 2^{n.bit_length() - 1} complex64 (cuFFT), rel err {err:.1e}; GPU: {_breakdown(tegula)}")]
     rows += guarded(W, "torch", lambda: row(W, "torch", "fft_ms", torch_event_ms(lambda: torch.fft.fft(xt), repeat=reps),
                                              "ms"))
 
@@ -58,7 +69,19 @@ def _solve(ctx):
     if not res < 1e-3:
         raise RuntimeError(f"tegula solve is wrong: relative residual {res}")
     rows = [row(W, "tegula", "solve_ms", torch_event_ms(tegula, repeat=reps), "ms", bar=12.5, ratio_vs=["cupy", "torch"],
-                note=f"linalg.solve {n}x{n} float32 (cuSOLVER getrf+getrs), residual {res:.1e}")]
+                note=f"linalg.solve {n}x{n} float32 (cuSOLVER getrf+getrs), residual {res:.1e}; GPU: "
+                     f"{_breakdown(tegula)}")]
+
+    def algorithm_1():
+        from tegula import _tegula
+
+        _tegula.solver_set_getrf_algorithm(1)
+        try:
+            tegula()
+            return row(W, "tegula (getrf algorithm 1)", "solve_ms", torch_event_ms(tegula, repeat=reps), "ms")
+        finally:
+            _tegula.solver_set_getrf_algorithm(0)
+    rows += guarded(W, "tegula (getrf algorithm 1)", algorithm_1)
     rows += guarded(W, "torch", lambda: row(W, "torch", "solve_ms",
                                              torch_event_ms(lambda: torch.linalg.solve(at, bt), repeat=reps), "ms"))
 
@@ -124,7 +147,8 @@ def _cumsum(ctx):
         raise RuntimeError(f"tegula cumsum is wrong: relative error {err}")
     gbs = lambda ms: 8.0 * n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s", better="higher", bar=3500,
-                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (CUB single-pass scan, NVRTC)")]
+                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (CUB single-pass scan, NVRTC); "
+                                                f"GPU: {_breakdown(tegula)}")]
     rows += guarded(W, "torch", lambda: row(W, "torch", "cumsum_GBps", gbs(torch_event_ms(lambda: torch.cumsum(xt, 0),
                                                                                            repeat=reps)), "GB/s",
                                              better="higher"))
@@ -148,8 +172,8 @@ def _scan_tiles(ctx, xt, gbs, reps):
     out = torch.empty_like(xt)
     ref = torch.cumsum(xt.double(), 0)
     found = []
-    for threads, items in ((128, 24), (128, 32), (256, 12), (256, 16), (256, 20), (256, 24), (384, 16), (512, 8),
-                           (512, 12), (512, 16), (1024, 8)):
+    for threads, items in ((128, 24), (128, 32), (128, 40), (128, 48), (96, 48), (64, 64), (160, 32), (192, 32),
+                           (256, 32), (512, 16)):
         def go():
             _tegula.cub_inclusive_scan(0, "float32", "float32", False, xt.data_ptr(), out.data_ptr(), xt.numel(),
                                        threads=threads, items=items)

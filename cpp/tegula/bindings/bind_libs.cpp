@@ -109,6 +109,8 @@ void bind_libs(nb::module_& m) {
     a->c.t = dtype_arg(dtype);
     return a;
   };
+  m.def("solver_set_getrf_algorithm", &libs::set_getrf_algorithm, nb::arg("algorithm"),
+        "cuSOLVER's getrf algorithm for later LU factorisations (0: the default, or 1).");
   m.def("solver_getrf", [solver](int device, const std::string& dtype, std::int64_t n, std::uintptr_t a, std::int64_t lda,
                                  std::uintptr_t ipiv) {
     auto x = solver(device, dtype);

@@ -21,6 +21,7 @@ namespace {
 
 #define TEGULA_SOLVER_FUNCTIONS(X)                                                                       \
   X(cusolverDnCreate) X(cusolverDnSetStream) X(cusolverDnCreateParams) X(cusolverGetVersion)            \
+  X(cusolverDnSetAdvOptions)                                                                             \
   X(cusolverDnXgetrf_bufferSize) X(cusolverDnXgetrf) X(cusolverDnXgetrs) X(cusolverDnXpotrf_bufferSize)  \
   X(cusolverDnXpotrf) X(cusolverDnXgeqrf_bufferSize) X(cusolverDnXgeqrf) X(cusolverDnXsyevd_bufferSize)  \
   X(cusolverDnXsyevd) X(cusolverDnXgesvd_bufferSize) X(cusolverDnXgesvd) X(cusolverDnSorgqr_bufferSize)  \
@@ -80,7 +81,13 @@ cudaDataType real_type(ir::dtype t) { return t == ir::dtype::f32 || t == ir::dty
 struct ctx {
   cusolverDnHandle_t h = nullptr;
   cusolverDnParams_t params = nullptr;
+  int getrf_algorithm = 0;
 };
+
+int& wanted_getrf_algorithm() {
+  static int a = 0;
+  return a;
+}
 
 std::mutex& lock() {
   static std::mutex m;
@@ -96,6 +103,11 @@ ctx& context(const solver_call& c) {
     check(api().cusolverDnCreateParams(&x.params), "cusolverDnCreateParams");
   }
   check(api().cusolverDnSetStream(x.h, c.s->handle()), "cusolverDnSetStream");
+  if (x.getrf_algorithm != wanted_getrf_algorithm()) {
+    check(api().cusolverDnSetAdvOptions(x.params, CUSOLVERDN_GETRF, cusolverAlgMode_t(wanted_getrf_algorithm())),
+          "cusolverDnSetAdvOptions");
+    x.getrf_algorithm = wanted_getrf_algorithm();
+  }
   return x;
 }
 
@@ -134,6 +146,12 @@ int getrf(const solver_call& c, std::int64_t n, std::uintptr_t a, std::int64_t l
   check(api().cusolverDnXgetrf(x.h, x.params, n, n, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, w.d(), db,
                                w.host.data(), hb, w.i()), "cusolverDnXgetrf");
   return w.read(c);
+}
+
+void set_getrf_algorithm(int algorithm) {
+  if (algorithm != 0 && algorithm != 1) fail(error_kind::invalid_argument, "cuSOLVER's getrf algorithm is 0 or 1");
+  std::lock_guard<std::mutex> g(lock());
+  wanted_getrf_algorithm() = algorithm;
 }
 
 int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a, std::int64_t lda,

@@ -23,6 +23,8 @@ struct solver_call {
 
 // LU with partial pivoting of the n x n matrix A (lda); ipiv: n int64 pivots (1-based).
 int getrf(const solver_call& c, std::int64_t n, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv);
+// cuSOLVER's getrf algorithm for later calls (cusolverDnSetAdvOptions: 0, the default, or 1).
+void set_getrf_algorithm(int algorithm);
 // Solves op(A) X = B with getrf's factors; B n x nrhs (ldb), overwritten by X. trans: 'N', 'T' or 'C'.
 int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a, std::int64_t lda,
           std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb);
