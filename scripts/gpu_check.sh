@@ -72,7 +72,10 @@ else
 fi
 
 echo "== bench (log: bench.log)"
-timeout "$(limit 330 5)" "$PY" "$REPO/bench/run.py" --out "$OUT" "${EXTRA[@]}" > "$OUT/bench.log" 2>&1
+# TEGULA_BENCH_ONLY="libs matmul" runs only those workloads.
+ONLY=()
+[ -n "${TEGULA_BENCH_ONLY:-}" ] && ONLY=(--only ${TEGULA_BENCH_ONLY})
+timeout "$(limit 330 5)" "$PY" "$REPO/bench/run.py" --out "$OUT" "${EXTRA[@]}" "${ONLY[@]}" > "$OUT/bench.log" 2>&1
 echo "bench exit code $?; tail of bench.log:"
 tail -n 5 "$OUT/bench.log"
 
