@@ -63,7 +63,7 @@ echo "== pytest (log: pytest.log) -- from /tmp so the installed package is impor
 cd /tmp || exit 1
 TESTS=()
 # TEGULA_TEST_DIRS picks the test folders (default both); TEGULA_PYTEST_CAP caps pytest's seconds (default 300).
-for d in ${TEGULA_TEST_DIRS:-tests/python tests/gpu}; do [ -d "$REPO/$d" ] && TESTS+=("$REPO/$d"); done
+for d in ${TEGULA_TEST_DIRS:-tests/python tests/gpu}; do [ -e "$REPO/$d" ] && TESTS+=("$REPO/$d"); done
 if (( ${#TESTS[@]} )); then
   timeout "$(limit "${TEGULA_PYTEST_CAP:-300}" 100)" "$PY" -m pytest -q -rs -o faulthandler_timeout=90 --durations=15 ${PYTEST_ARGS:-} "${TESTS[@]}" --junitxml "$OUT/pytest.xml" 2>&1 | tee "$OUT/pytest.log"
   echo "pytest exit code ${PIPESTATUS[0]}"
