@@ -23,16 +23,28 @@ def _dask():
     return da
 
 
-def from_array(x, chunks="auto", device=None):
+def from_array(x, chunks="auto", device=None, devices=None):
     """A dask array whose chunks are tegula arrays on `device` (default: tegula's default device), made from the
-    NumPy (or other host) array x one chunk at a time when computed."""
+    NumPy (or other host) array x one chunk at a time when computed. `devices` (GPU ordinals) instead spreads the
+    chunks over several GPUs, round robin in C order of the block index; operations that combine chunks of
+    different GPUs raise, so split work so that each task stays on one GPU (as map_blocks over row blocks does)."""
     da = _dask()
     import numpy as np
 
     import tegula.numpy as tnp
 
-    dev = tnp.Device(device) if isinstance(device, str) else device
     host = da.from_array(np.asarray(x), chunks=chunks)
+    if devices:
+        devs = [f"cuda:{int(d)}" for d in devices]
+        grid = host.numblocks
+
+        def place(b, block_id=None):
+            flat = int(np.ravel_multi_index(block_id, grid)) if block_id else 0
+            return tnp.asarray(b, device=devs[flat % len(devs)])
+
+        meta = tnp.empty((0,) * host.ndim, dtype=host.dtype, device=devs[0])
+        return host.map_blocks(place, dtype=host.dtype, meta=meta)
+    dev = tnp.Device(device) if isinstance(device, str) else device
     meta = tnp.empty((0,) * host.ndim, dtype=host.dtype, device=dev)
     return host.map_blocks(lambda b: tnp.asarray(b, device=dev), dtype=host.dtype, meta=meta)
 

@@ -48,3 +48,25 @@ def test_tegula_dask_helpers():
     back = tdask.to_numpy(d * 3).compute()
     assert isinstance(back, np.ndarray)
     np.testing.assert_allclose(back, H * 3)
+
+
+def test_from_array_spreads_chunks_over_devices(monkeypatch):
+    """devices=[0, 1]: chunks go round robin in C order of the block index (recorded here without GPUs)."""
+    import numpy as np
+
+    import tegula.numpy as tnp
+    from tegula import dask as tdask
+
+    placed = {}
+    real = tnp.asarray
+
+    def fake(b, device=None, **kw):
+        placed[float(np.asarray(b).flat[0])] = device
+        return real(b, device="cpu")
+
+    monkeypatch.setattr(tnp, "asarray", fake)
+    monkeypatch.setattr(tnp, "empty", lambda shape, dtype=None, device=None: real(np.empty(shape, dtype), device="cpu"))
+    x = np.arange(16.0).reshape(4, 4)
+    d = tdask.from_array(x, chunks=(2, 2), devices=[0, 1])
+    assert float(d.sum().compute()) == x.sum()
+    assert placed == {0.0: "cuda:0", 2.0: "cuda:1", 8.0: "cuda:0", 10.0: "cuda:1"}
