@@ -172,19 +172,20 @@ def _scan_tiles(ctx, xt, gbs, reps):
     out = torch.empty_like(xt)
     ref = torch.cumsum(xt.double(), 0)
     found = []
-    for threads, items in ((128, 24), (128, 32), (128, 40), (128, 48), (96, 48), (64, 64), (160, 32), (192, 32),
-                           (256, 32), (512, 16)):
+    for threads, items, vec in ((128, 24, 0), (128, 32, 0), (128, 40, 0), (128, 48, 0), (64, 64, 0), (192, 32, 0),
+                                (256, 32, 0), (128, 24, 1), (128, 32, 1), (128, 48, 1), (256, 32, 1)):
         def go():
             _tegula.cub_inclusive_scan(0, "float32", "float32", False, xt.data_ptr(), out.data_ptr(), xt.numel(),
-                                       threads=threads, items=items)
+                                       threads=threads, items=items, vectorize=bool(vec))
         go()
         torch.cuda.synchronize()
         if not ((out.double() - ref).abs().max() / ref[-1]).item() < 1e-4:
             raise RuntimeError(f"scan tile {threads}x{items} is wrong")
-        found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items))
+        found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items, "v" if vec else ""))
     best = max(found)
     return [row(W, "tegula (best scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
-                note=f"{best[1]}x{best[2]} of " + ", ".join(f"{t}x{i}: {g:.0f}" for g, t, i in found))]
+                note=f"{best[1]}x{best[2]}{best[3]} of " + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v in found)
+                     + " (v: vectorised LDG loads)")]
 
 
 def _histogram(ctx):

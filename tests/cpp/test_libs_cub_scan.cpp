@@ -36,6 +36,27 @@ TEST_P(CubScan, CompilesUnderNvrtc) {
   EXPECT_EQ(c.code.substr(0, 4), "\x7f" "ELF");
 }
 
+TEST(CubScanTile, ChosenTilesAndVectorisedLoadsCompile) {
+  TEGULA_REQUIRE_NVRTC();
+  std::string inc;
+  try {
+    inc = cccl_include_dir();
+  } catch (const error& e) {
+    if (e.kind() != error_kind::driver_missing) throw;
+    GTEST_SKIP() << "no CCCL headers on this machine";
+  }
+  cub_scan_program p = cub_scan_source("float32", "float32", false, 4, 128, 32, true);
+  EXPECT_EQ(p.threads, 128);
+  EXPECT_EQ(p.items, 32);
+  EXPECT_NE(p.source.find("BLOCK_LOAD_VECTORIZE"), std::string::npos);
+  jit::compile_request r;
+  r.source = p.source;
+  r.options = {"--std=c++17", "-I" + inc};
+  r.arch = 90;
+  EXPECT_EQ(jit::nvrtc_compile(r).code.substr(0, 4), "\x7f" "ELF");
+  EXPECT_THROW((void)cub_scan_source("float32", "float32", false, 4, 100, 32), error);
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, CubScan,
                          ::testing::Values(std::make_tuple(std::string("float32"), std::string("float32"), false, 4),
                                            std::make_tuple(std::string("float64"), std::string("float64"), true, 8),

@@ -43,11 +43,12 @@ struct scan_kernels {
 const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offset_bytes) {
   static std::mutex m;
   static auto* cache =
-      new std::map<std::tuple<int, std::string, std::string, bool, int, int, int>, std::unique_ptr<scan_kernels>>();
+      new std::map<std::tuple<int, std::string, std::string, bool, int, int, int, bool>, std::unique_ptr<scan_kernels>>();
   std::lock_guard<std::mutex> g(m);
-  auto& slot = (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items}];
+  auto& slot = (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.vectorize}];
   if (slot) return *slot;
-  cub_scan_program prog = cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items);
+  cub_scan_program prog =
+      cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.vectorize);
   auto k = std::make_unique<scan_kernels>();
   k->code = compile_cub(prog.source, {}, dev.arch());
   k->init = k->code->get_kernel("tg_scan_init");
@@ -60,7 +61,7 @@ const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offs
 }  // namespace
 
 cub_scan_program cub_scan_source(const std::string& in_type, const std::string& out_type, bool multiply,
-                                 int offset_bytes, int threads, int items) {
+                                 int offset_bytes, int threads, int items, bool vectorize) {
   const std::string in = c_type(in_type), out = c_type(out_type);
   if (out_type == "bool" || (out_type.rfind("int", 0) == 0 && out_type != "int64") ||
       (out_type.rfind("uint", 0) == 0 && out_type != "uint64"))
@@ -83,8 +84,9 @@ cub_scan_program cub_scan_source(const std::string& in_type, const std::string& 
              "using tg_op = ::cuda::std::" + (multiply ? "multiplies" : "plus") + "<>;\n" +
              "struct tg_scaling { static constexpr int BLOCK_THREADS = " + t + "; static constexpr int ITEMS_PER_THREAD = " +
              i + "; };\n" +
-             "using tg_policy = cub::AgentScanPolicy<" + t + ", " + i + ", tg_acc, cub::BLOCK_LOAD_WARP_TRANSPOSE, "
-             "cub::LOAD_DEFAULT, cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS, tg_scaling, "
+             "using tg_policy = cub::AgentScanPolicy<" + t + ", " + i + ", tg_acc, " +
+             (vectorize ? "cub::BLOCK_LOAD_VECTORIZE, cub::LOAD_LDG, " : "cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT, ") +
+             "cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS, tg_scaling, "
              "cub::detail::fixed_delay_constructor_t<" + delay + ">>;\n"
              "using tg_state = cub::ScanTileState<tg_acc>;\n"
              "using tg_agent = cub::detail::scan::AgentScan<tg_policy, const tg_in*, tg_out*, tg_op, cub::NullType, "

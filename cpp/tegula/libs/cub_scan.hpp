@@ -18,6 +18,7 @@ struct scan_problem {
   std::uintptr_t in = 0, out = 0;    // contiguous; may be the same buffer
   std::int64_t n = 0;
   int threads = 0, items = 0;  // the tile (threads per block, items per thread); 0: tegula's sm_90 choice
+  bool vectorize = false;      // BLOCK_LOAD_VECTORIZE with LOAD_LDG instead of BLOCK_LOAD_WARP_TRANSPOSE
 };
 
 void inclusive_scan(rt::device& dev, const rt::stream& s, const scan_problem& p);
@@ -28,6 +29,6 @@ struct cub_scan_program {
   int threads = 0, items = 0;
 };
 cub_scan_program cub_scan_source(const std::string& in_type, const std::string& out_type, bool multiply,
-                                 int offset_bytes, int threads = 0, int items = 0);
+                                 int offset_bytes, int threads = 0, int items = 0, bool vectorize = false);
 
 }  // namespace tegula::libs
