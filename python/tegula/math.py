@@ -12,6 +12,10 @@ host with the same epilogue formulas (gelu: the tanh form cuBLASLt uses).
 Results lie where the operands came from: NumPy operands are copied to the GPU (when there is one), multiplied
 there, and the result is copied back as NumPy arrays; tegula, torch and CuPy operands give tegula arrays on their
 device (zero-copy views for torch and CuPy through tegula.numpy.asarray).
+
+float8 (e4m3fn, e5m2): torch float8 tensors on the GPU, `a` row-major (m, k) and `b` a (k, n) view of a row-major
+(n, k) array (`bt.T`), as cuBLASLt requires; the result is `out_dtype` (bfloat16 by default, float16 or float32)
+and alpha carries the dequantisation scales (alpha = scale_a * scale_b).
 """
 from __future__ import annotations
 
@@ -31,10 +35,17 @@ class Matmul:
     """A planned product D = alpha * a @ b + beta * c with an epilogue, for repeated execution on new data of the
     same shapes: plan() checks the problem, execute() runs it (cuBLASLt caches the algorithm per shape)."""
 
-    def __init__(self, a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_tf32=False):
+    def __init__(self, a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_tf32=False,
+                 out_dtype=None):
         from . import numpy as tnp
 
         self.epilog = epilog or ("bias" if bias is not None else "none")
+        self.fp8 = _float8_name(a) or _float8_name(b)
+        if self.fp8:
+            self._init_fp8(a, b, c, alpha, bias, out_dtype)
+            return
+        if out_dtype is not None and tnp.dtype(out_dtype) != tnp.asarray(a).dtype:
+            raise TypeError("out_dtype is for float8 products; other products return their operands' dtype")
         if self.epilog not in EPILOGS:
             raise ValueError(f"unknown epilog {epilog!r}: use one of {', '.join(EPILOGS)}")
         if ("bias" in self.epilog) != (bias is not None):
@@ -46,7 +57,79 @@ class Matmul:
         self.alpha, self.beta, self.allow_tf32 = float(alpha), float(beta), bool(allow_tf32)
         self._planned = False
 
+    def _init_fp8(self, a, b, c, alpha, bias, out_dtype):
+        from . import numpy as tnp
+
+        if _float8_name(a) != _float8_name(b):
+            raise TypeError(f"matmul: a and b must have one dtype, got {getattr(a, 'dtype', type(a))} and "
+                            f"{getattr(b, 'dtype', type(b))}")
+        if c is not None:
+            raise ValueError("float8 products take no c (beta * c); add it to the result")
+        self.out_dtype = str(out_dtype or "bfloat16")
+        if self.out_dtype not in ("bfloat16", "float16", "float32"):
+            raise TypeError(f"float8 products give bfloat16, float16 or float32, not {self.out_dtype}")
+        if self.epilog not in ("none", "bias", "relu", "relu_bias", "gelu", "gelu_bias"):
+            raise ValueError(f"float8 products take the epilogues none, bias, relu, relu_bias, gelu and gelu_bias, "
+                             f"not {self.epilog!r}")
+        if ("bias" in self.epilog) != (bias is not None):
+            raise ValueError(f"epilog {self.epilog!r} {'needs' if 'bias' in self.epilog else 'takes no'} bias")
+        self.a, self.b = a, b
+        self.c = None
+        self.bias = None if bias is None else tnp.asarray(bias).astype(self.out_dtype if self.out_dtype != "float32"
+                                                                       else "float32")
+        self.alpha, self.beta, self.allow_tf32 = float(alpha), 0.0, False
+        self.host_result = False
+        self._planned = False
+
+    def _plan_fp8(self):
+        a, b = self.a, self.b
+        if a.dim() != 2 or b.dim() != 2:
+            raise ValueError("float8 products take 2-D operands")
+        (m, k), (k2, n) = tuple(a.shape), tuple(b.shape)
+        if k != k2:
+            raise ValueError(f"matmul: a {(m, k)} and b {(k2, n)} differ in the contracted dimension ({k} vs {k2})")
+        if a.stride() != (k, 1) or b.stride() != (1, k):
+            raise ValueError("cuBLASLt float8 products need a row-major (m, k) `a` and `b` given as the transpose of "
+                             f"a row-major (n, k) array (bt.T); got strides {a.stride()} and {b.stride()}")
+        if a.is_cuda != b.is_cuda or (a.is_cuda and a.device != b.device):
+            raise ValueError("a and b lie on different devices")
+        if self.bias is not None and tuple(self.bias.shape) != (n,):
+            raise ValueError(f"bias must have shape ({n},), got {tuple(self.bias.shape)}")
+        self.batch, self.shape = (), (m, n)
+        self._planned = True
+        return self
+
+    def _execute_fp8(self, autotune=0, repeats=5):
+        from . import numpy as tnp
+
+        a, b = self.a, self.b
+        m, n, k = a.shape[0], b.shape[1], a.shape[1]
+        if not a.is_cuda:  # the host: float32 products of the float8 values
+            r = self.alpha * (a.float().numpy() @ b.float().numpy())
+            if self.bias is not None:
+                r = r + self.bias.astype("float32").get()
+            r = _np.maximum(r, 0) if self.epilog.startswith("relu") else _gelu(r) if self.epilog.startswith("gelu") \
+                else r
+            return tnp.asarray(r.astype(_np.float32), device="cpu").astype(self.out_dtype)
+        dev = a.device.index or 0
+        item = tnp.dtype(self.out_dtype).itemsize if self.out_dtype != "bfloat16" else 2
+        ldd = -(-n * item // 16) * 16 // item
+        d = tnp.empty((m, ldd), self.out_dtype, device=tnp.Device("cuda", dev))
+        d._prepare_write()
+        bias = tnp.ascontiguousarray(self.bias) if self.bias is not None else None
+        timings = tnp._core._tegula.cublaslt_matmul(
+            device=dev, in_dtype=self.fp8, out_dtype=self.out_dtype, m=m, n=n, k=k, batch=1, trans_a=False,
+            trans_b=True, a=a.data_ptr(), lda=k, stride_a=0, b=b.data_ptr(), ldb=k, stride_b=0, d=d._data_ptr,
+            ldd=ldd, stride_d=m * ldd, c=0, ldc=ldd, stride_c=0, alpha=self.alpha, beta=0.0, epilog=self.epilog,
+            bias=bias._data_ptr if bias is not None else 0, aux=0, tf32=False,
+            **({"autotune": autotune, "repeats": repeats} if autotune else {}))
+        if autotune:
+            return list(timings)
+        return d if ldd == n else d[:, :n]
+
     def plan(self):
+        if self.fp8:
+            return self._plan_fp8()
         a, b = self.a, self.b
         if a.ndim < 2 or b.ndim < 2:
             raise ValueError("tegula.math.matmul takes matrices (or batches of them); use tegula.numpy.matmul for "
@@ -74,6 +157,9 @@ class Matmul:
         refused. Host arrays have nothing to tune. Returns self."""
         if not self._planned:
             self.plan()
+        if self.fp8:
+            self.timings = self._execute_fp8(int(candidates), int(repeats)) if self.a.is_cuda else []
+            return self
         if self.a._device_id < 0:
             self.timings = []
             return self
@@ -84,6 +170,8 @@ class Matmul:
         """Runs the product; NumPy operands get NumPy results (copied back), others tegula arrays."""
         if not self._planned:
             self.plan()
+        if self.fp8:
+            return self._execute_fp8()
         r = self._host() if self.a._device_id < 0 else self._device()
         if not self.host_result:
             return r
@@ -150,7 +238,16 @@ class Matmul:
         return out
 
 
-def matmul(a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_tf32=False):
+def matmul(a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_tf32=False, out_dtype=None):
     """alpha * a @ b + beta * c, then the epilogue (bias added, relu/gelu applied; *_aux forms also return the
-    pre-activation), in one library call on the GPU."""
-    return Matmul(a, b, c, alpha=alpha, beta=beta, epilog=epilog, bias=bias, allow_tf32=allow_tf32).execute()
+    pre-activation), in one library call on the GPU. out_dtype: the result of float8 products."""
+    return Matmul(a, b, c, alpha=alpha, beta=beta, epilog=epilog, bias=bias, allow_tf32=allow_tf32,
+                  out_dtype=out_dtype).execute()
+
+
+def _float8_name(x):
+    """'float8_e4m3fn' / 'float8_e5m2' for a torch float8 tensor, else None."""
+    if not type(x).__module__.startswith("torch"):
+        return None
+    name = str(getattr(x, "dtype", "")).replace("torch.", "")
+    return name if name in ("float8_e4m3fn", "float8_e5m2") else None

@@ -89,3 +89,26 @@ def test_math_matmul_autotune():
     assert mm.timings and any(ms > 0 for _, ms in mm.timings)
     r = mm.execute()
     assert _rel(r, np.maximum(_ref(a) @ _ref(b) + _ref(bias), 0)) < 2e-2
+
+
+@pytest.mark.parametrize("f8", ["float8_e4m3fn", "float8_e5m2"])
+@pytest.mark.parametrize("epilog", ["none", "relu_bias"])
+def test_math_matmul_float8_through_cublaslt(f8, epilog):
+    """tegula.math.matmul of torch float8 tensors: one cuBLASLt float8 call (a row-major, b = bt.T), alpha as the
+    dequantisation scale, bfloat16 out; against float64 products of the same float8 values."""
+    torch = pytest.importorskip("torch")
+    dt = getattr(torch, f8)
+    m, n, k = 256, 384, 512
+    a = (torch.randn(m, k, device="cuda") * 2).to(dt)
+    bt = (torch.randn(n, k, device="cuda") * 2).to(dt)
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    kw = {"bias": bias, "epilog": "relu_bias"} if epilog == "relu_bias" else {}
+    got = tm.matmul(a, bt.T, alpha=0.25, **kw)
+    assert got._dtype_name == "bfloat16" and got.shape == (m, n)
+    ref = 0.25 * (a.double() @ bt.double().T)
+    if epilog == "relu_bias":
+        ref = torch.relu(ref + bias.double())
+    g = torch.as_tensor(got.astype("float32"), device="cuda").double()
+    assert ((g - ref).norm() / ref.norm()).item() < 1e-2
+    with pytest.raises(ValueError, match="row-major"):
+        tm.matmul(a, bt.T.contiguous())
