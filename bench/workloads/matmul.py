@@ -200,6 +200,15 @@ def _fp8(ctx):
         return lambda: torch._scaled_mm(a, bt.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
     rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, torch_event_ms(scaled(), repeat=reps)),
                                              "TFLOP/s", better="higher", note="torch._scaled_mm (cuBLASLt fp8)"))
+
+    def math_fp8():
+        import tegula.math as tm
+
+        mm = tm.Matmul(a, bt.T).plan()
+        _check("tegula.math fp8", torch.as_tensor(mm.execute(), device="cuda"), a.double() @ bt.double().T, 1e-2)
+        return row(W, "tegula.math (cuBLASLt)", metric, _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps)),
+                   "TFLOP/s", better="higher", ratio_vs=["torch"], note="tegula.math.Matmul of float8 torch tensors")
+    rows += guarded(W, "tegula.math fp8", math_fp8)
     return rows
 
 
