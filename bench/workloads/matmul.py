@@ -153,11 +153,11 @@ def _bias_relu(ctx):
         ta, tb, tbias = tnp.asarray(a), tnp.asarray(b), tnp.asarray(bias)
         mm = tm.Matmul(ta, tb, bias=tbias, epilog="relu_bias").plan()
         r = mm.execute()
-        _check("tegula.math relu_bias", torch.as_tensor(r, device="cuda"),
+        _check("tegula.math relu_bias", torch.from_dlpack(r),
                torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
         first = _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps))
         mm.autotune(candidates=8, repeats=5)
-        _check("tegula.math relu_bias (autotuned)", torch.as_tensor(mm.execute(), device="cuda"),
+        _check("tegula.math relu_bias (autotuned)", torch.from_dlpack(mm.execute()),
                torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
         tuned = _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps))
         ms = ", ".join(f"#{rank}: {t:.3f}" for rank, t in mm.timings)
@@ -205,7 +205,7 @@ def _fp8(ctx):
         import tegula.math as tm
 
         mm = tm.Matmul(a, bt.T).plan()
-        _check("tegula.math fp8", torch.as_tensor(mm.execute(), device="cuda"), a.double() @ bt.double().T, 1e-2)
+        _check("tegula.math fp8", torch.from_dlpack(mm.execute()), a.double() @ bt.double().T, 1e-2)
         return row(W, "tegula.math (cuBLASLt)", metric, _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps)),
                    "TFLOP/s", better="higher", ratio_vs=["torch"], note="tegula.math.Matmul of float8 torch tensors")
     rows += guarded(W, "tegula.math fp8", math_fp8)
