@@ -93,6 +93,9 @@ class Matmul:
                              f"a row-major (n, k) array (bt.T); got strides {a.stride()} and {b.stride()}")
         if a.is_cuda != b.is_cuda or (a.is_cuda and a.device != b.device):
             raise ValueError("a and b lie on different devices")
+        if a.is_cuda and self.fp8 == "float8_e5m2":
+            raise TypeError("cuBLASLt has no float8_e5m2 x float8_e5m2 product (one operand must be float8_e4m3fn); "
+                            "use float8_e4m3fn operands")
         if self.bias is not None and tuple(self.bias.shape) != (n,):
             raise ValueError(f"bias must have shape ({n},), got {tuple(self.bias.shape)}")
         self.batch, self.shape = (), (m, n)

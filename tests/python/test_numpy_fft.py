@@ -95,3 +95,30 @@ def test_gpu_path_with_cufft_emulated(monkeypatch):
                                    atol=1e-12)
         np.testing.assert_allclose(tnp.fft.irfft(tnp.asarray(np.fft.rfft(XR)), n=12, norm=norm).get(),
                                    np.fft.irfft(np.fft.rfft(XR), n=12, norm=norm), atol=1e-12)
+
+
+def test_fast_c2c_path_with_cufft_emulated(monkeypatch):
+    """fft/ifft of a C-contiguous complex array along its last axis at its own length skip the general path's views
+    (tegula.numpy.fft._c2c_fast): same results, the input left alone, and only where no scale is due."""
+    calls = []
+
+    def counting(*a, **k):
+        calls.append(k["inverse"])
+        return fake_cufft(*a, **k)
+
+    monkeypatch.setattr(tnp._core._tegula, "cufft", counting, raising=False)
+    monkeypatch.setattr(F, "_on_gpu", lambda a: True)
+    monkeypatch.setattr(F, "_run", lambda x, kind, n, inv, ol, dt: F._cufft(x, kind, n, inv, ol, dt, 0))
+    x = (np.random.default_rng(3).standard_normal((6, 64)) + 1j).astype(np.complex64)
+    a = tnp.asarray(x)
+    np.testing.assert_allclose(tnp.fft.fft(a).get(), np.fft.fft(x), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(tnp.fft.ifft(a, norm="forward").get(), np.fft.ifft(x, norm="forward"), rtol=1e-5,
+                               atol=1e-4)
+    np.testing.assert_allclose(tnp.fft.ifft(a).get(), np.fft.ifft(x), rtol=1e-5, atol=1e-6)  # scaled: general path
+    np.testing.assert_array_equal(a.get(), x)
+    assert F._c2c_fast(a, None, -1, None, False, None) is not None
+    assert F._c2c_fast(a, 32, -1, None, False, None) is None  # another length
+    assert F._c2c_fast(a, None, 0, None, False, None) is None  # another axis
+    assert F._c2c_fast(a.T, None, -1, None, False, None) is None  # not C-contiguous
+    assert F._c2c_fast(a, None, -1, None, True, None) is None  # ifft's 1/n
+    assert calls

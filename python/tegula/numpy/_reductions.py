@@ -269,7 +269,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 def _scan(op, a, axis, dtype, out):
     a = _arr(a)
     if axis is None:
-        a, axis = a.reshape(-1), 0
+        a, axis = (a, 0) if a.ndim == 1 else (a.reshape(-1), 0)
     if dtype is not None:
         a = a.astype(dtype_name(dtype))
     from . import _scan as _long

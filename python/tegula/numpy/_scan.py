@@ -82,17 +82,15 @@ def cub_applies(a, axis):
 
 def cub_scan(op, a, axis):
     """cumsum/cumprod of the single row of a along `axis` through CUB, in NumPy's result dtype."""
-    from ._creation import ascontiguousarray, empty
+    from ._creation import ascontiguousarray
 
     res = result_dtype(a._dtype_name)
-    x = ascontiguousarray(a).reshape(-1)
-    x._materialize()
-    out = empty((x.shape[0],), res, device=_core.device_of(a))
-    out._materialize()
-    out._prepare_write()
+    one_d = a.ndim == 1 and a._c_contiguous  # the common case: no views to make (each costs microseconds)
+    x = a if one_d else ascontiguousarray(a).reshape(-1)
+    out = _core._tegula.array_empty((x.shape[0],), res, a._device_id)  # new memory: nothing pending reads it
     _core._tegula.cub_inclusive_scan(a._device_id, x._dtype_name, res, op == "cumprod", x._data_ptr, out._data_ptr,
                                      x.shape[0])
-    return out.reshape(a.shape)
+    return out if one_d else out.reshape(a.shape)
 
 
 def result_dtype(dtype_name):
