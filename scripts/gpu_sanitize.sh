@@ -38,6 +38,9 @@ for tool in "${TOOLS[@]}"; do
     --report-api-errors no --print-limit 50 --log-file "$OUT/$tool.log" --target-processes all \
     "$PY" -m pytest -q -p no:cacheprovider -k "not 8192 and not large and not mnk3 and not mnk1" "${SEL[@]}" > "$OUT/$tool.out" 2>&1
   rc=$?
+  # memcheck/synccheck print "ERROR SUMMARY: N errors", racecheck "RACECHECK SUMMARY: N hazards displayed (E errors, ...)"
   errors=$(grep -m1 -oE "ERROR SUMMARY: [0-9]+" "$OUT/$tool.log" | grep -oE "[0-9]+$")
+  [ -z "$errors" ] && errors=$(grep -m1 -oE "RACECHECK SUMMARY: [0-9]+ hazards displayed \([0-9]+ errors" "$OUT/$tool.log" \
+    | grep -oE "\([0-9]+" | tr -d "(")
   echo "$tool: exit $rc, sanitizer errors ${errors:-unknown}; pytest: $(tail -n 1 "$OUT/$tool.out")"
 done
