@@ -71,17 +71,6 @@ def _solve(ctx):
     rows = [row(W, "tegula", "solve_ms", torch_event_ms(tegula, repeat=reps), "ms", bar=12.5, ratio_vs=["cupy", "torch"],
                 note=f"linalg.solve {n}x{n} float32 (cuSOLVER getrf+getrs), residual {res:.1e}; GPU: "
                      f"{_breakdown(tegula)}")]
-
-    def algorithm_1():
-        from tegula import _tegula
-
-        _tegula.solver_set_getrf_algorithm(1)
-        try:
-            tegula()
-            return row(W, "tegula (getrf algorithm 1)", "solve_ms", torch_event_ms(tegula, repeat=reps), "ms")
-        finally:
-            _tegula.solver_set_getrf_algorithm(0)
-    rows += guarded(W, "tegula (getrf algorithm 1)", algorithm_1)
     rows += guarded(W, "torch", lambda: row(W, "torch", "solve_ms",
                                              torch_event_ms(lambda: torch.linalg.solve(at, bt), repeat=reps), "ms"))
 
