@@ -168,3 +168,18 @@ def test_numpy_dispatch():
     h, e = np.histogram(a, bins=5)
     assert isinstance(h, tnp.ndarray)
     _same(h, np.histogram(DATA["float64"], bins=5)[0])
+
+
+@pytest.mark.parametrize("bins", [33, 100, 256, 257, 3000])
+def test_many_bins_one_hot_launches_and_atomics(bins):
+    """33 to 256 bins: one one-hot launch per 32 bins (a bin at each chunk edge); more: per-element atomics. Counts
+    and weighted sums against NumPy."""
+    rng = np.random.default_rng(bins)
+    x = rng.uniform(-1, 1, 20000)
+    x[:bins] = np.linspace(-1, 1, bins)  # every bin, edges included
+    w = rng.standard_normal(20000)
+    _same(tnp.histogram(tnp.asarray(x), bins=bins)[0], np.histogram(x, bins=bins)[0])
+    _same(tnp.histogram(tnp.asarray(x), bins=bins, weights=tnp.asarray(w))[0],
+          np.histogram(x, bins=bins, weights=w)[0], exact=False)
+    k = rng.integers(0, bins, 5000)
+    _same(tnp.bincount(tnp.asarray(k)), np.bincount(k))
