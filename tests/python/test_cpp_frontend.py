@@ -60,3 +60,31 @@ def test_matmul_ir_matches_python(m, n, k, stage):
 def test_examples_run_correctly():
     assert "max error" in run(example("softmax"))
     assert "relative error" in run(example("matmul"))
+
+
+def _python_absmax_cumprod():
+    """The Python twin of examples/cpp/custom_combine.cpp."""
+    import tegula.tile as tt
+
+    @tt.kernel
+    def absmax_cumprod(x, out_max, out_scan, C: tt.Constant[int]):
+        row = tt.bid(0)
+        v = tt.load(x, index=(row, 0), shape=(1, C))
+        m = tt.reduce(v, 1, lambda a, b: tt.maximum(tt.abs(a), tt.abs(b)), 0.0, keepdims=True)
+        tt.store(out_max, index=(row, 0), tile=m)
+        s = tt.scan(v, 1, lambda a, b: a * b, 1.0)
+        tt.store(out_scan, index=(row, 0), tile=s)
+
+    return absmax_cumprod
+
+
+@pytest.mark.parametrize("stage", [None, "verify"])
+@pytest.mark.parametrize("cols", [64, 100])
+def test_custom_reduce_and_scan_ir_matches_python(cols, stage):
+    """tt::reduce / tt::scan with C++ lambdas as combine functions build the IR Python's tt.reduce / tt.scan build."""
+    k = _python_absmax_cumprod()
+    x, m = np.zeros((16, cols), np.float32), np.zeros((16, 1), np.float32)
+    extra = [stage] if stage else []
+    got = run(example("custom_combine"), "--ir", cols, *extra).rstrip("\n")
+    assert got == k.ir(x, m, x, cols, stage=stage).rstrip("\n")
+    assert "relative error" in run(example("custom_combine"))

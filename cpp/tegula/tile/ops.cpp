@@ -195,6 +195,36 @@ std::vector<ir::value_id> check_carried(emitter& em, std::initializer_list<var*>
 
 }  // namespace
 
+namespace {
+
+// Translator._combine: the tile, the identity cast to its dtype, then the combine function inlined in the region.
+expr combine_op(ir::op_kind kind, const expr& x, std::int64_t axis, const combine_fn& combine, const expr& identity,
+                bool flag) {
+  if (!combine) fail(error_kind::type_error, "tt.reduce/tt.scan need a combine function");
+  emitter& em = emitter::current();
+  ir::builder& b = em.builder();
+  const ir::value_id t = em.as_tile(em.emit(x));
+  const ir::dtype elem = em.type_of(t).elem;
+  const emitted id = em.emit(identity);
+  const ir::value_id ident = em.cast(id.is_number ? em.as_tile(id, t) : em.as_tile(id), elem);
+  const auto args = b.begin_reduce(kind, t, ident, axis, flag);
+  em.open_region();
+  const emitted combined = em.emit(combine(value_expr(args.carried.at(0)), value_expr(args.carried.at(1))));
+  const ir::value_id c = em.cast(combined.is_number ? em.as_tile(combined, t) : em.as_tile(combined), elem);
+  em.close_region();
+  return value_expr(b.end_reduce(c));
+}
+
+}  // namespace
+
+expr reduce(const expr& x, std::int64_t axis, const combine_fn& combine, const expr& identity, bool keepdims) {
+  return combine_op(ir::op_kind::reduce, x, axis, combine, identity, keepdims);
+}
+
+expr scan(const expr& x, std::int64_t axis, const combine_fn& combine, const expr& identity, bool reverse) {
+  return combine_op(ir::op_kind::scan, x, axis, combine, identity, reverse);
+}
+
 void for_range(const expr& lb, const expr& ub, const expr& step, std::initializer_list<var*> carried,
                const std::function<void(const expr& i)>& body) {  // Translator.for_
   emitter& em = emitter::current();

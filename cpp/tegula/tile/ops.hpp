@@ -72,6 +72,14 @@ expr argmin(const expr& x, std::int64_t axis, bool keepdims = false);
 expr cumsum(const expr& x, std::int64_t axis = 0, bool reverse = false);
 expr cumprod(const expr& x, std::int64_t axis = 0, bool reverse = false);
 
+// Custom reductions and scans (Python's tt.reduce / tt.scan): `combine(acc, item)` builds the combination of two
+// scalar tiles of x's dtype; it must be associative (and, for reduce, commutative), with `identity` its neutral
+// element. Unlike the expressions above these emit at once (x, then identity, then the combine region), which is
+// the order Python evaluates tt.reduce(x, axis, combine, identity) in; name the result with let() as in Python.
+using combine_fn = std::function<expr(const expr& acc, const expr& item)>;
+expr reduce(const expr& x, std::int64_t axis, const combine_fn& combine, const expr& identity, bool keepdims = false);
+expr scan(const expr& x, std::int64_t axis, const combine_fn& combine, const expr& identity, bool reverse = false);
+
 // ---- matrix products ----------------------------------------------------------------------------------------
 expr mma(const expr& a, const expr& b, const expr& acc, bool allow_tf32 = false);
 expr matmul(const expr& a, const expr& b, bool allow_tf32 = false);  // Python's a @ b
