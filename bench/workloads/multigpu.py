@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from common import Skip, guarded, row, torch_cuda as _torch
-from timing import median
+from timing import wall_s
 
 W = "multigpu"
 
@@ -18,18 +18,6 @@ def _gpus(ctx):
     if n < 2:
         raise Skip(f"needs two GPUs or more; this machine has {n} (nvidia-h200-x2 or larger)")
     return n
-
-
-def _wall_ms(fn, sync, repeat):
-    fn()
-    sync()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return median(times)
 
 
 def _all_reduce(ctx):
@@ -54,14 +42,14 @@ def _all_reduce(ctx):
     if not torch.allclose(got, want, rtol=1e-5):
         raise RuntimeError("tegula all_reduce is wrong")
     busbw = lambda ms: (1 << 30) / (ms * 1e-3) / 1e9 * 2 * (n - 1) / n  # noqa: E731
-    rows = [row(W, "tegula", "all_reduce_busbw_GBps", busbw(_wall_ms(lambda: comm.all_reduce(parts), sync, reps)),
+    rows = [row(W, "tegula", "all_reduce_busbw_GBps", busbw(1e3 * wall_s(lambda: comm.all_reduce(parts), sync, repeat=reps)),
                 "GB/s", better="higher", ratio_vs=["torch (NCCL)"], note=f"1 GiB float32 over {n} GPUs")]
 
     def torch_row():
         import torch.cuda.nccl as nccl
 
         return row(W, "torch (NCCL)", "all_reduce_busbw_GBps",
-                   busbw(_wall_ms(lambda: nccl.all_reduce(ts), sync, reps)), "GB/s", better="higher")
+                   busbw(1e3 * wall_s(lambda: nccl.all_reduce(ts), sync, repeat=reps)), "GB/s", better="higher")
     rows += guarded(W, "torch (NCCL)", torch_row)
     if len(rows) == 2 and "value" in rows[1] and rows[1]["value"]:
         rows[0]["bar"] = 0.8 * rows[1]["value"]

@@ -14,17 +14,21 @@
 namespace tegula::libs {
 namespace {
 
+std::string include_dir_or_empty() {
+  try {
+    return cccl_include_dir();
+  } catch (const error& e) {
+    if (e.kind() != error_kind::driver_missing) throw;
+    return {};
+  }
+}
+
 class CubScan : public ::testing::TestWithParam<std::tuple<std::string, std::string, bool, int>> {};
 
 TEST_P(CubScan, CompilesUnderNvrtc) {
   TEGULA_REQUIRE_NVRTC();
-  std::string inc;
-  try {
-    inc = cccl_include_dir();
-  } catch (const error& e) {
-    if (e.kind() != error_kind::driver_missing) throw;
-    GTEST_SKIP() << "no CCCL headers on this machine";
-  }
+  const std::string inc = include_dir_or_empty();
+  if (inc.empty()) GTEST_SKIP() << "no CCCL headers on this machine";
   auto [in, out, multiply, offset] = GetParam();
   cub_scan_program p = cub_scan_source(in, out, multiply, offset);
   EXPECT_EQ(p.threads * p.items, out.find("64") != std::string::npos ? 224 * 12 : 128 * 32);
@@ -38,13 +42,8 @@ TEST_P(CubScan, CompilesUnderNvrtc) {
 
 TEST(CubScanTile, ChosenTilesAndVectorisedLoadsCompile) {
   TEGULA_REQUIRE_NVRTC();
-  std::string inc;
-  try {
-    inc = cccl_include_dir();
-  } catch (const error& e) {
-    if (e.kind() != error_kind::driver_missing) throw;
-    GTEST_SKIP() << "no CCCL headers on this machine";
-  }
+  const std::string inc = include_dir_or_empty();
+  if (inc.empty()) GTEST_SKIP() << "no CCCL headers on this machine";
   cub_scan_program p = cub_scan_source("float32", "float32", false, 4, 128, 32, true);
   EXPECT_EQ(p.threads, 128);
   EXPECT_EQ(p.items, 32);

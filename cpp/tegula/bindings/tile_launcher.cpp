@@ -150,6 +150,28 @@ bool read_ints(PyObject* t, long long* out, std::size_t n) {
   return true;
 }
 
+// One array argument, whatever it came from: its key bytes (dtype code, rank, last-axis contiguity, 16-byte
+// alignment), its parameters (pointer, extents, strides in elements) and the bytes it spans.
+template <class Int>
+void append_array(int code, std::uint64_t ptr, std::size_t ndim, const Int* sh, const Int* st, std::string& key,
+                  std::vector<param_value>& params, std::uint64_t& bytes) {
+  const int item = tile_dtype_sizes[code];
+  const bool contiguous = ndim == 0 || sh[ndim - 1] == 1 || st[ndim - 1] == 1;
+  bool aligned = ptr % 16 == 0;
+  for (std::size_t i = 0; i + 1 < ndim; ++i) aligned = aligned && (st[i] * item) % 16 == 0;
+  key += 'A';
+  key += static_cast<char>(code);
+  key += static_cast<char>(ndim);
+  key += static_cast<char>((contiguous ? 1 : 0) | (aligned ? 2 : 0));
+  params.push_back(int64_param(static_cast<long long>(ptr)));
+  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(static_cast<long long>(sh[i])));
+  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(static_cast<long long>(st[i])));
+  std::uint64_t elems = 1;
+  for (std::size_t i = 0; i < ndim; ++i)
+    if (st[i] != 0) elems *= static_cast<std::uint64_t>(sh[i]);
+  bytes += elems * static_cast<std::uint64_t>(item);
+}
+
 // Appends an array argument's key and parameters; false when `a` is not a GPU torch tensor.
 bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes) {
   if (!is_torch_tensor(a)) return false;
@@ -172,21 +194,7 @@ bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& pa
   if (ndim > max_rank) return false;
   long long sh[max_rank], st[max_rank];
   if (!read_ints(shape.ptr(), sh, ndim) || !read_ints(strides.ptr(), st, ndim)) return false;
-  int item = tile_dtype_sizes[code];
-  bool contiguous = ndim == 0 || sh[ndim - 1] == 1 || st[ndim - 1] == 1;
-  bool aligned = ptr % 16 == 0;
-  for (std::size_t i = 0; i + 1 < ndim; ++i) aligned = aligned && (st[i] * item) % 16 == 0;
-  key += 'A';
-  key += static_cast<char>(code);
-  key += static_cast<char>(ndim);
-  key += static_cast<char>((contiguous ? 1 : 0) | (aligned ? 2 : 0));
-  params.push_back(int64_param(static_cast<long long>(ptr)));
-  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(sh[i]));
-  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(st[i]));
-  std::uint64_t elems = 1;
-  for (std::size_t i = 0; i < ndim; ++i)
-    if (st[i] != 0) elems *= static_cast<std::uint64_t>(sh[i]);
-  bytes += elems * static_cast<std::uint64_t>(item);
+  append_array(code, ptr, ndim, sh, st, key, params, bytes);
   return true;
 }
 
@@ -205,26 +213,10 @@ bool add_tegula_array(PyObject* a, std::string& key, std::vector<param_value>& p
   array::materialize(pa.n);
   const array::node& n = *pa.n;
   array::flush_readers(*n.data);
-  const int item = tile_dtype_sizes[code];
   const std::size_t ndim = n.shape.size();
   if (ndim > 16) return false;
-  const std::uintptr_t ptr = n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * item);
-  const auto& sh = n.shape;
-  const auto& st = n.lay.strides;
-  bool contiguous = ndim == 0 || sh[ndim - 1] == 1 || st[ndim - 1] == 1;
-  bool aligned = ptr % 16 == 0;
-  for (std::size_t i = 0; i + 1 < ndim; ++i) aligned = aligned && (st[i] * item) % 16 == 0;
-  key += 'A';
-  key += static_cast<char>(code);
-  key += static_cast<char>(ndim);
-  key += static_cast<char>((contiguous ? 1 : 0) | (aligned ? 2 : 0));
-  params.push_back(int64_param(static_cast<long long>(ptr)));
-  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(sh[i]));
-  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(st[i]));
-  std::uint64_t elems = 1;
-  for (std::size_t i = 0; i < ndim; ++i)
-    if (st[i] != 0) elems *= static_cast<std::uint64_t>(sh[i]);
-  bytes += elems * static_cast<std::uint64_t>(item);
+  const std::uintptr_t ptr = n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * tile_dtype_sizes[code]);
+  append_array(code, ptr, ndim, n.shape.data(), n.lay.strides.data(), key, params, bytes);
   return true;
 }
 

@@ -37,11 +37,7 @@ void resolve(const dynlib& lib, Fn& fn, const char* name) {
 }
 
 nvrtc_api load_api() {
-  std::vector<std::string> dirs;
-  for (const auto& home : get_config().cuda_homes) {
-    dirs.push_back(home + "/lib64");
-    dirs.push_back(home + "/lib");
-  }
+  const std::vector<std::string> dirs = cuda_library_dirs();
   nvrtc_api api;
   api.lib = dynlib::open("NVRTC (CUDA's run-time compiler)",
                          {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}, dirs);

@@ -45,11 +45,7 @@ struct api_t {
 
 const api_t& api() {
   static const api_t a = [] {
-    std::vector<std::string> dirs;
-    for (const auto& home : get_config().cuda_homes) {
-      dirs.push_back(home + "/lib64");
-      dirs.push_back(home + "/lib");
-    }
+    const std::vector<std::string> dirs = cuda_library_dirs();
     api_t x;
     x.lib = dynlib::open("cuBLASLt (CUDA's matrix-product library)",
                          {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}, dirs);

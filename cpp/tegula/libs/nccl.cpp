@@ -35,11 +35,7 @@ struct api_t {
 
 const api_t& api() {
   static const api_t a = [] {
-    std::vector<std::string> dirs;
-    for (const auto& home : get_config().cuda_homes) {
-      dirs.push_back(home + "/lib64");
-      dirs.push_back(home + "/lib");
-    }
+    const std::vector<std::string> dirs = cuda_library_dirs();
     api_t x;
     x.lib = dynlib::open("NCCL (NVIDIA's collective communications library)", {"libnccl.so.2", "libnccl.so"}, dirs);
     auto get = [&](auto& fn, const char* name) {

@@ -67,4 +67,13 @@ std::vector<std::string> library_dirs() {
   return dirs();
 }
 
+std::vector<std::string> cuda_library_dirs() {
+  std::vector<std::string> dirs;
+  for (const auto& home : get_config().cuda_homes) {
+    dirs.push_back(home + "/lib64");
+    dirs.push_back(home + "/lib");
+  }
+  return dirs;
+}
+
 }  // namespace tegula

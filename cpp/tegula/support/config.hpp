@@ -21,4 +21,8 @@ const config& get_config();
 void add_library_dir(const std::string& dir);
 std::vector<std::string> library_dirs();
 
+// The library folders of the CUDA toolkits in get_config().cuda_homes (lib64, then lib, for each), where the
+// dlopen'd CUDA libraries are looked for after library_dirs().
+std::vector<std::string> cuda_library_dirs();
+
 }  // namespace tegula
