@@ -71,6 +71,21 @@ def _solve(ctx):
     rows = [row(W, "tegula", "solve_ms", torch_event_ms(tegula, repeat=reps), "ms", bar=12.5, ratio_vs=["cupy", "torch"],
                 note=f"linalg.solve {n}x{n} float32 (cuSOLVER getrf+getrs), residual {res:.1e}; GPU: "
                      f"{_breakdown(tegula)}")]
+
+    def transposed_layout():
+        from tegula.numpy import linalg as L
+
+        L._SOLVE_LAYOUT = "transposed"
+        try:
+            xt = torch.as_tensor(tegula(), device="cuda").double()
+            r = ((at.double() @ xt - bt.double()).norm() / bt.double().norm()).item()
+            if not r < 1e-3:
+                raise RuntimeError(f"solve with the transposed layout is wrong: relative residual {r}")
+            return row(W, "tegula (column-major copy, getrs N)", "solve_ms", torch_event_ms(tegula, repeat=reps), "ms",
+                       note=f"GPU: {_breakdown(tegula)}")
+        finally:
+            L._SOLVE_LAYOUT = "plain"
+    rows += guarded(W, "tegula (column-major copy, getrs N)", transposed_layout)
     rows += guarded(W, "torch", lambda: row(W, "torch", "solve_ms",
                                              torch_event_ms(lambda: torch.linalg.solve(at, bt), repeat=reps), "ms"))
 

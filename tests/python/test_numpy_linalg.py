@@ -136,6 +136,18 @@ def test_solve_inv_det(path, dtype):
     _close(L.det(tnp.asarray(batch)), np.linalg.det(batch), dtype, 100)
 
 
+@pytest.mark.parametrize("layout", ["plain", "transposed"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_solve_in_both_layouts(path, dtype, layout, monkeypatch):
+    """solve's two cuSOLVER layouts (A's C-order copy with getrs T, or a column-major copy with getrs N) agree with
+    NumPy on a clearly non-symmetric A."""
+    monkeypatch.setattr(L, "_SOLVE_LAYOUT", layout)
+    a = _m((6, 6), dtype) + 3 * np.eye(6, dtype=NP[dtype])
+    a[0, 5] += 4
+    b = _m((6, 2), dtype)
+    _close(L.solve(tnp.asarray(a), tnp.asarray(b)), np.linalg.solve(a, b), dtype, 10)
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_cholesky_qr_eigh(path, dtype):
     x = _m((6, 6), dtype)

@@ -71,14 +71,22 @@ def _stack(parts, batch, like):
 
 
 # ---- LU: solve, inv, det, slogdet -----------------------------------------------------------------
-def _lu(m, dt):
-    """(LU factors of m.T, int64 pivots, info) of the square matrix m on the GPU. m's C-order copy is m.T in
-    column-major order, so cuSOLVER factors the transpose with a plain copy rather than a transposing one; callers
-    solve with trans "T" (det(m.T) = det(m))."""
+# How solve lays A out for cuSOLVER: "plain" factors A's C-order copy (A.T in column-major order) and solves with
+# trans T; "transposed" makes a column-major copy of A and solves with trans N. On the H200 (2026-12-03) "plain" gave
+# 12.7 ms for 4096 float32, of which getrs (trans T, one right-hand side) took 1.19 ms; bench/workloads/libs.py times
+# both, to settle which getrs is faster.
+_SOLVE_LAYOUT = "plain"
+
+
+def _lu(m, dt, transposed=False):
+    """(LU factors, int64 pivots, info) of the square matrix m on the GPU: of m.T by default (m's C-order copy is
+    m.T in column-major order, a plain copy; callers solve with trans "T", and det(m.T) = det(m)); of m itself with
+    transposed=True (a transposing copy; callers solve with trans "N")."""
     from ._creation import ascontiguousarray, empty
 
     n = m.shape[-1]
-    lu = ascontiguousarray(m.astype(dt))  # a new buffer (getrf works in place): one fused copy kernel
+    # a new buffer (getrf works in place): one fused copy kernel
+    lu = _cm(m.astype(dt)) if transposed else ascontiguousarray(m.astype(dt))
     piv = empty((n,), "int64", device=_core.device_of(m))
     lu._prepare_write()
     piv._prepare_write()
@@ -104,14 +112,15 @@ def solve(a, b):
     A = broadcast_to(a, batch + (n, n))
     B = broadcast_to(bb, batch + (n, bb.shape[-1]))
     parts = []
+    transposed = _SOLVE_LAYOUT == "transposed"
     for idx in (list(_np.ndindex(*batch)) if batch else [()]):
-        lu, piv, info = _lu(A[idx], dt)
+        lu, piv, info = _lu(A[idx], dt, transposed)
         if info > 0:
             raise LinAlgError("Singular matrix")
         x = _cm(B[idx].astype(dt))  # a new buffer: getrs writes the solution over it
         x._prepare_write()
-        info = _core._tegula.solver_getrs(a._device_id, dt, "T", n, x.shape[0], lu._data_ptr, n, piv._data_ptr,
-                                          x._data_ptr, n)
+        info = _core._tegula.solver_getrs(a._device_id, dt, "N" if transposed else "T", n, x.shape[0], lu._data_ptr,
+                                          n, piv._data_ptr, x._data_ptr, n)
         if info < 0:
             raise ValueError(f"solve: invalid argument {-info}")
         parts.append(x.T)
