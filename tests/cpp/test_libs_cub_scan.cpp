@@ -54,6 +54,11 @@ TEST(CubScanTile, ChosenTilesAndVectorisedLoadsCompile) {
   r.arch = 90;
   EXPECT_EQ(jit::nvrtc_compile(r).code.substr(0, 4), "\x7f" "ELF");
   EXPECT_THROW((void)cub_scan_source("float32", "float32", false, 4, 100, 32), error);
+  for (int delay : {1, 2, 3}) {  // the look-back wait variants the bench sweeps
+    r.source = cub_scan_source("float32", "float32", false, 4, 128, 32, false, delay).source;
+    EXPECT_EQ(jit::nvrtc_compile(r).code.substr(0, 4), "\x7f" "ELF") << "delay variant " << delay;
+  }
+  EXPECT_THROW((void)cub_scan_source("float32", "float32", false, 4, 128, 32, false, 4), error);
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, CubScan,

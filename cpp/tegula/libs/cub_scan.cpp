@@ -43,12 +43,14 @@ struct scan_kernels {
 const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offset_bytes) {
   static std::mutex m;
   static auto* cache =
-      new std::map<std::tuple<int, std::string, std::string, bool, int, int, int, bool>, std::unique_ptr<scan_kernels>>();
+      new std::map<std::tuple<int, std::string, std::string, bool, int, int, int, bool, int>,
+                   std::unique_ptr<scan_kernels>>();
   std::lock_guard<std::mutex> g(m);
-  auto& slot = (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.vectorize}];
+  auto& slot =
+      (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.vectorize, p.delay}];
   if (slot) return *slot;
   cub_scan_program prog =
-      cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.vectorize);
+      cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.vectorize, p.delay);
   auto k = std::make_unique<scan_kernels>();
   k->code = compile_cub(prog.source, {}, dev.arch());
   k->init = k->code->get_kernel("tg_scan_init");
@@ -61,7 +63,7 @@ const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offs
 }  // namespace
 
 cub_scan_program cub_scan_source(const std::string& in_type, const std::string& out_type, bool multiply,
-                                 int offset_bytes, int threads, int items, bool vectorize) {
+                                 int offset_bytes, int threads, int items, bool vectorize, int delay) {
   const std::string in = c_type(in_type), out = c_type(out_type);
   if (out_type == "bool" || (out_type.rfind("int", 0) == 0 && out_type != "int64") ||
       (out_type.rfind("uint", 0) == 0 && out_type != "uint64"))
@@ -78,7 +80,12 @@ cub_scan_program cub_scan_source(const std::string& in_type, const std::string& 
   if (p.threads % 32 || p.threads < 32 || p.threads > 1024 || p.items < 1 || p.items > 64)
     fail(error_kind::invalid_argument, "scan tile of ", p.threads, " threads x ", p.items,
          " items: threads are a multiple of 32 up to 1024, items 1 to 64");
-  const char* delay = wide ? (is_float ? "576, 1215" : "632, 1290") : (is_float ? "688, 1140" : "648, 1245");
+  if (delay < 0 || delay > 3) fail(error_kind::invalid_argument, "scan delay variant ", delay, " is not 0 to 3");
+  const std::string fixed = wide ? (is_float ? "576, 1215" : "632, 1290") : (is_float ? "688, 1140" : "648, 1245");
+  const std::string delay_type = delay == 1   ? "cub::detail::no_delay_constructor_t<450>"
+                                 : delay == 2 ? "cub::detail::fixed_delay_constructor_t<350, 450>"
+                                 : delay == 3 ? "cub::detail::exponential_backoff_constructor_t<16, 450>"
+                                              : "cub::detail::fixed_delay_constructor_t<" + fixed + ">";
   const std::string t = std::to_string(p.threads), i = std::to_string(p.items);
   p.source = std::string("#include <cub/agent/agent_scan.cuh>\n#include <cuda/std/functional>\n") +
              "using tg_in = " + in + ";\nusing tg_out = " + out + ";\nusing tg_acc = " + out + ";\n" +
@@ -88,8 +95,7 @@ cub_scan_program cub_scan_source(const std::string& in_type, const std::string& 
              i + "; };\n" +
              "using tg_policy = cub::AgentScanPolicy<" + t + ", " + i + ", tg_acc, " +
              (vectorize ? "cub::BLOCK_LOAD_VECTORIZE, cub::LOAD_LDG, " : "cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT, ") +
-             "cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS, tg_scaling, "
-             "cub::detail::fixed_delay_constructor_t<" + delay + ">>;\n"
+             "cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS, tg_scaling, " + delay_type + ">;\n" +
              "using tg_state = cub::ScanTileState<tg_acc>;\n"
              "using tg_agent = cub::detail::scan::AgentScan<tg_policy, const tg_in*, tg_out*, tg_op, cub::NullType, "
              "tg_off, tg_acc, false>;\n"
