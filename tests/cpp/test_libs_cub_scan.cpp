@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "cccl_available.hpp"
 #include "nvrtc_available.hpp"
 #include "tegula/jit/nvrtc.hpp"
 #include "tegula/libs/cub_jit.hpp"
@@ -14,20 +15,11 @@
 namespace tegula::libs {
 namespace {
 
-std::string include_dir_or_empty() {
-  try {
-    return cccl_include_dir();
-  } catch (const error& e) {
-    if (e.kind() != error_kind::driver_missing) throw;
-    return {};
-  }
-}
-
 class CubScan : public ::testing::TestWithParam<std::tuple<std::string, std::string, bool, int>> {};
 
 TEST_P(CubScan, CompilesUnderNvrtc) {
   TEGULA_REQUIRE_NVRTC();
-  const std::string inc = include_dir_or_empty();
+  const std::string inc = cccl_include_dir_or_empty();
   if (inc.empty()) GTEST_SKIP() << "no CCCL headers on this machine";
   auto [in, out, multiply, offset] = GetParam();
   cub_scan_program p = cub_scan_source(in, out, multiply, offset);
@@ -42,7 +34,7 @@ TEST_P(CubScan, CompilesUnderNvrtc) {
 
 TEST(CubScanTile, ChosenTilesAndVectorisedLoadsCompile) {
   TEGULA_REQUIRE_NVRTC();
-  const std::string inc = include_dir_or_empty();
+  const std::string inc = cccl_include_dir_or_empty();
   if (inc.empty()) GTEST_SKIP() << "no CCCL headers on this machine";
   cub_scan_program p = cub_scan_source("float32", "float32", false, 4, 128, 32, true);
   EXPECT_EQ(p.threads, 128);

@@ -205,11 +205,10 @@ bool add_tegula_array(PyObject* a, std::string& key, std::vector<param_value>& p
   if (!nb::isinstance<py_array>(a)) return false;
   const py_array& pa = nb::cast<const py_array&>(nb::handle(a));
   if (pa.n->device == array::device_kind::cpu) return false;
-  const std::string name(ir::name(pa.n->t));
-  int code = -1;
-  for (int i = 0; i < 13; ++i)
-    if (name == tile_dtype_names[i]) code = i;
-  if (code < 0) return false;
+  // tile_dtype_names lists the ir::dtype enum's first 13 values in order (no names compared per launch).
+  static_assert(int(ir::dtype::b1) == 0 && int(ir::dtype::f64) == 12 && int(ir::dtype::c64) == 13);
+  const int code = int(pa.n->t);
+  if (code > int(ir::dtype::f64)) return false;  // complex and float8: Python raises the error
   array::materialize(pa.n);
   const array::node& n = *pa.n;
   array::flush_readers(*n.data);

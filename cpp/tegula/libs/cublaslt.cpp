@@ -22,25 +22,18 @@
 namespace tegula::libs {
 namespace {
 
+#define TEGULA_LT_FUNCTIONS(X)                                                                            \
+  X(cublasLtCreate) X(cublasLtDestroy) X(cublasLtGetVersion) X(cublasLtGetStatusString)                   \
+  X(cublasLtMatmulDescCreate) X(cublasLtMatmulDescDestroy) X(cublasLtMatmulDescSetAttribute)             \
+  X(cublasLtMatrixLayoutCreate) X(cublasLtMatrixLayoutDestroy) X(cublasLtMatrixLayoutSetAttribute)       \
+  X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceDestroy)                                   \
+  X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmul)
+
 struct api_t {
   dynlib lib;
-#define TEGULA_LT(name) decltype(&::name) name = nullptr;
-  TEGULA_LT(cublasLtCreate)
-  TEGULA_LT(cublasLtDestroy)
-  TEGULA_LT(cublasLtGetVersion)
-  TEGULA_LT(cublasLtGetStatusString)
-  TEGULA_LT(cublasLtMatmulDescCreate)
-  TEGULA_LT(cublasLtMatmulDescDestroy)
-  TEGULA_LT(cublasLtMatmulDescSetAttribute)
-  TEGULA_LT(cublasLtMatrixLayoutCreate)
-  TEGULA_LT(cublasLtMatrixLayoutDestroy)
-  TEGULA_LT(cublasLtMatrixLayoutSetAttribute)
-  TEGULA_LT(cublasLtMatmulPreferenceCreate)
-  TEGULA_LT(cublasLtMatmulPreferenceDestroy)
-  TEGULA_LT(cublasLtMatmulPreferenceSetAttribute)
-  TEGULA_LT(cublasLtMatmulAlgoGetHeuristic)
-  TEGULA_LT(cublasLtMatmul)
-#undef TEGULA_LT
+#define TEGULA_DECL(name) decltype(&::name) name = nullptr;
+  TEGULA_LT_FUNCTIONS(TEGULA_DECL)
+#undef TEGULA_DECL
 };
 
 const api_t& api() {
@@ -49,27 +42,9 @@ const api_t& api() {
     api_t x;
     x.lib = dynlib::open("cuBLASLt (CUDA's matrix-product library)",
                          {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}, dirs);
-    auto get = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(x.lib.symbol(name));
-      if (!fn) fail(error_kind::driver_missing, "cuBLASLt at ", x.lib.path(), " lacks ", name);
-    };
-#define TEGULA_LT(name) get(x.name, #name);
-    TEGULA_LT(cublasLtCreate)
-    TEGULA_LT(cublasLtDestroy)
-    TEGULA_LT(cublasLtGetVersion)
-    TEGULA_LT(cublasLtGetStatusString)
-    TEGULA_LT(cublasLtMatmulDescCreate)
-    TEGULA_LT(cublasLtMatmulDescDestroy)
-    TEGULA_LT(cublasLtMatmulDescSetAttribute)
-    TEGULA_LT(cublasLtMatrixLayoutCreate)
-    TEGULA_LT(cublasLtMatrixLayoutDestroy)
-    TEGULA_LT(cublasLtMatrixLayoutSetAttribute)
-    TEGULA_LT(cublasLtMatmulPreferenceCreate)
-    TEGULA_LT(cublasLtMatmulPreferenceDestroy)
-    TEGULA_LT(cublasLtMatmulPreferenceSetAttribute)
-    TEGULA_LT(cublasLtMatmulAlgoGetHeuristic)
-    TEGULA_LT(cublasLtMatmul)
-#undef TEGULA_LT
+#define TEGULA_GET(name) x.lib.require(x.name, #name, "cuBLASLt");
+    TEGULA_LT_FUNCTIONS(TEGULA_GET)
+#undef TEGULA_GET
     return x;
   }();
   return a;

@@ -16,21 +16,15 @@
 namespace tegula::libs {
 namespace {
 
+#define TEGULA_FFT_FUNCTIONS(X)                                                                       \
+  X(cufftCreate) X(cufftMakePlanMany64) X(cufftSetStream) X(cufftExecC2C) X(cufftExecZ2Z) X(cufftExecR2C) \
+  X(cufftExecD2Z) X(cufftExecC2R) X(cufftExecZ2D) X(cufftDestroy) X(cufftGetVersion)
+
 struct api_t {
   dynlib lib;
-#define TEGULA_FFT(name) decltype(&::name) name = nullptr;
-  TEGULA_FFT(cufftCreate)
-  TEGULA_FFT(cufftMakePlanMany64)
-  TEGULA_FFT(cufftSetStream)
-  TEGULA_FFT(cufftExecC2C)
-  TEGULA_FFT(cufftExecZ2Z)
-  TEGULA_FFT(cufftExecR2C)
-  TEGULA_FFT(cufftExecD2Z)
-  TEGULA_FFT(cufftExecC2R)
-  TEGULA_FFT(cufftExecZ2D)
-  TEGULA_FFT(cufftDestroy)
-  TEGULA_FFT(cufftGetVersion)
-#undef TEGULA_FFT
+#define TEGULA_DECL(name) decltype(&::name) name = nullptr;
+  TEGULA_FFT_FUNCTIONS(TEGULA_DECL)
+#undef TEGULA_DECL
 };
 
 const api_t& api() {
@@ -38,23 +32,9 @@ const api_t& api() {
     const std::vector<std::string> dirs = cuda_library_dirs();
     api_t x;
     x.lib = dynlib::open("cuFFT (CUDA's FFT library)", {"libcufft.so.12", "libcufft.so.11", "libcufft.so"}, dirs);
-    auto get = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(x.lib.symbol(name));
-      if (!fn) fail(error_kind::driver_missing, "cuFFT at ", x.lib.path(), " lacks ", name);
-    };
-#define TEGULA_FFT(name) get(x.name, #name);
-    TEGULA_FFT(cufftCreate)
-    TEGULA_FFT(cufftMakePlanMany64)
-    TEGULA_FFT(cufftSetStream)
-    TEGULA_FFT(cufftExecC2C)
-    TEGULA_FFT(cufftExecZ2Z)
-    TEGULA_FFT(cufftExecR2C)
-    TEGULA_FFT(cufftExecD2Z)
-    TEGULA_FFT(cufftExecC2R)
-    TEGULA_FFT(cufftExecZ2D)
-    TEGULA_FFT(cufftDestroy)
-    TEGULA_FFT(cufftGetVersion)
-#undef TEGULA_FFT
+#define TEGULA_GET(name) x.lib.require(x.name, #name, "cuFFT");
+    TEGULA_FFT_FUNCTIONS(TEGULA_GET)
+#undef TEGULA_GET
     return x;
   }();
   return a;

@@ -41,11 +41,7 @@ const api_t& api() {
     api_t x;
     x.lib = dynlib::open("cuSOLVER (CUDA's dense linear algebra library)",
                          {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"}, dirs);
-    auto get = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(x.lib.symbol(name));
-      if (!fn) fail(error_kind::driver_missing, "cuSOLVER at ", x.lib.path(), " lacks ", name);
-    };
-#define TEGULA_GET(name) get(x.name, #name);
+#define TEGULA_GET(name) x.lib.require(x.name, #name, "cuSOLVER");
     TEGULA_SOLVER_FUNCTIONS(TEGULA_GET)
 #undef TEGULA_GET
     return x;

@@ -68,6 +68,27 @@ std::shared_ptr<event> begin_timing(state& s, const stream& st, double host_now)
   return e;
 }
 
+// Appends a record of the current profile (caller holds the lock); returns its index and sets its generation.
+std::size_t add(state& s, record&& r, std::uint64_t& generation) {
+  generation = s.generation;
+  s.records.push_back(std::move(r));
+  return s.records.size() - 1;
+}
+
+// Closes a scope's record: its host time and, when it is GPU-timed, the second event on its stream. Nothing when
+// the profile it belongs to has ended meanwhile.
+void finish(std::size_t index, std::uint64_t generation, double t0, const stream* st) {
+  state& s = the();
+  std::lock_guard<std::mutex> g(s.m);
+  if (generation != s.generation || index >= s.records.size()) return;
+  record& r = s.records[index];
+  r.host_us = now_us(s) - t0;
+  if (r.ev0 && st) {
+    r.ev1 = take(s, st->dev());
+    r.ev1->record(*st);
+  }
+}
+
 }  // namespace
 
 const char* kind_name(kind k) {
@@ -150,23 +171,12 @@ launch_scope::launch_scope(const stream& st, const launch_config& c, const kerne
   const std::uint64_t n = ++s.launches[&k];
   if (s.gpu_timing && (n <= std::uint64_t(s.timed_first) || n % std::uint64_t(s.time_every) == 0))
     r.ev0 = begin_timing(s, st, t0_);
-  index_ = s.records.size();
-  generation_ = s.generation;
-  s.records.push_back(std::move(r));
+  index_ = add(s, std::move(r), generation_);
   s_ = &st;
 }
 
 launch_scope::~launch_scope() {
-  if (!s_) return;
-  state& s = the();
-  std::lock_guard<std::mutex> g(s.m);
-  if (generation_ != s.generation || index_ >= s.records.size()) return;  // the profile ended meanwhile
-  record& r = s.records[index_];
-  r.host_us = now_us(s) - t0_;
-  if (r.ev0) {
-    r.ev1 = take(s, s_->dev());
-    r.ev1->record(*s_);
-  }
+  if (s_) finish(index_, generation_, t0_, s_);
 }
 
 host_scope::host_scope(kind what, std::string name, const stream* st, std::uint64_t bytes) {
@@ -182,23 +192,12 @@ host_scope::host_scope(kind what, std::string name, const stream* st, std::uint6
   r.bytes = bytes;
   r.start_us = t0_;
   if (st && s.gpu_timing) r.ev0 = begin_timing(s, *st, t0_);
-  index_ = s.records.size();
-  generation_ = s.generation;
-  s.records.push_back(std::move(r));
+  index_ = add(s, std::move(r), generation_);
   s_ = st;
 }
 
 host_scope::~host_scope() {
-  if (index_ == static_cast<std::size_t>(-1)) return;
-  state& s = the();
-  std::lock_guard<std::mutex> g(s.m);
-  if (generation_ != s.generation || index_ >= s.records.size()) return;
-  record& r = s.records[index_];
-  r.host_us = now_us(s) - t0_;
-  if (r.ev0 && s_) {
-    r.ev1 = take(s, s_->dev());
-    r.ev1->record(*s_);
-  }
+  if (index_ != static_cast<std::size_t>(-1)) finish(index_, generation_, t0_, s_);
 }
 
 void record_compile(const std::string& name, double seconds, const char* outcome) {

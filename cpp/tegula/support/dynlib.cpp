@@ -34,4 +34,10 @@ dynlib dynlib::open(const std::string& what, const std::vector<std::string>& son
 
 void* dynlib::symbol(const char* name) const { return handle_ ? ::dlsym(handle_, name) : nullptr; }
 
+void* dynlib::required_symbol(const char* name, const char* what) const {
+  void* p = symbol(name);
+  if (!p) fail(error_kind::driver_missing, what, " at ", path_, " lacks ", name);
+  return p;
+}
+
 }  // namespace tegula

@@ -13,9 +13,15 @@ class dynlib {
                      const std::vector<std::string>& extra_dirs = {});
   // The symbol, or nullptr when the library lacks it.
   void* symbol(const char* name) const;
+  // Sets fn to the symbol `name`; fails with driver_missing ("<what> at <path> lacks <name>") when it is absent.
+  template <class Fn>
+  void require(Fn& fn, const char* name, const char* what) const {
+    fn = reinterpret_cast<Fn>(required_symbol(name, what));
+  }
   const std::string& path() const { return path_; }
 
  private:
+  void* required_symbol(const char* name, const char* what) const;
   void* handle_ = nullptr;  // never dlclose'd: CUDA libraries must outlive static destructors
   std::string path_;
 };
