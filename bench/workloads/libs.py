@@ -19,6 +19,21 @@ def _breakdown(fn):
     return "; ".join(f"{r['name'][:28]} x{r['calls']} {r['total_us'] / 1e3:.3f} ms" for r in rows)
 
 
+def _anchors(metric, unit, reps, torch_fn, cupy_fn, per_ms=None, better="lower"):
+    """The torch and CuPy rows of one metric: torch_fn() runs torch's call; cupy_fn(cp) returns a callable running
+    CuPy's (cp is the cupy module, imported here so a missing CuPy becomes a skipped row). per_ms turns the median
+    milliseconds into the metric's unit."""
+    value = per_ms or (lambda ms: ms)
+    rows = guarded(W, "torch", lambda: row(W, "torch", metric, value(torch_event_ms(torch_fn, repeat=reps)), unit,
+                                           better=better))
+
+    def cupy_row():
+        import cupy as cp
+
+        return row(W, "cupy", metric, value(torch_event_ms(cupy_fn(cp), repeat=reps)), unit, better=better)
+    return rows + guarded(W, "cupy", cupy_row)
+
+
 def _fft(ctx):
     torch = _torch()
     import tegula.numpy as tnp
@@ -38,16 +53,10 @@ def _fft(ctx):
         raise RuntimeError(f"tegula fft is wrong: relative error {err}")
     rows = [row(W, "tegula", "fft_ms", torch_event_ms(tegula, repeat=reps), "ms", bar=0.3, ratio_vs=["torch", "cupy"],
                 note=f"fft of 2^{n.bit_length() - 1} complex64 (cuFFT), rel err {err:.1e}; GPU: {_breakdown(tegula)}")]
-    rows += guarded(W, "torch", lambda: row(W, "torch", "fft_ms", torch_event_ms(lambda: torch.fft.fft(xt), repeat=reps),
-                                             "ms"))
-
-    def cupy_row():
-        import cupy as cp
-
+    def cupy_fft(cp):
         xc = cp.asarray(xt)
-        return row(W, "cupy", "fft_ms", torch_event_ms(lambda: cp.fft.fft(xc), repeat=reps), "ms")
-    rows += guarded(W, "cupy", cupy_row)
-    return rows
+        return lambda: cp.fft.fft(xc)
+    return rows + _anchors("fft_ms", "ms", reps, lambda: torch.fft.fft(xt), cupy_fft)
 
 
 def _solve(ctx):
@@ -86,16 +95,10 @@ def _solve(ctx):
         finally:
             L._SOLVE_LAYOUT = "plain"
     rows += guarded(W, "tegula (column-major copy, getrs N)", transposed_layout)
-    rows += guarded(W, "torch", lambda: row(W, "torch", "solve_ms",
-                                             torch_event_ms(lambda: torch.linalg.solve(at, bt), repeat=reps), "ms"))
-
-    def cupy_row():
-        import cupy as cp
-
+    def cupy_solve(cp):
         ac, bc = cp.asarray(at), cp.asarray(bt)
-        return row(W, "cupy", "solve_ms", torch_event_ms(lambda: cp.linalg.solve(ac, bc), repeat=reps), "ms")
-    rows += guarded(W, "cupy", cupy_row)
-    return rows
+        return lambda: cp.linalg.solve(ac, bc)
+    return rows + _anchors("solve_ms", "ms", reps, lambda: torch.linalg.solve(at, bt), cupy_solve)
 
 
 def _sort(ctx):
@@ -116,18 +119,10 @@ def _sort(ctx):
     gkeys = lambda ms: n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "sort_Gkeys", gkeys(torch_event_ms(tegula, repeat=reps)), "Gkey/s", better="higher", bar=31,
                 ratio_vs=["torch", "cupy"], note="sort 2^24 float32: CUB onesweep (NVRTC) on NumPy-order keys, keys only")]
-    rows += guarded(W, "torch", lambda: row(W, "torch", "sort_Gkeys", gkeys(torch_event_ms(lambda: torch.sort(xt),
-                                                                                              repeat=reps)), "Gkey/s",
-                                             better="higher"))
-
-    def cupy_row():
-        import cupy as cp
-
+    def cupy_sort(cp):
         xc = cp.asarray(xt)
-        return row(W, "cupy", "sort_Gkeys", gkeys(torch_event_ms(lambda: cp.sort(xc), repeat=reps)), "Gkey/s",
-                   better="higher")
-    rows += guarded(W, "cupy", cupy_row)
-    return rows
+        return lambda: cp.sort(xc)
+    return rows + _anchors("sort_Gkeys", "Gkey/s", reps, lambda: torch.sort(xt), cupy_sort, gkeys, "higher")
 
 
 def _cumsum(ctx):
@@ -153,17 +148,10 @@ def _cumsum(ctx):
     rows = [row(W, "tegula", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s", better="higher", bar=3500,
                 ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (CUB single-pass scan, NVRTC); "
                                                 f"GPU: {_breakdown(tegula)}")]
-    rows += guarded(W, "torch", lambda: row(W, "torch", "cumsum_GBps", gbs(torch_event_ms(lambda: torch.cumsum(xt, 0),
-                                                                                           repeat=reps)), "GB/s",
-                                             better="higher"))
-
-    def cupy_row():
-        import cupy as cp
-
+    def cupy_cumsum(cp):
         xc = cp.asarray(xt)
-        return row(W, "cupy", "cumsum_GBps", gbs(torch_event_ms(lambda: cp.cumsum(xc), repeat=reps)), "GB/s",
-                   better="higher")
-    rows += guarded(W, "cupy", cupy_row)
+        return lambda: cp.cumsum(xc)
+    rows += _anchors("cumsum_GBps", "GB/s", reps, lambda: torch.cumsum(xt, 0), cupy_cumsum, gbs, "higher")
     rows += guarded(W, "tegula scan tiles", lambda: _scan_tiles(ctx, xt, gbs, reps))
     return rows
 
@@ -213,19 +201,13 @@ def _histogram(ctx):
         raise RuntimeError("tegula histogram is wrong")
     gel = lambda ms: n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "histogram_Gelem", gel(torch_event_ms(tegula, repeat=reps)), "Gelem/s", better="higher",
-                ratio_vs=["torch", "cupy"], note="histogram of 2^24 float32 into 100 bins (binary search + atomic counts)")]
-    rows += guarded(W, "torch", lambda: row(W, "torch", "histogram_Gelem",
-                                             gel(torch_event_ms(lambda: torch.histc(xt, 100, -4.0, 4.0), repeat=reps)),
-                                             "Gelem/s", better="higher"))
+                ratio_vs=["torch", "cupy"], note="histogram of 2^24 float32 into 100 bins (binary search + one-hot block counts)")]
 
-    def cupy_row():
-        import cupy as cp
-
+    def cupy_histogram(cp):
         xc = cp.asarray(xt)
-        return row(W, "cupy", "histogram_Gelem", gel(torch_event_ms(lambda: cp.histogram(xc, 100, (-4.0, 4.0)),
-                                                                     repeat=reps)), "Gelem/s", better="higher")
-    rows += guarded(W, "cupy", cupy_row)
-    return rows
+        return lambda: cp.histogram(xc, 100, (-4.0, 4.0))
+    return rows + _anchors("histogram_Gelem", "Gelem/s", reps, lambda: torch.histc(xt, 100, -4.0, 4.0), cupy_histogram,
+                           gel, "higher")
 
 
 def run(ctx):

@@ -75,8 +75,7 @@ class Matmul:
             raise ValueError(f"epilog {self.epilog!r} {'needs' if 'bias' in self.epilog else 'takes no'} bias")
         self.a, self.b = a, b
         self.c = None
-        self.bias = None if bias is None else tnp.asarray(bias).astype(self.out_dtype if self.out_dtype != "float32"
-                                                                       else "float32")
+        self.bias = None if bias is None else tnp.asarray(bias).astype(self.out_dtype)
         self.alpha, self.beta, self.allow_tf32 = float(alpha), 0.0, False
         self.host_result = False
         self._planned = False

@@ -1,35 +1,11 @@
 """Threads on the GPU (issue #8): 8 threads x 1000 tile launches, per-thread streams and tegula.numpy work, and a
 new kernel compiled by 8 threads at once, all giving the right answers."""
-import threading
-
 import numpy as np
-import pytest
 
 import tegula.core as tc
 import tegula.numpy as tnp
 import tegula.tile as tt
-
-
-def run_threads(fn, n=8):
-    barrier = threading.Barrier(n)
-    errors = []
-
-    def body(i):
-        try:
-            barrier.wait()
-            fn(i)
-        except BaseException:  # noqa: BLE001 - reported below
-            import traceback
-
-            errors.append((i, traceback.format_exc()))
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        pytest.fail(f"{len(errors)} threads failed; first (thread {errors[0][0]}):\n{errors[0][1]}")
+from threads import run_threads
 
 
 @tt.kernel

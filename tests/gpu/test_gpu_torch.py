@@ -11,14 +11,7 @@ if not torch.cuda.is_available():
 import tegula.numpy as tnp  # noqa: E402
 import tegula.tile as tt  # noqa: E402
 import tegula.torch as ttorch  # noqa: E402
-
-
-@tt.kernel
-def row_softmax(x, out, C: tt.Constant[int]):
-    row = tt.bid(0)
-    t = tt.load(x, index=(row, 0), shape=(1, C))
-    e = tt.exp(t - tt.max(t, axis=1, keepdims=True))
-    tt.store(out, index=(row, 0), tile=e / tt.sum(e, axis=1, keepdims=True))
+from tile_kernels import softmax as row_softmax  # noqa: E402
 
 
 @tt.kernel

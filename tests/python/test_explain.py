@@ -9,9 +9,9 @@ import pytest
 
 import tegula
 import tegula.numpy as tnp
-import tegula.tile as tt
 from tegula import _explain as E
 from tegula.core import Program
+from tile_kernels import softmax
 
 try:
     tegula._tegula.nvrtc_version()
@@ -20,14 +20,6 @@ except tegula.TegulaError:
     HAVE_NVRTC = False
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 needs_nvrtc = pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC is not installed on this machine")
-
-
-@tt.kernel
-def softmax(x, out, C: tt.Constant[int]):
-    row = tt.bid(0)
-    t = tt.load(x, index=(row, 0), shape=(1, C))
-    e = tt.exp(t - tt.max(t, axis=1, keepdims=True))
-    tt.store(out, index=(row, 0), tile=e / tt.sum(e, axis=1, keepdims=True))
 
 
 AXPY = 'extern "C" __global__ void axpy(float a, const float* x, float* y, int n) {\n' \

@@ -1,7 +1,6 @@
 """Threads (issue #8) on the CPU: 8 threads x 1000 interpreted tile launches, tegula.numpy expressions per thread,
 a brand-new kernel launched by 8 threads at once, and NVRTC compiles from 8 threads (the GIL is released around
 compiles and interpreter runs, so they overlap). tests/gpu/test_gpu_threads.py does the same on the GPU."""
-import threading
 
 import numpy as np
 import pytest
@@ -9,30 +8,8 @@ import pytest
 import tegula
 import tegula.numpy as tnp
 import tegula.tile as tt
+from threads import run_threads
 from tegula.core import Program, ProgramOptions
-
-
-def run_threads(fn, n=8):
-    """Runs fn(i) on n threads released together; re-raises the first failure with its thread's traceback."""
-    barrier = threading.Barrier(n)
-    errors = []
-
-    def body(i):
-        try:
-            barrier.wait()
-            fn(i)
-        except BaseException as e:  # noqa: BLE001 - reported below
-            import traceback
-
-            errors.append((i, traceback.format_exc()))
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        pytest.fail(f"{len(errors)} threads failed; first (thread {errors[0][0]}):\n{errors[0][1]}")
 
 
 @tt.kernel

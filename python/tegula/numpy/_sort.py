@@ -273,10 +273,10 @@ def _along_last(a, axis):
     return moveaxis(a, ax, -1), ax
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    """Stable (every kind is stable here) argsort along `axis`; NaNs last as in NumPy."""
+def _rows(a, axis, order):
+    """What sort and argsort work on: (the array with `axis` moved last, C-contiguous and flat, the axis it came
+    from or None, its shape, rows, cols)."""
     from ._creation import ascontiguousarray
-    from ._manipulation import moveaxis
 
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
@@ -284,22 +284,23 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True)
     shape = x.shape
     cols = shape[-1] if len(shape) else 1
     rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
-    flat = _argsort_rows(ascontiguousarray(x).reshape(rows, cols), descending)
+    return ascontiguousarray(x).reshape(-1), ax, shape, rows, cols
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    """Stable (every kind is stable here) argsort along `axis`; NaNs last as in NumPy."""
+    from ._manipulation import moveaxis
+
+    c, ax, shape, rows, cols = _rows(a, axis, order)
+    flat = _argsort_rows(c.reshape(rows, cols), descending)
     idx = (flat % cols if cols else flat).reshape(shape)
     return idx if ax is None else moveaxis(idx, -1, ax)
 
 
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    from ._creation import ascontiguousarray
     from ._manipulation import moveaxis
 
-    if order is not None:
-        raise ValueError("Cannot specify order when the array has no fields.")
-    x, ax = _along_last(a, axis)
-    shape = x.shape
-    cols = shape[-1] if len(shape) else 1
-    rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
-    c = ascontiguousarray(x).reshape(-1)
+    c, ax, shape, rows, cols = _rows(a, axis, order)
     if rows == 1 and c.shape[0] > 1 and not c._dtype_name.startswith("complex") and _use_cub(c):
         r = _sort_one_row(c, descending).reshape(shape)
         return r if ax is None else moveaxis(r, -1, ax)

@@ -84,6 +84,14 @@ def _cufft(x, kind, n, inverse, out_len, dtype_out, device_id):
     return out
 
 
+def _into(r, out):
+    """The result r, or out (the caller's array) holding it."""
+    if out is None:
+        return r
+    out._assign(r)
+    return out
+
+
 def _c2c(a, n, axis, norm, inverse, out=None):
     from ._manipulation import moveaxis
 
@@ -103,10 +111,7 @@ def _c2c(a, n, axis, norm, inverse, out=None):
     if s != 1.0:
         r = r * _np.dtype(_real_dtype(dt)).type(s)
     r = moveaxis(r, -1, ax)
-    if out is not None:
-        out._assign(r)
-        return out
-    return r
+    return _into(r, out)
 
 
 def _on_gpu(a):
@@ -155,10 +160,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     if s != 1.0:
         r = r * _np.dtype(rt).type(s)
     r = moveaxis(r, -1, ax)
-    if out is not None:
-        out._assign(r)
-        return out
-    return r
+    return _into(r, out)
 
 
 def irfft(a, n=None, axis=-1, norm=None, out=None):
@@ -177,10 +179,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     if s != 1.0:
         r = r * _np.dtype(_real_dtype(dt)).type(s)
     r = moveaxis(r, -1, ax)
-    if out is not None:
-        out._assign(r)
-        return out
-    return r
+    return _into(r, out)
 
 
 def hfft(a, n=None, axis=-1, norm=None, out=None):
@@ -197,10 +196,7 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     swap = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
     _check_norm(norm)
     r = rfft(a, n, axis, swap[norm]).conj()
-    if out is not None:
-        out._assign(r)
-        return out
-    return r
+    return _into(r, out)
 
 
 def _axes_sizes(a, s, axes):
@@ -220,10 +216,7 @@ def fftn(a, s=None, axes=None, norm=None, out=None):
     r = a
     for n, ax in zip(s, axes):
         r = fft(r, n, ax, norm)
-    if out is not None:
-        out._assign(r)
-        return out
-    return r
+    return _into(r, out)
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
@@ -232,10 +225,7 @@ def ifftn(a, s=None, axes=None, norm=None, out=None):
     r = a
     for n, ax in zip(s, axes):
         r = ifft(r, n, ax, norm)
-    if out is not None:
-        out._assign(r)
-        return out
-    return r
+    return _into(r, out)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
@@ -252,10 +242,7 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
     r = rfft(a, s[-1], axes[-1], norm)
     for n, ax in zip(s[:-1], axes[:-1]):
         r = fft(r, n, ax, norm)
-    if out is not None:
-        out._assign(r)
-        return out
-    return r
+    return _into(r, out)
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None):
@@ -269,10 +256,7 @@ def irfftn(a, s=None, axes=None, norm=None, out=None):
     for n, ax in zip(s[:-1], axes[:-1]):
         r = ifft(r, n, ax, norm)
     r = irfft(r, s[-1], axes[-1], norm)
-    if out is not None:
-        out._assign(r)
-        return out
-    return r
+    return _into(r, out)
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
