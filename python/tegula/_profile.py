@@ -165,19 +165,21 @@ def _human(n):
 
 
 @contextlib.contextmanager
-def profile(gpu_timing=True, time_every=32):
+def profile(gpu_timing=True, time_every=32, timed_first=16):
     """Records what tegula runs inside the block into the Profile it yields (see the module notes): every launch,
-    each kernel's first 16 and then every `time_every`-th timed on the GPU (1: all). Profiles do not nest: a second
-    one inside the first raises."""
+    each kernel's first `timed_first` launches and then every `time_every`-th timed on the GPU (1: all). Profiles do
+    not nest: a second one inside the first raises."""
     from . import _tegula
 
     if _tegula.profiler_active():
         raise RuntimeError("a tegula.profile() block is already recording; profiles do not nest")
     if int(time_every) < 1:
         raise ValueError(f"time_every must be 1 or more, got {time_every}")
+    if int(timed_first) < 0:
+        raise ValueError(f"timed_first must be 0 or more, got {timed_first}")
     p = Profile(gpu_timing, int(time_every))
     _tegula.nvtx_push("tegula.profile")
-    _tegula.profiler_start(bool(gpu_timing), int(time_every))
+    _tegula.profiler_start(bool(gpu_timing), int(time_every), int(timed_first))
     try:
         yield p
     finally:

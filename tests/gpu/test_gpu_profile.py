@@ -68,3 +68,13 @@ def test_sampled_gpu_timing():
         for _ in range(40):
             tt.launch(scale, grid=(64,), args=(x, out, 1024))
     assert sum(1 for r in p.launches if r.gpu_us > 0) == 40
+    with tegula.profile(time_every=64, timed_first=4) as p:
+        for _ in range(200):
+            tt.launch(scale, grid=(64,), args=(x, out, 1024))
+    mine = [r for r in p.launches if r.name.startswith("scale")]
+    assert len(mine) == 200 and sum(1 for r in mine if r.gpu_us > 0) == 4 + len(range(64, 201, 64))
+    with tegula.profile(gpu_timing=False) as p:
+        for _ in range(10):
+            tt.launch(scale, grid=(64,), args=(x, out, 1024))
+    mine = [r for r in p.launches if r.name.startswith("scale")]
+    assert len(mine) == 10 and all(r.gpu_us == -1 and r.host_us > 0 for r in mine)

@@ -83,6 +83,15 @@ def test_profiles_do_not_nest_and_nvtx_ranges_work():
     assert not tegula._tegula.profiler_active()
 
 
+@pytest.mark.parametrize("kw, msg", [({"time_every": 0}, "time_every must be 1 or more"),
+                                     ({"timed_first": -1}, "timed_first must be 0 or more")])
+def test_profile_rejects_bad_sampling(kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        with tegula.profile(**kw):
+            pass
+    assert not tegula._tegula.profiler_active()
+
+
 def test_cli_profile(tmp_path):
     script = tmp_path / "work.py"
     script.write_text("import numpy as np, tegula.numpy as tnp\n"

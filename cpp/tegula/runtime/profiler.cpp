@@ -1,5 +1,7 @@
-// The profiler's recorder (see profiler.hpp). Records live in one vector behind a mutex; GPU timing uses a
-// pool of timing events, one pair per launch, resolved into durations when the profile stops.
+// The profiler's recorder (see profiler.hpp). While recording, a launch costs one compact entry (no strings, no
+// reference counts): kernel names are interned once per kernel, timing events live in one table per profile and
+// entries refer to them by index. stop() turns the entries into records. GPU timing uses a pool of timing events,
+// one pair per timed launch, resolved into durations when the profile stops.
 #include "tegula/runtime/profiler.hpp"
 
 #include <algorithm>
@@ -20,16 +22,39 @@ namespace {
 
 std::atomic<bool> on{false};
 
+constexpr std::uint32_t none = static_cast<std::uint32_t>(-1);
+
+// One recorded event while the profile runs; names and events by index (see state).
+struct entry {
+  kind what = kind::launch;
+  std::uint32_t name = none, detail = none;
+  int device = -1;
+  std::array<unsigned, 3> grid{0, 0, 0}, block{0, 0, 0};
+  unsigned shared = 0;
+  std::uint64_t bytes = 0;
+  double start_us = 0, host_us = 0;
+  std::uint32_t ev0 = none, ev1 = none;
+};
+
+// A kernel seen in this profile: its interned name and its launches so far.
+struct kernel_seen {
+  std::uint32_t name;
+  std::uint64_t launches;
+};
+
 struct state {
   std::mutex m;
   bool gpu_timing = true;
-  int time_every = 1, timed_first = 16;
-  std::unordered_map<const kernel*, std::uint64_t> launches;  // per kernel, this profile's launches so far
+  std::uint64_t time_every = 1, timed_first = 16;
   std::uint64_t generation = 0;  // counts start()s: a scope from an earlier profile never touches a later one
   std::chrono::steady_clock::time_point t0;
-  std::vector<record> records;
+  std::vector<entry> entries;
+  std::vector<std::string> names;                         // interned names of this profile
+  std::unordered_map<std::string, std::uint32_t> name_ids;  // name -> index in names
+  std::unordered_map<const kernel*, kernel_seen> kernels;
+  std::vector<std::pair<std::shared_ptr<event>, int>> events;  // this profile's timing events and their devices
   std::map<int, std::vector<std::shared_ptr<event>>> pool;  // free timing events per device
-  std::map<int, std::pair<std::shared_ptr<event>, double>> origin;  // per device: first event, its host time
+  std::map<int, std::pair<std::uint32_t, double>> origin;   // per device: its first event, that event's host time
 };
 
 state& the() {
@@ -43,50 +68,61 @@ double now_us(const state& s) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - s.t0).count();
 }
 
-// A timing event of `dev` from the pool (caller holds the lock).
-std::shared_ptr<event> take(state& s, device& dev) {
-  auto& free = s.pool[dev.ordinal()];
-  if (!free.empty()) {
-    auto e = std::move(free.back());
-    free.pop_back();
-    return e;
-  }
-  return event::create(dev, true, false);
+// The index of `name` among this profile's names (caller holds the lock).
+std::uint32_t intern(state& s, const std::string& name) {
+  auto [it, added] = s.name_ids.try_emplace(name, static_cast<std::uint32_t>(s.names.size()));
+  if (added) s.names.push_back(name);
+  return it->second;
 }
 
-// Records an event pair's first half on `st`; the device's origin event is recorded first, once.
-std::shared_ptr<event> begin_timing(state& s, const stream& st, double host_now) {
+// This profile's record of kernel `k`. A kernel freed during the profile may leave its address to a new one, so a
+// hit also compares names.
+kernel_seen& seen(state& s, const kernel& k) {
+  auto it = s.kernels.find(&k);
+  if (it == s.kernels.end() || s.names[it->second.name] != k.name())
+    it = s.kernels.insert_or_assign(&k, kernel_seen{intern(s, k.name()), 0}).first;
+  return it->second;
+}
+
+// Records a timing event of the stream's device (one from the pool when there is one); returns its index.
+std::uint32_t record_event(state& s, const stream& st) {
   device& dev = st.dev();
-  auto it = s.origin.find(dev.ordinal());
-  if (it == s.origin.end()) {
-    auto o = take(s, dev);
-    o->record(st);
-    s.origin[dev.ordinal()] = {o, host_now};
+  auto& free = s.pool[dev.ordinal()];
+  std::shared_ptr<event> e;
+  if (!free.empty()) {
+    e = std::move(free.back());
+    free.pop_back();
+  } else {
+    e = event::create(dev, true, false);
   }
-  auto e = take(s, dev);
   e->record(st);
-  return e;
+  s.events.emplace_back(std::move(e), dev.ordinal());
+  return static_cast<std::uint32_t>(s.events.size() - 1);
 }
 
-// Appends a record of the current profile (caller holds the lock); returns its index and sets its generation.
-std::size_t add(state& s, record&& r, std::uint64_t& generation) {
+// The first half of an event pair on `st`; the device's origin event is recorded first, once.
+std::uint32_t begin_timing(state& s, const stream& st, double host_now) {
+  const int d = st.dev().ordinal();
+  if (s.origin.find(d) == s.origin.end()) s.origin[d] = {record_event(s, st), host_now};
+  return record_event(s, st);
+}
+
+// Appends an entry of the current profile (caller holds the lock); returns its index and sets its generation.
+std::size_t add(state& s, const entry& e, std::uint64_t& generation) {
   generation = s.generation;
-  s.records.push_back(std::move(r));
-  return s.records.size() - 1;
+  s.entries.push_back(e);
+  return s.entries.size() - 1;
 }
 
-// Closes a scope's record: its host time and, when it is GPU-timed, the second event on its stream. Nothing when
+// Closes a scope's entry: its host time and, when it is GPU-timed, the second event on its stream. Nothing when
 // the profile it belongs to has ended meanwhile.
 void finish(std::size_t index, std::uint64_t generation, double t0, const stream* st) {
   state& s = the();
   std::lock_guard<std::mutex> g(s.m);
-  if (generation != s.generation || index >= s.records.size()) return;
-  record& r = s.records[index];
-  r.host_us = now_us(s) - t0;
-  if (r.ev0 && st) {
-    r.ev1 = take(s, st->dev());
-    r.ev1->record(*st);
-  }
+  if (generation != s.generation || index >= s.entries.size()) return;
+  entry& e = s.entries[index];
+  e.host_us = now_us(s) - t0;
+  if (e.ev0 != none && st) e.ev1 = record_event(s, *st);
 }
 
 }  // namespace
@@ -109,13 +145,17 @@ bool active() noexcept { return on.load(std::memory_order_relaxed); }
 void start(bool gpu_timing, int time_every, int timed_first) {
   state& s = the();
   std::lock_guard<std::mutex> g(s.m);
-  s.records.clear();
+  s.entries.clear();
+  s.entries.reserve(4096);
+  s.names.clear();
+  s.name_ids.clear();
+  s.kernels.clear();
+  s.events.clear();
   s.origin.clear();
-  s.launches.clear();
   ++s.generation;
   s.gpu_timing = gpu_timing;
-  s.time_every = std::max(1, time_every);
-  s.timed_first = std::max(0, timed_first);
+  s.time_every = static_cast<std::uint64_t>(std::max(1, time_every));
+  s.timed_first = static_cast<std::uint64_t>(std::max(0, timed_first));
   s.t0 = std::chrono::steady_clock::now();
   on.store(true, std::memory_order_release);
 }
@@ -123,30 +163,44 @@ void start(bool gpu_timing, int time_every, int timed_first) {
 std::vector<record> stop() {
   state& s = the();
   on.store(false, std::memory_order_release);
-  std::vector<record> out;
-  std::map<int, std::pair<std::shared_ptr<event>, double>> origin;
+  std::vector<entry> entries;
+  std::vector<std::string> names;
+  std::vector<std::pair<std::shared_ptr<event>, int>> events;
+  std::map<int, std::pair<std::uint32_t, double>> origin;
   {
     std::lock_guard<std::mutex> g(s.m);
-    out.swap(s.records);
+    entries.swap(s.entries);
+    names.swap(s.names);
+    events.swap(s.events);
     origin.swap(s.origin);
+    s.name_ids.clear();
+    s.kernels.clear();
   }
   // One wait per device for all the timed work (not one per event), then only elapsed-time reads.
   std::vector<int> devices;
-  for (const auto& r : out)
-    if (r.ev1 && std::find(devices.begin(), devices.end(), r.device) == devices.end()) devices.push_back(r.device);
+  for (const auto& e : entries)
+    if (e.ev1 != none && std::find(devices.begin(), devices.end(), e.device) == devices.end())
+      devices.push_back(e.device);
   for (int d : devices) device::get(d).synchronize();
-  for (auto& r : out) {
-    if (!r.ev0 || !r.ev1) continue;
-    r.gpu_us = 1000.0 * event::elapsed_ms(*r.ev0, *r.ev1);
-    auto o = origin.find(r.device);
-    if (o != origin.end()) r.gpu_start_us = o->second.second + 1000.0 * event::elapsed_ms(*o->second.first, *r.ev0);
+  std::vector<record> out(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const entry& e = entries[i];
+    record& r = out[i];
+    r.what = e.what;
+    if (e.name != none) r.name = names[e.name];
+    if (e.detail != none) r.detail = names[e.detail];
+    r.device = e.device;
+    r.grid = e.grid, r.block = e.block, r.shared = e.shared;
+    r.bytes = e.bytes;
+    r.start_us = e.start_us, r.host_us = e.host_us;
+    if (e.ev0 == none || e.ev1 == none) continue;
+    r.gpu_us = 1000.0 * event::elapsed_ms(*events[e.ev0].first, *events[e.ev1].first);
+    auto o = origin.find(e.device);
+    if (o != origin.end())
+      r.gpu_start_us = o->second.second + 1000.0 * event::elapsed_ms(*events[o->second.first].first, *events[e.ev0].first);
   }
   std::lock_guard<std::mutex> g(s.m);
-  for (auto& r : out) {
-    if (r.ev0) s.pool[r.device].push_back(std::move(r.ev0));
-    if (r.ev1) s.pool[r.device].push_back(std::move(r.ev1));
-  }
-  for (auto& [dev, o] : origin) s.pool[dev].push_back(std::move(o.first));
+  for (auto& [ev, dev] : events) s.pool[dev].push_back(std::move(ev));
   return out;
 }
 
@@ -160,18 +214,18 @@ launch_scope::launch_scope(const stream& st, const launch_config& c, const kerne
   std::lock_guard<std::mutex> g(s.m);
   if (!active()) return;
   t0_ = now_us(s);
-  record r;
-  r.what = kind::launch;
-  r.name = k.name();
-  r.device = st.dev().ordinal();
-  r.grid = c.grid, r.block = c.block, r.shared = c.shared_mem;
-  r.bytes = pending_bytes;
+  kernel_seen& ks = seen(s, k);
+  entry e;
+  e.what = kind::launch;
+  e.name = ks.name;
+  e.device = st.dev().ordinal();
+  e.grid = c.grid, e.block = c.block, e.shared = c.shared_mem;
+  e.bytes = pending_bytes;
   pending_bytes = 0;
-  r.start_us = t0_;
-  const std::uint64_t n = ++s.launches[&k];
-  if (s.gpu_timing && (n <= std::uint64_t(s.timed_first) || n % std::uint64_t(s.time_every) == 0))
-    r.ev0 = begin_timing(s, st, t0_);
-  index_ = add(s, std::move(r), generation_);
+  e.start_us = t0_;
+  const std::uint64_t n = ++ks.launches;
+  if (s.gpu_timing && (n <= s.timed_first || n % s.time_every == 0)) e.ev0 = begin_timing(s, st, t0_);
+  index_ = add(s, e, generation_);
   s_ = &st;
 }
 
@@ -185,14 +239,14 @@ host_scope::host_scope(kind what, std::string name, const stream* st, std::uint6
   std::lock_guard<std::mutex> g(s.m);
   if (!active()) return;
   t0_ = now_us(s);
-  record r;
-  r.what = what;
-  r.name = std::move(name);
-  r.device = st ? st->dev().ordinal() : -1;
-  r.bytes = bytes;
-  r.start_us = t0_;
-  if (st && s.gpu_timing) r.ev0 = begin_timing(s, *st, t0_);
-  index_ = add(s, std::move(r), generation_);
+  entry e;
+  e.what = what;
+  e.name = intern(s, name);
+  e.device = st ? st->dev().ordinal() : -1;
+  e.bytes = bytes;
+  e.start_us = t0_;
+  if (st && s.gpu_timing) e.ev0 = begin_timing(s, *st, t0_);
+  index_ = add(s, e, generation_);
   s_ = st;
 }
 
@@ -204,26 +258,26 @@ void record_compile(const std::string& name, double seconds, const char* outcome
   if (!active()) return;
   state& s = the();
   std::lock_guard<std::mutex> g(s.m);
-  record r;
-  r.what = kind::compile;
-  r.name = name;
-  r.host_us = seconds * 1e6;
-  r.start_us = now_us(s) - r.host_us;
-  r.detail = outcome;
-  s.records.push_back(std::move(r));
+  entry e;
+  e.what = kind::compile;
+  e.name = intern(s, name);
+  e.host_us = seconds * 1e6;
+  e.start_us = now_us(s) - e.host_us;
+  e.detail = intern(s, outcome);
+  s.entries.push_back(e);
 }
 
 void record_memory(kind what, std::uint64_t bytes, int device) {
   if (!active()) return;
   state& s = the();
   std::lock_guard<std::mutex> g(s.m);
-  record r;
-  r.what = what;
-  r.name = kind_name(what);
-  r.bytes = bytes;
-  r.device = device;
-  r.start_us = now_us(s);
-  s.records.push_back(std::move(r));
+  entry e;
+  e.what = what;
+  e.name = intern(s, kind_name(what));
+  e.bytes = bytes;
+  e.device = device;
+  e.start_us = now_us(s);
+  s.entries.push_back(e);
 }
 
 }  // namespace tegula::rt::prof

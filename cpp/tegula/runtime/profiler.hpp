@@ -32,7 +32,6 @@ struct record {
   double gpu_start_us = -1; // GPU timeline (µs since the device's first record), -1 when not timed
   double gpu_us = -1;       // GPU duration from events, -1 when not timed
   std::string detail;       // compile: "memory", "disk" or "compiled"
-  std::shared_ptr<event> ev0, ev1;  // pending GPU timing (resolved by stop())
 };
 
 bool active() noexcept;
