@@ -48,6 +48,11 @@ class FakeSolver:
         return int(info)
 
     @staticmethod
+    def solver_gesv(dev, dt, trans, n, nrhs, a, lda, ipiv, b, ldb):
+        info = FakeSolver.solver_getrf(dev, dt, n, a, lda, ipiv)
+        return info, FakeSolver.solver_getrs(dev, dt, trans, n, nrhs, a, lda, ipiv, b, ldb)
+
+    @staticmethod
     def solver_potrf(dev, dt, lower, n, a, lda):
         A = _view(a, dt, n, n, lda)
         c, info = getattr(lapack, PREFIX[dt] + "potrf")(np.asfortranarray(A), lower=lower, clean=False)

@@ -1,4 +1,5 @@
 // Bindings for libs/: the CUDA libraries behind tegula.math and tegula.numpy (cuBLASLt, cuFFT, cuSOLVER, CUB).
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -124,6 +125,14 @@ void bind_libs(nb::module_& m) {
     nb::gil_scoped_release g;
     return libs::getrs(x->c, trans.empty() ? 'N' : trans[0], n, nrhs, a, lda, ipiv, b, ldb);
   });
+  m.def("solver_gesv", [solver](int device, const std::string& dtype, const std::string& trans, std::int64_t n,
+                                std::int64_t nrhs, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b,
+                                std::int64_t ldb) {
+    auto x = solver(device, dtype);
+    nb::gil_scoped_release g;
+    auto info = libs::gesv(x->c, trans.empty() ? 'N' : trans[0], n, nrhs, a, lda, ipiv, b, ldb);
+    return std::make_pair(info[0], info[1]);
+  }, "getrf then getrs with one wait: (getrf's info, getrs's info).");
   m.def("solver_potrf", [solver](int device, const std::string& dtype, bool lower, std::int64_t n, std::uintptr_t a,
                                  std::int64_t lda) {
     auto x = solver(device, dtype);

@@ -2,6 +2,7 @@
 // the typed one for orgqr/ungqr; workspaces from the device's pool, the status word read back.
 #include "tegula/libs/cusolver.hpp"
 
+#include <array>
 #include <cusolverDn.h>  // types and prototypes only: the library is dlopen'd (DESIGN.md rule 4)
 
 #include <map>
@@ -113,9 +114,11 @@ struct scratch {
         host(std::max<std::size_t>(host_bytes, 1)) {}
   void* d() const { return reinterpret_cast<void*>(dev->ptr()); }
   int* i() const { return reinterpret_cast<int*>(info->ptr()); }
-  int read(const solver_call& c) const {
-    int v = 0;
-    info->copy_to_host(&v, sizeof v, 0, *c.s);  // synchronises the stream
+  int read(const solver_call& c) const { return read2(c)[0]; }
+  // The status words at i() and i() + 1, read with one wait.
+  std::array<int, 2> read2(const solver_call& c) const {
+    std::array<int, 2> v{0, 0};
+    info->copy_to_host(v.data(), sizeof v, 0, *c.s);  // synchronises the stream
     return v;
   }
 };
@@ -157,6 +160,23 @@ int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, s
   check(api().cusolverDnXgetrs(x.h, x.params, op, n, nrhs, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, p<void>(b), ldb,
                                w.i()), "cusolverDnXgetrs");
   return w.read(c);
+}
+
+std::array<int, 2> gesv(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a,
+                        std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver getrf+getrs", c.s);
+  std::lock_guard<std::mutex> g(lock());
+  ctx& x = context(c);
+  const cudaDataType t = data_type(c.t);
+  cublasOperation_t op = trans == 'T' ? CUBLAS_OP_T : trans == 'C' ? CUBLAS_OP_C : CUBLAS_OP_N;
+  std::size_t db = 0, hb = 0;
+  check(api().cusolverDnXgetrf_bufferSize(x.h, x.params, n, n, t, p<void>(a), lda, t, &db, &hb), "cusolverDnXgetrf_bufferSize");
+  scratch w(c, db, hb);
+  check(api().cusolverDnXgetrf(x.h, x.params, n, n, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, w.d(), db,
+                               w.host.data(), hb, w.i()), "cusolverDnXgetrf");
+  check(api().cusolverDnXgetrs(x.h, x.params, op, n, nrhs, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, p<void>(b), ldb,
+                               w.i() + 1), "cusolverDnXgetrs");
+  return w.read2(c);
 }
 
 int potrf(const solver_call& c, bool lower, std::int64_t n, std::uintptr_t a, std::int64_t lda) {

@@ -2,6 +2,7 @@
 // in place. Each call waits for its status word and returns it (LAPACK's info: 0 success, > 0 a
 // numerical failure such as a zero pivot), as CuPy checks it.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -28,6 +29,10 @@ void set_getrf_algorithm(int algorithm);
 // Solves op(A) X = B with getrf's factors; B n x nrhs (ldb), overwritten by X. trans: 'N', 'T' or 'C'.
 int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a, std::int64_t lda,
           std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb);
+// getrf, then getrs on its factors, with one wait at the end instead of one after each: {getrf's info, getrs's}.
+// A is overwritten by its factors and B by X (a zero pivot leaves X undefined: check the first info).
+std::array<int, 2> gesv(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a,
+                        std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb);
 // Cholesky A = L L^H (lower) of the Hermitian positive definite n x n A.
 int potrf(const solver_call& c, bool lower, std::int64_t n, std::uintptr_t a, std::int64_t lda);
 // QR: A (m x n) = Q R, R in the upper triangle and the reflectors below, tau min(m, n) scalars.

@@ -78,18 +78,24 @@ def _stack(parts, batch, like):
 _SOLVE_LAYOUT = "plain"
 
 
-def _lu(m, dt, transposed=False):
-    """(LU factors, int64 pivots, info) of the square matrix m on the GPU: of m.T by default (m's C-order copy is
-    m.T in column-major order, a plain copy; callers solve with trans "T", and det(m.T) = det(m)); of m itself with
-    transposed=True (a transposing copy; callers solve with trans "N")."""
+def _lu_input(m, dt, transposed=False):
+    """A new buffer for getrf to factor in place (one fused copy kernel), and int64 pivots: of m.T by default (m's
+    C-order copy is m.T in column-major order, a plain copy; callers solve with trans "T", and det(m.T) = det(m));
+    of m itself with transposed=True (a transposing copy; callers solve with trans "N")."""
     from ._creation import ascontiguousarray, empty
 
     n = m.shape[-1]
-    # a new buffer (getrf works in place): one fused copy kernel
     lu = _cm(m.astype(dt)) if transposed else ascontiguousarray(m.astype(dt))
     piv = empty((n,), "int64", device=_core.device_of(m))
     lu._prepare_write()
     piv._prepare_write()
+    return lu, piv
+
+
+def _lu(m, dt, transposed=False):
+    """(LU factors, int64 pivots, info) of the square matrix m on the GPU (see _lu_input)."""
+    lu, piv = _lu_input(m, dt, transposed)
+    n = m.shape[-1]
     info = _core._tegula.solver_getrf(m._device_id, dt, n, lu._data_ptr, n, piv._data_ptr)
     return lu, piv, info
 
@@ -114,15 +120,16 @@ def solve(a, b):
     parts = []
     transposed = _SOLVE_LAYOUT == "transposed"
     for idx in (list(_np.ndindex(*batch)) if batch else [()]):
-        lu, piv, info = _lu(A[idx], dt, transposed)
-        if info > 0:
-            raise LinAlgError("Singular matrix")
+        lu, piv = _lu_input(A[idx], dt, transposed)
         x = _cm(B[idx].astype(dt))  # a new buffer: getrs writes the solution over it
         x._prepare_write()
-        info = _core._tegula.solver_getrs(a._device_id, dt, "N" if transposed else "T", n, x.shape[0], lu._data_ptr,
-                                          n, piv._data_ptr, x._data_ptr, n)
-        if info < 0:
-            raise ValueError(f"solve: invalid argument {-info}")
+        # getrf and getrs with one wait at the end (not one after each)
+        info, info_s = _core._tegula.solver_gesv(a._device_id, dt, "N" if transposed else "T", n, x.shape[0],
+                                                 lu._data_ptr, n, piv._data_ptr, x._data_ptr, n)
+        if info > 0:
+            raise LinAlgError("Singular matrix")
+        if info_s < 0:
+            raise ValueError(f"solve: invalid argument {-info_s}")
         parts.append(x.T)
     r = _stack(parts, batch, a)
     return r.reshape(r.shape[:-1]) if vector else r
