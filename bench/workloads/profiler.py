@@ -2,7 +2,7 @@
 synchronisation) with and without tegula.profile() around it, for a launch-bound kernel (2^10 elements) and a
 bandwidth-bound one (2^24 elements). The profile records every launch and times each kernel's first 16 and then
 every 32nd launch with a pair of CUDA events (tegula.profile()'s default). The other rows split the cost: fewer timed
-launches (time_every=64, timed_first=4), the host records alone (gpu_timing=False), and every launch timed
+launches (timed_first=4, time_every 32 or 64), the host records alone (gpu_timing=False), and every launch timed
 (time_every=1). The rows report the loop's slowdown in percent; the note adds what leaving the block costs (reading the
 events into records), which happens once, after the profiled work."""
 from __future__ import annotations
@@ -41,6 +41,7 @@ def _loop_s(launch, sync, tegula, kw):
 # (row label, tegula.profile arguments, bar in percent)
 CONFIGS = (
     ("tegula", {}, 5.0),
+    ("tegula (time_every=32, timed_first=4)", {"time_every": 32, "timed_first": 4}, None),
     ("tegula (time_every=64, timed_first=4)", {"time_every": 64, "timed_first": 4}, None),
     ("tegula (host records only, gpu_timing=False)", {"gpu_timing": False}, None),
     ("tegula (time_every=1)", {"time_every": 1}, None),
