@@ -164,23 +164,25 @@ def _scan_tiles(ctx, xt, gbs, reps):
     out = torch.empty_like(xt)
     ref = torch.cumsum(xt.double(), 0)
     found = []
-    # (threads, items, vectorised loads, look-back delay variant: 0 CUB's, 1 none, 2 fixed 350, 3 exponential)
-    for threads, items, vec, delay in ((128, 24, 0, 0), (128, 32, 0, 0), (192, 32, 0, 0), (64, 64, 0, 0), (256, 32, 0, 0),
-                                       (128, 32, 1, 0), (128, 32, 0, 1), (128, 32, 0, 2), (128, 32, 0, 3), (192, 32, 0, 1),
-                                       (192, 32, 0, 3)):
+    # (threads, items, load variant: 0 warp transpose, 1 vectorised LDG, 2 transpose + LDG, 3 transpose + CS;
+    #  look-back delay variant: 0 CUB's, 1 none, 2 fixed 350, 3 exponential)
+    for threads, items, load, delay in ((128, 24, 0, 0), (128, 32, 0, 0), (192, 32, 0, 0), (64, 64, 0, 0),
+                                        (128, 32, 1, 0), (128, 32, 2, 0), (128, 32, 3, 0), (128, 32, 0, 1),
+                                        (128, 32, 0, 2), (128, 32, 0, 3), (192, 32, 0, 1), (192, 32, 3, 3)):
         def go():
             _tegula.cub_inclusive_scan(0, "float32", "float32", False, xt.data_ptr(), out.data_ptr(), xt.numel(),
-                                       threads=threads, items=items, vectorize=bool(vec), delay=delay)
+                                       threads=threads, items=items, load=load, delay=delay)
         go()
         torch.cuda.synchronize()
         if not ((out.double() - ref).abs().max() / ref[-1]).item() < 1e-4:
             raise RuntimeError(f"scan tile {threads}x{items} is wrong")
-        found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items, ("v" if vec else "") + (f"d{delay}" if delay
-                                                                                                     else "")))
+        found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items,
+                      (f"l{load}" if load else "") + (f"d{delay}" if delay else "")))
     best = max(found)
     return [row(W, "tegula (best scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
                 note=f"{best[1]}x{best[2]}{best[3]} of " + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v in found)
-                     + " (v: vectorised LDG loads; d1/d2/d3: no / fixed 350 ns / exponential look-back delay)")]
+                     + " (l1/l2/l3: vectorised LDG / transpose+LDG / transpose+CS loads; d1/d2/d3: no / fixed 350 ns / exponential"
+                       " look-back delay)")]
 
 
 def _histogram(ctx):

@@ -32,11 +32,11 @@ TEST_P(CubScan, CompilesUnderNvrtc) {
   EXPECT_EQ(c.code.substr(0, 4), "\x7f" "ELF");
 }
 
-TEST(CubScanTile, ChosenTilesAndVectorisedLoadsCompile) {
+TEST(CubScanTile, ChosenTilesAndLoadVariantsCompile) {
   TEGULA_REQUIRE_NVRTC();
   const std::string inc = cccl_include_dir_or_empty();
   if (inc.empty()) GTEST_SKIP() << "no CCCL headers on this machine";
-  cub_scan_program p = cub_scan_source("float32", "float32", false, 4, 128, 32, true);
+  cub_scan_program p = cub_scan_source("float32", "float32", false, 4, 128, 32, 1);
   EXPECT_EQ(p.threads, 128);
   EXPECT_EQ(p.items, 32);
   EXPECT_NE(p.source.find("BLOCK_LOAD_VECTORIZE"), std::string::npos);
@@ -47,10 +47,17 @@ TEST(CubScanTile, ChosenTilesAndVectorisedLoadsCompile) {
   EXPECT_EQ(jit::nvrtc_compile(r).code.substr(0, 4), "\x7f" "ELF");
   EXPECT_THROW((void)cub_scan_source("float32", "float32", false, 4, 100, 32), error);
   for (int delay : {1, 2, 3}) {  // the look-back wait variants the bench sweeps
-    r.source = cub_scan_source("float32", "float32", false, 4, 128, 32, false, delay).source;
+    r.source = cub_scan_source("float32", "float32", false, 4, 128, 32, 0, delay).source;
     EXPECT_EQ(jit::nvrtc_compile(r).code.substr(0, 4), "\x7f" "ELF") << "delay variant " << delay;
   }
-  EXPECT_THROW((void)cub_scan_source("float32", "float32", false, 4, 128, 32, false, 4), error);
+  for (int load : {2, 3}) {  // the load variants the bench sweeps
+    p = cub_scan_source("float32", "float32", false, 4, 128, 32, load);
+    EXPECT_NE(p.source.find(load == 2 ? "LOAD_LDG" : "LOAD_CS"), std::string::npos);
+    r.source = p.source;
+    EXPECT_EQ(jit::nvrtc_compile(r).code.substr(0, 4), "\x7f" "ELF") << "load variant " << load;
+  }
+  EXPECT_THROW((void)cub_scan_source("float32", "float32", false, 4, 128, 32, 0, 4), error);
+  EXPECT_THROW((void)cub_scan_source("float32", "float32", false, 4, 128, 32, 4, 0), error);
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, CubScan,

@@ -185,15 +185,15 @@ void bind_libs(nb::module_& m) {
   "input_values (when given) are read and left alone; returns which buffer holds the result (see libs/cub_sort.hpp).");
   m.def("cub_inclusive_scan", [](int device, const std::string& in_type, const std::string& out_type, bool multiply,
                                  std::uintptr_t in, std::uintptr_t out, std::int64_t n, int threads, int items,
-                                 bool vectorize, int delay) {
+                                 int load, int delay) {
     libs::scan_problem p;
     p.in_type = in_type, p.out_type = out_type, p.multiply = multiply, p.in = in, p.out = out, p.n = n;
-    p.threads = threads, p.items = items, p.vectorize = vectorize, p.delay = delay;
+    p.threads = threads, p.items = items, p.load = load, p.delay = delay;
     rt::device& dev = rt::device::get(device);
     nb::gil_scoped_release g;
     libs::inclusive_scan(dev, array::array_stream(dev), p);
   }, nb::arg("device"), nb::arg("in_type"), nb::arg("out_type"), nb::arg("multiply"), nb::arg("in_ptr"),
-  nb::arg("out_ptr"), nb::arg("n"), nb::arg("threads") = 0, nb::arg("items") = 0, nb::arg("vectorize") = false, nb::arg("delay") = 0,
+  nb::arg("out_ptr"), nb::arg("n"), nb::arg("threads") = 0, nb::arg("items") = 0, nb::arg("load") = 0, nb::arg("delay") = 0,
   "Inclusive sum (or product) of n contiguous elements through CUB's single-pass scan (NVRTC); threads/items pick "
   "the tile (0: tegula's choice); see libs/cub_scan.hpp.");
   m.def("cub_include_dir", &libs::cccl_include_dir, "The CCCL header folder CUB is compiled from (raises if none).");

@@ -43,14 +43,14 @@ struct scan_kernels {
 const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offset_bytes) {
   static std::mutex m;
   static auto* cache =
-      new std::map<std::tuple<int, std::string, std::string, bool, int, int, int, bool, int>,
+      new std::map<std::tuple<int, std::string, std::string, bool, int, int, int, int, int>,
                    std::unique_ptr<scan_kernels>>();
   std::lock_guard<std::mutex> g(m);
   auto& slot =
-      (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.vectorize, p.delay}];
+      (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.load, p.delay}];
   if (slot) return *slot;
   cub_scan_program prog =
-      cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.vectorize, p.delay);
+      cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.load, p.delay);
   auto k = std::make_unique<scan_kernels>();
   k->code = compile_cub(prog.source, {}, dev.arch());
   k->init = k->code->get_kernel("tg_scan_init");
@@ -63,7 +63,7 @@ const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offs
 }  // namespace
 
 cub_scan_program cub_scan_source(const std::string& in_type, const std::string& out_type, bool multiply,
-                                 int offset_bytes, int threads, int items, bool vectorize, int delay) {
+                                 int offset_bytes, int threads, int items, int load, int delay) {
   const std::string in = c_type(in_type), out = c_type(out_type);
   if (out_type == "bool" || (out_type.rfind("int", 0) == 0 && out_type != "int64") ||
       (out_type.rfind("uint", 0) == 0 && out_type != "uint64"))
@@ -80,6 +80,7 @@ cub_scan_program cub_scan_source(const std::string& in_type, const std::string& 
   if (p.threads % 32 || p.threads < 32 || p.threads > 1024 || p.items < 1 || p.items > 64)
     fail(error_kind::invalid_argument, "scan tile of ", p.threads, " threads x ", p.items,
          " items: threads are a multiple of 32 up to 1024, items 1 to 64");
+  if (load < 0 || load > 3) fail(error_kind::invalid_argument, "scan load variant ", load, " is not 0 to 3");
   if (delay < 0 || delay > 3) fail(error_kind::invalid_argument, "scan delay variant ", delay, " is not 0 to 3");
   const std::string fixed = wide ? (is_float ? "576, 1215" : "632, 1290") : (is_float ? "688, 1140" : "648, 1245");
   const std::string delay_type = delay == 1   ? "cub::detail::no_delay_constructor_t<450>"
@@ -94,7 +95,10 @@ cub_scan_program cub_scan_source(const std::string& in_type, const std::string& 
              "struct tg_scaling { static constexpr int BLOCK_THREADS = " + t + "; static constexpr int ITEMS_PER_THREAD = " +
              i + "; };\n" +
              "using tg_policy = cub::AgentScanPolicy<" + t + ", " + i + ", tg_acc, " +
-             (vectorize ? "cub::BLOCK_LOAD_VECTORIZE, cub::LOAD_LDG, " : "cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT, ") +
+             (load == 1   ? "cub::BLOCK_LOAD_VECTORIZE, cub::LOAD_LDG, "
+              : load == 2 ? "cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_LDG, "
+              : load == 3 ? "cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_CS, "
+                          : "cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT, ") +
              "cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS, tg_scaling, " + delay_type + ">;\n" +
              "using tg_state = cub::ScanTileState<tg_acc>;\n"
              "using tg_agent = cub::detail::scan::AgentScan<tg_policy, const tg_in*, tg_out*, tg_op, cub::NullType, "

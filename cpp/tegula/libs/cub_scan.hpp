@@ -18,7 +18,9 @@ struct scan_problem {
   std::uintptr_t in = 0, out = 0;    // contiguous; may be the same buffer
   std::int64_t n = 0;
   int threads = 0, items = 0;  // the tile (threads per block, items per thread); 0: tegula's sm_90 choice
-  bool vectorize = false;      // BLOCK_LOAD_VECTORIZE with LOAD_LDG instead of BLOCK_LOAD_WARP_TRANSPOSE
+  // How a tile is read: 0 BLOCK_LOAD_WARP_TRANSPOSE (CUB's), 1 BLOCK_LOAD_VECTORIZE with LOAD_LDG, 2 warp transpose
+  // with LOAD_LDG, 3 warp transpose with LOAD_CS (streaming: evict first).
+  int load = 0;
   // How a tile waits on its predecessors' look-back: 0 CUB's sm_90 fixed delays for the type, 1 no delay,
   // 2 fixed_delay_constructor_t<350, 450>, 3 exponential back-off from 16 ns.
   int delay = 0;
@@ -32,7 +34,7 @@ struct cub_scan_program {
   int threads = 0, items = 0;
 };
 cub_scan_program cub_scan_source(const std::string& in_type, const std::string& out_type, bool multiply,
-                                 int offset_bytes, int threads = 0, int items = 0, bool vectorize = false,
+                                 int offset_bytes, int threads = 0, int items = 0, int load = 0,
                                  int delay = 0);
 
 }  // namespace tegula::libs
