@@ -36,8 +36,13 @@ echo "== gtests: cmake + ninja developer build (log: gtest.log)"
 GT=build/gpu
 if [ -n "${TEGULA_SKIP_GTEST:-}" ]; then
   echo "gtests skipped: TEGULA_SKIP_GTEST is set (they also run in CI)" | tee "$OUT/gtest.log"
-  # The C++ front end's examples still get built (the cpp bench and tests/python/test_cpp_frontend.py run them).
-  if (( $(left) > 300 )) && (cd "$REPO" && cmake -S . -B "$GT" -G Ninja -DTEGULA_BUILD_TESTS=OFF -DTEGULA_BUILD_PYTHON=OFF \
+  # The C++ front end's examples still get built when the cpp bench or tests/python (test_cpp_frontend.py) runs.
+  NEED_EXAMPLES=0
+  [[ -z "${TEGULA_BENCH_ONLY:-}" || " ${TEGULA_BENCH_ONLY} " == *" cpp "* ]] && NEED_EXAMPLES=1
+  [[ " ${TEGULA_TEST_DIRS:-tests/python tests/gpu} " == *" tests/python "* ]] && NEED_EXAMPLES=1
+  if (( NEED_EXAMPLES == 0 )); then
+    echo "C++ examples not built: neither the cpp bench nor tests/python runs"
+  elif (( $(left) > 300 )) && (cd "$REPO" && cmake -S . -B "$GT" -G Ninja -DTEGULA_BUILD_TESTS=OFF -DTEGULA_BUILD_PYTHON=OFF \
       -DCMAKE_BUILD_TYPE=Release && timeout "$(limit 150 250)" cmake --build "$GT" --target tegula_example_softmax \
       tegula_example_matmul) >> "$OUT/gtest.log" 2>&1; then
     echo "C++ examples built in $GT"
