@@ -9,7 +9,7 @@ time from CUDA events, bytes moved when tegula knows them and so GB/s), every in
 
 The block is also an NVTX range ("tegula.profile"), and `tegula.nvtx_range(name)` opens one of your own, so
 Nsight Systems shows tegula's regions. GPU times come from a pair of timing events around a launch: around each
-kernel's first 16 launches and then every 32nd (`time_every=1` times every launch). A timing event costs host time
+kernel's first 4 launches and then every 64th (`time_every=1` times every launch). A timing event costs host time
 and keeps the GPU from overlapping one kernel's end with the next one's start, so timing every launch slows a
 launch-bound loop by half; sampled, by a few percent. A kernel's total GPU time is then its timed launches' mean
 times its calls (the table says "sampled"). Reading the events waits for the profiled work when the block ends. Kernels that libraries launch internally appear as one
@@ -31,7 +31,7 @@ Record.__doc__ = ("One recorded event. kind: launch, interpret, compile, alloc, 
 class Profile:
     """What ran inside a `tegula.profile()` block (filled in when the block ends)."""
 
-    def __init__(self, gpu_timing=True, time_every=32):
+    def __init__(self, gpu_timing=True, time_every=64):
         self.gpu_timing = gpu_timing
         self.time_every = time_every
         self.records = []
@@ -165,7 +165,7 @@ def _human(n):
 
 
 @contextlib.contextmanager
-def profile(gpu_timing=True, time_every=32, timed_first=16):
+def profile(gpu_timing=True, time_every=64, timed_first=4):
     """Records what tegula runs inside the block into the Profile it yields (see the module notes): every launch,
     each kernel's first `timed_first` launches and then every `time_every`-th timed on the GPU (1: all). Profiles do
     not nest: a second one inside the first raises."""

@@ -20,7 +20,7 @@ def test_gpu_records(tmp_path):
     x = tnp.asarray(h, device="cuda")
     out = tnp.empty_like(x)
     tt.launch(scale, grid=(1024,), args=(x, out, 1024))  # compiled outside the profile
-    with tegula.profile() as p:
+    with tegula.profile(time_every=1) as p:  # every launch timed: all of them on the GPU track
         for _ in range(10):
             tt.launch(scale, grid=(1024,), args=(x, out, 1024))
         y = tnp.asarray(h, device="cuda")            # a host-to-device copy and an allocation
@@ -49,13 +49,13 @@ def test_gpu_records(tmp_path):
 
 
 def test_sampled_gpu_timing():
-    """Each kernel's first 16 launches are timed, then every time_every-th; the summary's total is the timed mean
+    """Each kernel's first timed_first launches are timed, then every time_every-th; the summary's total is the timed mean
     times the calls; time_every=1 times them all. Every launch is recorded either way."""
     h = np.random.default_rng(1).random(1 << 16, dtype=np.float32)
     x = tnp.asarray(h, device="cuda")
     out = tnp.empty_like(x)
     tt.launch(scale, grid=(64,), args=(x, out, 1024))
-    with tegula.profile(time_every=8) as p:
+    with tegula.profile(time_every=8, timed_first=16) as p:
         for _ in range(100):
             tt.launch(scale, grid=(64,), args=(x, out, 1024))
     mine = [r for r in p.launches if r.name.startswith("scale")]
@@ -68,11 +68,13 @@ def test_sampled_gpu_timing():
         for _ in range(40):
             tt.launch(scale, grid=(64,), args=(x, out, 1024))
     assert sum(1 for r in p.launches if r.gpu_us > 0) == 40
-    with tegula.profile(time_every=64, timed_first=4) as p:
+    with tegula.profile() as p:  # the defaults: the first 4, then every 64th
         for _ in range(200):
             tt.launch(scale, grid=(64,), args=(x, out, 1024))
     mine = [r for r in p.launches if r.name.startswith("scale")]
     assert len(mine) == 200 and sum(1 for r in mine if r.gpu_us > 0) == 4 + len(range(64, 201, 64))
+    trace = p.chrome_trace()["traceEvents"]  # still one event per launch: untimed ones on the host track
+    assert sum(1 for e in trace if e.get("cat") == "launch" and e["name"].startswith("scale")) == 200
     with tegula.profile(gpu_timing=False) as p:
         for _ in range(10):
             tt.launch(scale, grid=(64,), args=(x, out, 1024))

@@ -11,7 +11,7 @@ void bind_profiler(nb::module_& m) {
   namespace prof = rt::prof;
   m.def("profiler_start", [](bool gpu_timing, int time_every, int timed_first) {
     prof::start(gpu_timing, time_every, timed_first);
-  }, nb::arg("gpu_timing") = true, nb::arg("time_every") = 1, nb::arg("timed_first") = 16,
+  }, nb::arg("gpu_timing") = true, nb::arg("time_every") = 1, nb::arg("timed_first") = 4,
         "Starts recording launches, interpreted runs, compiles, allocations, frees, copies and library calls; each "
         "kernel's first timed_first launches and every time_every-th one after are timed on the GPU.");
   m.def("profiler_active", &prof::active);
