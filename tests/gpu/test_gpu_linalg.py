@@ -59,10 +59,12 @@ def test_errors_and_lstsq():
     assert _rel(x, x0) < 1e-10 and _rel(res, res0) < 1e-8 and rank == rank0
 
 
+@pytest.mark.parametrize("layout", ["plain", "transposed"])
 @pytest.mark.parametrize("dtype", ["float32", "complex128"])
-def test_solve_vectors_batches_and_inputs_left_alone(dtype):
-    """solve factors A's C-order copy (A.T in column-major) and solves with trans T: vector and matrix right-hand
-    sides, a batch, a non-symmetric A, and the caller's arrays unchanged."""
+def test_solve_vectors_batches_and_inputs_left_alone(dtype, layout, monkeypatch):
+    """solve in both layouts (A's C-order copy solved with trans T, or a column-major copy with trans N): vector and
+    matrix right-hand sides, a batch, a non-symmetric A, and the caller's arrays unchanged."""
+    monkeypatch.setattr(L, "_SOLVE_LAYOUT", layout)
     n = 96
     a = _m((4, n, n), dtype) + 3 * n ** 0.5 * np.eye(n, dtype=dtype)
     a[:, 0, 1] += 50  # clearly non-symmetric: a transposed solve would be wrong
@@ -75,3 +77,45 @@ def test_solve_vectors_batches_and_inputs_left_alone(dtype):
     np.testing.assert_array_equal(ga.get(), a)
     np.testing.assert_array_equal(gb.get(), b)
     np.testing.assert_array_equal(gv.get(), v)
+
+
+def _residual(a, x, b):
+    a64, x64 = a.astype(np.float64), np.asarray(x, np.float64)
+    return np.linalg.norm(a64 @ x64 - b) / (np.linalg.norm(a64) * np.linalg.norm(x64) + 1e-300)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [1, 5, 31, 32, 33, 100, 1000, 2500])
+def test_solve_one_rhs_by_substitution(dtype, n, monkeypatch):
+    """One real right-hand side: getrf, then tegula's sync-free substitution kernels (not getrs). Random A without a
+    diagonal boost, so getrf pivots; n around the 32-row blocks. The residual is as small as getrs's, and the vector
+    and (n, 1) forms agree."""
+    assert L._SOLVE_LAYOUT == "transposed" and L._SOLVE_SUBSTITUTION
+    a = _m((n, n), dtype)
+    a[0, -1] += 3.0  # non-symmetric
+    b = _m((n,), dtype)
+    ga, gb = _g(a), _g(b)
+    x = L.solve(ga, gb).get()
+    x2 = L.solve(ga, gb.reshape(n, 1)).get()
+    monkeypatch.setattr(L, "_SOLVE_SUBSTITUTION", False)
+    ref = L.solve(ga, gb).get()  # cuSOLVER's getrs
+    eps = np.finfo(dtype).eps
+    assert x.shape == (n,) and x2.shape == (n, 1)
+    assert _residual(a, x, b) < max(10 * _residual(a, ref, b), 50 * n * eps)
+    np.testing.assert_array_equal(x2[:, 0], x)
+    np.testing.assert_array_equal(ga.get(), a)
+    np.testing.assert_array_equal(gb.get(), b)
+
+
+def test_solve_substitution_singular_and_repeated():
+    """A zero pivot is LinAlgError before any substitution; many solves in a row reuse the compiled kernels and give
+    the same answer (the flags and tickets start from zero each call)."""
+    with pytest.raises(L.LinAlgError, match="Singular matrix"):
+        L.solve(_g(np.ones((40, 40), np.float32)), _g(np.ones(40, np.float32)))
+    a = _m((300, 300), "float64") + 20 * np.eye(300)
+    b = _m((300,), "float64")
+    ga, gb = _g(a), _g(b)
+    first = L.solve(ga, gb).get()
+    for _ in range(20):
+        np.testing.assert_array_equal(L.solve(ga, gb).get(), first)
+    assert _rel(first, np.linalg.solve(a, b)) < 1e-10

@@ -48,7 +48,7 @@ class FakeSolver:
         return int(info)
 
     @staticmethod
-    def solver_gesv(dev, dt, trans, n, nrhs, a, lda, ipiv, b, ldb):
+    def solver_gesv(dev, dt, trans, n, nrhs, a, lda, ipiv, b, ldb, substitute=False):
         info = FakeSolver.solver_getrf(dev, dt, n, a, lda, ipiv)
         return info, FakeSolver.solver_getrs(dev, dt, trans, n, nrhs, a, lda, ipiv, b, ldb)
 

@@ -127,12 +127,15 @@ void bind_libs(nb::module_& m) {
   });
   m.def("solver_gesv", [solver](int device, const std::string& dtype, const std::string& trans, std::int64_t n,
                                 std::int64_t nrhs, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b,
-                                std::int64_t ldb) {
+                                std::int64_t ldb, bool substitute) {
     auto x = solver(device, dtype);
     nb::gil_scoped_release g;
-    auto info = libs::gesv(x->c, trans.empty() ? 'N' : trans[0], n, nrhs, a, lda, ipiv, b, ldb);
+    auto info = libs::gesv(x->c, trans.empty() ? 'N' : trans[0], n, nrhs, a, lda, ipiv, b, ldb, substitute);
     return std::make_pair(info[0], info[1]);
-  }, "getrf then getrs with one wait: (getrf's info, getrs's info).");
+  }, nb::arg("device"), nb::arg("dtype"), nb::arg("trans"), nb::arg("n"), nb::arg("nrhs"), nb::arg("a"), nb::arg("lda"),
+  nb::arg("ipiv"), nb::arg("b"), nb::arg("ldb"), nb::arg("substitute") = false,
+  "getrf then getrs with one wait: (getrf's info, getrs's info); substitute: tegula's substitution kernels replace "
+  "getrs for one real right-hand side with trans N (libs/lu_substitution.hpp).");
   m.def("solver_potrf", [solver](int device, const std::string& dtype, bool lower, std::int64_t n, std::uintptr_t a,
                                  std::int64_t lda) {
     auto x = solver(device, dtype);

@@ -40,20 +40,27 @@ std::string cccl_include_dir() {
        "to a CUDA 12.8+ toolkit. Searched:", list);
 }
 
-std::shared_ptr<rt::object_code> compile_cub(const std::string& source, const std::vector<std::string>& names, int arch) {
+std::shared_ptr<rt::object_code> compile_nvrtc(const std::string& source, const std::vector<std::string>& names,
+                                               int arch, const std::string& label, bool with_cccl) {
   jit::compile_request r;
   r.source = source;
-  r.name = "tegula_cub.cu";
-  r.options = {"--std=c++17", "-I" + cccl_include_dir()};
-  for (const auto& home : get_config().cuda_homes)
-    if (is_dir(home + "/include")) r.options.push_back("-I" + home + "/include");
+  r.name = "tegula_lib.cu";
+  r.options = {"--std=c++17"};
+  if (with_cccl) {
+    r.options.push_back("-I" + cccl_include_dir());
+    for (const auto& home : get_config().cuda_homes)
+      if (is_dir(home + "/include")) r.options.push_back("-I" + home + "/include");
+  }
   r.name_expressions = names;
   r.arch = arch;
   auto compiled = jit::compile(r);
-  rt::prof::record_compile(names.empty() ? std::string("cub scan") : "cub: " + names.front(), compiled->seconds,
-                           jit::outcome_name(compiled->outcome));
+  rt::prof::record_compile(label, compiled->seconds, jit::outcome_name(compiled->outcome));
   return std::make_shared<rt::object_code>(compiled->result->code, rt::object_code::kind::cubin,
                                            compiled->result->lowered_names);
+}
+
+std::shared_ptr<rt::object_code> compile_cub(const std::string& source, const std::vector<std::string>& names, int arch) {
+  return compile_nvrtc(source, names, arch, names.empty() ? std::string("cub scan") : "cub: " + names.front(), true);
 }
 
 rt::launch_config cub_launch_config(unsigned grid, unsigned threads) {

@@ -20,6 +20,10 @@ namespace tegula::libs {
 // driver_missing naming the folders searched when there is none.
 std::string cccl_include_dir();
 
+// Compiles CUDA `source` for sm_<arch> with the kernels' name expressions through the memory and disk caches; the
+// profiler records the compile as `label`. with_cccl adds the CCCL headers to the include path.
+std::shared_ptr<rt::object_code> compile_nvrtc(const std::string& source, const std::vector<std::string>& names,
+                                               int arch, const std::string& label, bool with_cccl);
 // Compiles `source` (which includes CUB headers) for sm_<arch> with the kernels' name expressions, through the
 // memory and disk caches.
 std::shared_ptr<rt::object_code> compile_cub(const std::string& source, const std::vector<std::string>& names, int arch);

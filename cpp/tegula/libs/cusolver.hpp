@@ -31,8 +31,11 @@ int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, s
           std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb);
 // getrf, then getrs on its factors, with one wait at the end instead of one after each: {getrf's info, getrs's}.
 // A is overwritten by its factors and B by X (a zero pivot leaves X undefined: check the first info).
+// substitute: for one right-hand side of a real type with trans 'N', tegula's substitution kernels
+// (lu_substitution.hpp) replace getrs; getrf's pivots are read back for them (one wait after getrf).
 std::array<int, 2> gesv(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a,
-                        std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb);
+                        std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb,
+                        bool substitute = false);
 // Cholesky A = L L^H (lower) of the Hermitian positive definite n x n A.
 int potrf(const solver_call& c, bool lower, std::int64_t n, std::uintptr_t a, std::int64_t lda);
 // QR: A (m x n) = Q R, R in the upper triangle and the reflectors below, tau min(m, n) scalars.

@@ -72,10 +72,13 @@ def _stack(parts, batch, like):
 
 # ---- LU: solve, inv, det, slogdet -----------------------------------------------------------------
 # How solve lays A out for cuSOLVER: "plain" factors A's C-order copy (A.T in column-major order) and solves with
-# trans T; "transposed" makes a column-major copy of A and solves with trans N. On the H200 (2026-12-03) "plain" gave
-# 12.7 ms for 4096 float32, of which getrs (trans T, one right-hand side) took 1.19 ms; bench/workloads/libs.py times
-# both, to settle which getrs is faster.
-_SOLVE_LAYOUT = "plain"
+# trans T; "transposed" makes a column-major copy of A and solves with trans N. On the H200 (2026-12-03, 4096
+# float32, one right-hand side) getrf + getrs took 12.47 ms with "plain" and 12.32 ms with "transposed" (whose
+# transposing copy took 0.15 ms).
+_SOLVE_LAYOUT = "transposed"
+# One real right-hand side with the "transposed" layout: tegula's substitution kernels (cpp/tegula/libs/
+# lu_substitution.hpp) instead of getrs, which spends about 1 ms on it.
+_SOLVE_SUBSTITUTION = True
 
 
 def _lu_input(m, dt, transposed=False):
@@ -123,9 +126,10 @@ def solve(a, b):
         lu, piv = _lu_input(A[idx], dt, transposed)
         x = _cm(B[idx].astype(dt))  # a new buffer: getrs writes the solution over it
         x._prepare_write()
-        # getrf and getrs with one wait at the end (not one after each)
+        # getrf and getrs (or the substitution kernels) in one call, with one wait (not one after each)
         info, info_s = _core._tegula.solver_gesv(a._device_id, dt, "N" if transposed else "T", n, x.shape[0],
-                                                 lu._data_ptr, n, piv._data_ptr, x._data_ptr, n)
+                                                 lu._data_ptr, n, piv._data_ptr, x._data_ptr, n,
+                                                 _SOLVE_SUBSTITUTION and transposed)
         if info > 0:
             raise LinAlgError("Singular matrix")
         if info_s < 0:
