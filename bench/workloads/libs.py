@@ -95,6 +95,21 @@ def _solve(ctx):
         finally:
             L._SOLVE_SUBSTITUTION = True
     rows += guarded(W, "tegula (cuSOLVER getrs)", with_getrs)
+
+    def transposed_layout():
+        from tegula.numpy import linalg as L
+
+        L._SOLVE_LAYOUT = "transposed"
+        try:
+            xt = torch.as_tensor(tegula(), device="cuda").double()
+            r = ((at.double() @ xt - bt.double()).norm() / bt.double().norm()).item()
+            if not r < 1e-3:
+                raise RuntimeError(f"solve with the transposed layout is wrong: relative residual {r}")
+            return row(W, "tegula (column-major copy, trans N substitution)", "solve_ms",
+                       torch_event_ms(tegula, repeat=reps), "ms", note=f"residual {r:.1e}; GPU: {_breakdown(tegula)}")
+        finally:
+            L._SOLVE_LAYOUT = "plain"
+    rows += guarded(W, "tegula (column-major copy, trans N substitution)", transposed_layout)
     def cupy_solve(cp):
         ac, bc = cp.asarray(at), cp.asarray(bt)
         return lambda: cp.linalg.solve(ac, bc)

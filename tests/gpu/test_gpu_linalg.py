@@ -84,13 +84,16 @@ def _residual(a, x, b):
     return np.linalg.norm(a64 @ x64 - b) / (np.linalg.norm(a64) * np.linalg.norm(x64) + 1e-300)
 
 
+@pytest.mark.parametrize("layout", ["plain", "transposed"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("n", [1, 5, 31, 32, 33, 100, 1000, 2500])
-def test_solve_one_rhs_by_substitution(dtype, n, monkeypatch):
-    """One real right-hand side: getrf, then tegula's sync-free substitution kernels (not getrs). Random A without a
-    diagonal boost, so getrf pivots; n around the 32-row blocks. The residual is as small as getrs's, and the vector
-    and (n, 1) forms agree."""
-    assert L._SOLVE_LAYOUT == "transposed" and L._SOLVE_SUBSTITUTION
+def test_solve_one_rhs_by_substitution(dtype, n, layout, monkeypatch):
+    """One real right-hand side: getrf, then tegula's sync-free substitution kernels (not getrs), for the factors of
+    A.T (plain layout: the trans T kernels) and of A (transposed layout: trans N). Random A without a diagonal boost,
+    so getrf pivots; n around the 32-row blocks. The residual is as small as getrs's, and the vector and (n, 1) forms
+    agree."""
+    assert L._SOLVE_SUBSTITUTION
+    monkeypatch.setattr(L, "_SOLVE_LAYOUT", layout)
     a = _m((n, n), dtype)
     a[0, -1] += 3.0  # non-symmetric
     b = _m((n,), dtype)

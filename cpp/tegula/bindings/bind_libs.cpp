@@ -135,7 +135,7 @@ void bind_libs(nb::module_& m) {
   }, nb::arg("device"), nb::arg("dtype"), nb::arg("trans"), nb::arg("n"), nb::arg("nrhs"), nb::arg("a"), nb::arg("lda"),
   nb::arg("ipiv"), nb::arg("b"), nb::arg("ldb"), nb::arg("substitute") = false,
   "getrf then getrs with one wait: (getrf's info, getrs's info); substitute: tegula's substitution kernels replace "
-  "getrs for one real right-hand side with trans N (libs/lu_substitution.hpp).");
+  "getrs for one real right-hand side (libs/lu_substitution.hpp).");
   m.def("solver_potrf", [solver](int device, const std::string& dtype, bool lower, std::int64_t n, std::uintptr_t a,
                                  std::int64_t lda) {
     auto x = solver(device, dtype);

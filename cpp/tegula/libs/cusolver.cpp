@@ -165,7 +165,7 @@ int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, s
 
 std::array<int, 2> gesv(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a,
                         std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb, bool substitute) {
-  substitute = substitute && nrhs == 1 && trans == 'N' && (c.t == ir::dtype::f32 || c.t == ir::dtype::f64) && n > 0;
+  substitute = substitute && nrhs == 1 && (trans == 'N' || trans == 'T') && (c.t == ir::dtype::f32 || c.t == ir::dtype::f64) && n > 0;
   rt::prof::host_scope timing(rt::prof::kind::library, substitute ? "cusolver getrf + substitution" : "cusolver getrf+getrs",
                               c.s);
   std::lock_guard<std::mutex> g(lock());
@@ -183,7 +183,7 @@ std::array<int, 2> gesv(const solver_call& c, char trans, std::int64_t n, std::i
     std::vector<std::int64_t> piv(static_cast<std::size_t>(n));
     rt::buffer::borrow(CUdeviceptr(ipiv), piv.size() * sizeof(std::int64_t), *c.dev)
         ->copy_to_host(piv.data(), piv.size() * sizeof(std::int64_t), 0, *c.s);
-    lu_substitute(*c.dev, *c.s, c.t, n, a, lda, permutation_from_pivots(piv.data(), n), b);
+    lu_substitute(*c.dev, *c.s, c.t, trans == 'T', n, a, lda, permutation_from_pivots(piv.data(), n), b);
     return {0, 0};
   }
   check(api().cusolverDnXgetrs(x.h, x.params, op, n, nrhs, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, p<void>(b), ldb,

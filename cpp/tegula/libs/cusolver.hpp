@@ -31,7 +31,7 @@ int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, s
           std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb);
 // getrf, then getrs on its factors, with one wait at the end instead of one after each: {getrf's info, getrs's}.
 // A is overwritten by its factors and B by X (a zero pivot leaves X undefined: check the first info).
-// substitute: for one right-hand side of a real type with trans 'N', tegula's substitution kernels
+// substitute: for one right-hand side of a real type (trans 'N' or 'T'), tegula's substitution kernels
 // (lu_substitution.hpp) replace getrs; getrf's pivots are read back for them (one wait after getrf).
 std::array<int, 2> gesv(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a,
                         std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb,

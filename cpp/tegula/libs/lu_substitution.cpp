@@ -31,11 +31,13 @@ __device__ __forceinline__ void tg_st_release(unsigned* p, unsigned v) {
   asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-// UPPER: x = U^-1 b with U upper (its diagonal included). Otherwise x = L^-1 (P b), L unit lower (below a's
-// diagonal), P given by perm. Block rows are solved bottom-up for U, top-down for L.
-template <bool UPPER>
-__device__ void tg_substitute(const T* a, long long lda, long long n, const T* b, const int* perm, T* x,
-                              unsigned* sync) {
+// x = M^-1 b' for the triangular M: lower or UPPER; M is getrf's factor stored in a (TRANS: its transpose, so
+// M(i, k) = a[k + i lda]); unit diagonal for L and L^T (UPPER == TRANS). b'[i] = b[in_perm[i]] (b without in_perm);
+// with out_perm, x is also scattered: out[out_perm[i]] = x[i]. Block rows are solved top-down (lower) or bottom-up.
+template <bool UPPER, bool TRANS>
+__device__ void tg_substitute(const T* a, long long lda, long long n, const T* b, const int* in_perm, T* x,
+                              const int* out_perm, T* out_x, unsigned* sync) {
+  constexpr bool UNIT = UPPER == TRANS;
   __shared__ long long s_row;
   __shared__ T d[NB][NB + 1];    // the diagonal block, identity-padded past n
   __shared__ T inv[NB][NB + 1];  // its inverse
@@ -49,26 +51,27 @@ __device__ void tg_substitute(const T* a, long long lda, long long n, const T* b
   const bool row_ok = i < n;
   for (int e = threadIdx.x; e < NB * NB; e += NB * WARPS) {
     const int ii = e % NB, kk = e / NB;
-    d[ii][kk] = (r0 + ii < n && r0 + kk < n) ? a[(r0 + ii) + (r0 + kk) * lda] : T(ii == kk ? 1 : 0);
+    const long long gi = r0 + ii, gk = r0 + kk;
+    d[ii][kk] = (gi < n && gk < n) ? a[TRANS ? gk + gi * lda : gi + gk * lda] : T(ii == kk ? 1 : 0);
   }
   __syncthreads();
   if (warp == 0) {  // lane j: column j of the diagonal block's inverse
     const int j = lane;
     if (UPPER) {
       for (int ii = NB - 1; ii > j; --ii) inv[ii][j] = T(0);
-      inv[j][j] = T(1) / d[j][j];
+      inv[j][j] = UNIT ? T(1) : T(1) / d[j][j];
       for (int ii = j - 1; ii >= 0; --ii) {
         T s = T(0);
         for (int k = ii + 1; k <= j; ++k) s += d[ii][k] * inv[k][j];
-        inv[ii][j] = -s / d[ii][ii];
+        inv[ii][j] = UNIT ? -s : -s / d[ii][ii];
       }
     } else {
       for (int ii = 0; ii < j; ++ii) inv[ii][j] = T(0);
-      inv[j][j] = T(1);
+      inv[j][j] = UNIT ? T(1) : T(1) / d[j][j];
       for (int ii = j + 1; ii < NB; ++ii) {
         T s = T(0);
         for (int k = j; k < ii; ++k) s += d[ii][k] * inv[k][j];
-        inv[ii][j] = -s;
+        inv[ii][j] = UNIT ? -s : -s / d[ii][ii];
       }
     }
   }
@@ -79,7 +82,8 @@ __device__ void tg_substitute(const T* a, long long lda, long long n, const T* b
     const long long c0 = (UPPER ? nb - 1 - k : k) * NB;
     T l[NB];
 #pragma unroll
-    for (int kk = 0; kk < NB; ++kk) l[kk] = (row_ok && c0 + kk < n) ? a[i + (c0 + kk) * lda] : T(0);
+    for (int kk = 0; kk < NB; ++kk)
+      l[kk] = (row_ok && c0 + kk < n) ? a[TRANS ? (c0 + kk) + i * lda : i + (c0 + kk) * lda] : T(0);
     while (tg_ld_acquire(&sync[1 + c0 / NB]) == 0u) {
     }
     const T xv = c0 + lane < n ? __ldcg(&x[c0 + lane]) : T(0);
@@ -89,26 +93,39 @@ __device__ void tg_substitute(const T* a, long long lda, long long n, const T* b
   part[warp][lane] = acc;
   __syncthreads();
   if (warp == 0) {
-    T v = row_ok ? b[perm ? perm[i] : i] : T(0);
+    T v = row_ok ? b[in_perm ? in_perm[i] : i] : T(0);
 #pragma unroll
     for (int w = 0; w < WARPS; ++w) v -= part[w][lane];
     T out = T(0);
 #pragma unroll
     for (int kk = 0; kk < NB; ++kk) out += inv[lane][kk] * __shfl_sync(0xffffffffu, v, kk);
-    if (row_ok) __stcg(&x[i], out);
+    if (row_ok) {
+      __stcg(&x[i], out);
+      if (out_perm) out_x[out_perm[i]] = out;
+    }
     __threadfence();
     __syncwarp();
     if (lane == 0) tg_st_release(&sync[1 + r], 1u);
   }
 }
 
+// A = P L U (a: getrf's factors of A): y = L^-1 P^T b, then x = U^-1 y.
 extern "C" __global__ void __launch_bounds__(NB * WARPS) tg_lu_lower(const T* a, long long lda, long long n,
                                                                     const T* b, const int* perm, T* y, unsigned* sync) {
-  tg_substitute<false>(a, lda, n, b, perm, y, sync);
+  tg_substitute<false, false>(a, lda, n, b, perm, y, nullptr, nullptr, sync);
 }
 extern "C" __global__ void __launch_bounds__(NB * WARPS) tg_lu_upper(const T* a, long long lda, long long n,
                                                                     const T* y, T* x, unsigned* sync) {
-  tg_substitute<true>(a, lda, n, y, nullptr, x, sync);
+  tg_substitute<true, false>(a, lda, n, y, nullptr, x, nullptr, nullptr, sync);
+}
+// A^T = P L U (a: getrf's factors of A^T), so A = U^T L^T P^T: z = U^-T b, then w = L^-T z (in place) and x = P w.
+extern "C" __global__ void __launch_bounds__(NB * WARPS) tg_lu_lower_t(const T* a, long long lda, long long n,
+                                                                      const T* b, T* z, unsigned* sync) {
+  tg_substitute<false, true>(a, lda, n, b, nullptr, z, nullptr, nullptr, sync);
+}
+extern "C" __global__ void __launch_bounds__(NB * WARPS) tg_lu_upper_t(const T* a, long long lda, long long n,
+                                                                      T* z, const int* perm, T* x, unsigned* sync) {
+  tg_substitute<true, true>(a, lda, n, z, nullptr, z, perm, x, sync);
 }
 )";
 
@@ -120,7 +137,7 @@ const char* c_type(ir::dtype t) {
 
 struct substitution_kernels {
   std::shared_ptr<rt::object_code> code;
-  std::shared_ptr<rt::kernel> lower, upper;
+  std::shared_ptr<rt::kernel> lower, upper, lower_t, upper_t;
 };
 
 const substitution_kernels& kernels_for(rt::device& dev, ir::dtype t) {
@@ -133,6 +150,8 @@ const substitution_kernels& kernels_for(rt::device& dev, ir::dtype t) {
     k->code = compile_nvrtc(lu_substitution_source(t), {}, dev.arch(), "lu substitution", false);
     k->lower = k->code->get_kernel("tg_lu_lower");
     k->upper = k->code->get_kernel("tg_lu_upper");
+    k->lower_t = k->code->get_kernel("tg_lu_lower_t");
+    k->upper_t = k->code->get_kernel("tg_lu_upper_t");
     slot = std::move(k);
   }
   return *slot;
@@ -157,8 +176,8 @@ std::string lu_substitution_source(ir::dtype t) {
   return std::string("using T = ") + c_type(t) + ";\n" + kernel_body;
 }
 
-void lu_substitute(rt::device& dev, const rt::stream& s, ir::dtype t, std::int64_t n, std::uintptr_t a,
-                   std::int64_t lda, const std::vector<std::int32_t>& perm, std::uintptr_t b) {
+void lu_substitute(rt::device& dev, const rt::stream& s, ir::dtype t, bool transposed, std::int64_t n,
+                   std::uintptr_t a, std::int64_t lda, const std::vector<std::int32_t>& perm, std::uintptr_t b) {
   if (n <= 0) return;
   if (static_cast<std::int64_t>(perm.size()) != n)
     fail(error_kind::internal, "lu_substitute: ", perm.size(), " permutation entries for ", n, " rows");
@@ -175,13 +194,23 @@ void lu_substitute(rt::device& dev, const rt::stream& s, ir::dtype t, std::int64
   sync->fill(0, s);
   const auto sync_lower = std::uintptr_t(sync->ptr()), sync_upper = sync_lower + (blocks + 1) * sizeof(std::uint32_t);
   const rt::launch_config c = cub_launch_config(unsigned(blocks), unsigned(substitution_rows * warps));
-  cub_params lo(*k.lower);
-  lo << a << static_cast<long long>(lda) << static_cast<long long>(n) << b << std::uintptr_t(perm_d->ptr())
-     << std::uintptr_t(y->ptr()) << sync_lower;
-  rt::launch(s, c, *k.lower, lo.buffer());
-  cub_params up(*k.upper);
-  up << a << static_cast<long long>(lda) << static_cast<long long>(n) << std::uintptr_t(y->ptr()) << b << sync_upper;
-  rt::launch(s, c, *k.upper, up.buffer());
+  const auto ll = static_cast<long long>(lda), nn = static_cast<long long>(n);
+  const auto yp = std::uintptr_t(y->ptr()), pp = std::uintptr_t(perm_d->ptr());
+  if (!transposed) {  // y = L^-1 P^T b, b = U^-1 y
+    cub_params lo(*k.lower);
+    lo << a << ll << nn << b << pp << yp << sync_lower;
+    rt::launch(s, c, *k.lower, lo.buffer());
+    cub_params up(*k.upper);
+    up << a << ll << nn << yp << b << sync_upper;
+    rt::launch(s, c, *k.upper, up.buffer());
+  } else {  // y = U^-T b, y = L^-T y, b = P y
+    cub_params lo(*k.lower_t);
+    lo << a << ll << nn << b << yp << sync_lower;
+    rt::launch(s, c, *k.lower_t, lo.buffer());
+    cub_params up(*k.upper_t);
+    up << a << ll << nn << yp << pp << b << sync_upper;
+    rt::launch(s, c, *k.upper_t, up.buffer());
+  }
   for (auto* buf : {perm_d.get(), y.get(), sync.get()}) buf->close(&s);  // freed in order after the kernels
 }
 

@@ -28,12 +28,14 @@ constexpr int substitution_rows = 32;  // rows per block
 // (P b)[i] = b[perm[i]]. Throws on a pivot outside [i + 1, n].
 std::vector<std::int32_t> permutation_from_pivots(const std::int64_t* ipiv, std::int64_t n);
 
-// The CUDA source of the kernels tg_lu_lower and tg_lu_upper for float32 or float64.
+// The CUDA source of the kernels tg_lu_lower, tg_lu_upper (trans N) and tg_lu_lower_t, tg_lu_upper_t (trans T)
+// for float32 or float64.
 std::string lu_substitution_source(ir::dtype t);
 
 // x = A^-1 b from getrf's factors `a` (column-major n x n, leading dimension lda, L unit lower and U upper) and the
-// permutation of its pivots. b (n elements on the device) is overwritten by x. On `s`.
-void lu_substitute(rt::device& dev, const rt::stream& s, ir::dtype t, std::int64_t n, std::uintptr_t a,
-                   std::int64_t lda, const std::vector<std::int32_t>& perm, std::uintptr_t b);
+// permutation of its pivots: of A itself, or with `transposed` of A^T (as getrs with trans N or T). b (n elements on
+// the device) is overwritten by x. On `s`.
+void lu_substitute(rt::device& dev, const rt::stream& s, ir::dtype t, bool transposed, std::int64_t n,
+                   std::uintptr_t a, std::int64_t lda, const std::vector<std::int32_t>& perm, std::uintptr_t b);
 
 }  // namespace tegula::libs

@@ -74,10 +74,10 @@ def _stack(parts, batch, like):
 # How solve lays A out for cuSOLVER: "plain" factors A's C-order copy (A.T in column-major order) and solves with
 # trans T; "transposed" makes a column-major copy of A and solves with trans N. On the H200 (2026-12-03, 4096
 # float32, one right-hand side) getrf + getrs took 12.47 ms with "plain" and 12.32 ms with "transposed" (whose
-# transposing copy took 0.15 ms).
-_SOLVE_LAYOUT = "transposed"
-# One real right-hand side with the "transposed" layout: tegula's substitution kernels (cpp/tegula/libs/
-# lu_substitution.hpp) instead of getrs, which spends about 1 ms on it.
+# transposing copy took 0.15 ms). With the substitution kernels the plain copy is the cheaper one.
+_SOLVE_LAYOUT = "plain"
+# One real right-hand side: tegula's substitution kernels (cpp/tegula/libs/lu_substitution.hpp) instead of getrs,
+# which spends about 1 ms on it.
 _SOLVE_SUBSTITUTION = True
 
 
@@ -129,7 +129,7 @@ def solve(a, b):
         # getrf and getrs (or the substitution kernels) in one call, with one wait (not one after each)
         info, info_s = _core._tegula.solver_gesv(a._device_id, dt, "N" if transposed else "T", n, x.shape[0],
                                                  lu._data_ptr, n, piv._data_ptr, x._data_ptr, n,
-                                                 _SOLVE_SUBSTITUTION and transposed)
+                                                 _SOLVE_SUBSTITUTION)
         if info > 0:
             raise LinAlgError("Singular matrix")
         if info_s < 0:
