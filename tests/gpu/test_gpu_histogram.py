@@ -1,5 +1,6 @@
-"""histogram/bincount/digitize on the GPU at sizes spanning many blocks: the one-hot path (<= 32 bins) and the
-atomic path, against NumPy exactly."""
+"""histogram/bincount/digitize on the GPU at sizes spanning many blocks, against NumPy exactly: bins counted in shared
+memory (up to 6144) and in global memory (more), unweighted, with float weights and with (negative) integer
+weights."""
 import numpy as np
 import pytest
 
@@ -8,7 +9,7 @@ import tegula.numpy as tnp
 RNG = np.random.default_rng(9)
 
 
-@pytest.mark.parametrize("bins", [10, 32, 100, 4096])
+@pytest.mark.parametrize("bins", [10, 32, 100, 4096, 6144, 6145, 20000])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
 def test_histogram_large(bins, dtype):
     x = (RNG.standard_normal(1 << 22) * 100).astype(dtype)
@@ -32,3 +33,15 @@ def test_bincount_digitize_2d():
     y = RNG.standard_normal(1 << 20)
     h = tnp.histogram2d(tnp.asarray(v, device="cuda"), tnp.asarray(y, device="cuda"), bins=(16, 24))[0].get()
     np.testing.assert_array_equal(h, np.histogram2d(v, y, bins=(16, 24))[0])
+
+
+def test_bincount_integer_weights_and_out_of_range():
+    x = RNG.integers(0, 7000, 1 << 20)  # past the shared-memory bins
+    w = RNG.integers(-50, 50, x.shape)
+    np.testing.assert_array_equal(tnp.bincount(tnp.asarray(x, device="cuda"), weights=tnp.asarray(w, device="cuda")).get(),
+                                  np.bincount(x, weights=w))
+    small = RNG.integers(0, 5, 1 << 20)
+    wi = RNG.integers(-3, 3, small.shape).astype(np.int32)
+    h = tnp.histogram(tnp.asarray(small, device="cuda"), bins=3, range=(1, 3), weights=tnp.asarray(wi, device="cuda"))
+    h0 = np.histogram(small, bins=3, range=(1, 3), weights=wi)
+    np.testing.assert_array_equal(h[0].get(), h0[0])

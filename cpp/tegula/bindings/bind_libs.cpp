@@ -7,6 +7,7 @@
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/ir/dtype.hpp"
+#include "tegula/libs/bin_counts.hpp"
 #include "tegula/libs/cub_jit.hpp"
 #include "tegula/libs/cub_scan.hpp"
 #include "tegula/libs/cub_sort.hpp"
@@ -186,6 +187,21 @@ void bind_libs(nb::module_& m) {
   "Stable LSD radix sort of n keys (uint32/uint64 on bits [0, end_bit), or int32/int64/float32/float64 in NumPy's "
   "order) and opaque values through CUB's onesweep kernels (NVRTC); both buffers are overwritten, input_keys/"
   "input_values (when given) are read and left alone; returns which buffer holds the result (see libs/cub_sort.hpp).");
+  m.def("count_bins", [](int device, std::uintptr_t idx, std::int64_t n, std::int64_t bins, const std::string& weights,
+                         std::uintptr_t weights_ptr, std::uintptr_t counts) {
+    libs::bin_weights w = weights == "none"    ? libs::bin_weights::none
+                          : weights == "int64" ? libs::bin_weights::int64
+                          : weights == "float64"
+                              ? libs::bin_weights::float64
+                              : (fail(error_kind::type_error, "count_bins weights are none, int64 or float64, not ",
+                                      weights), libs::bin_weights::none);
+    rt::device& dev = rt::device::get(device);
+    nb::gil_scoped_release g;
+    libs::count_bins(dev, array::array_stream(dev), idx, n, bins, w, weights_ptr, counts);
+  }, nb::arg("device"), nb::arg("idx_ptr"), nb::arg("n"), nb::arg("bins"), nb::arg("weights"), nb::arg("weights_ptr"),
+  nb::arg("counts_ptr"),
+  "counts[k] += weights[i] (or 1) for the n int64 bin indices with 0 <= idx[i] < bins, counted per block in shared "
+  "memory (libs/bin_counts.hpp); counts: int64 (weights none/int64) or float64.");
   m.def("cub_inclusive_scan", [](int device, const std::string& in_type, const std::string& out_type, bool multiply,
                                  std::uintptr_t in, std::uintptr_t out, std::int64_t n, int threads, int items,
                                  int load, int delay) {

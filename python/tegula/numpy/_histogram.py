@@ -1,12 +1,14 @@
 """Counting: histogram, histogram2d, histogramdd, histogram_bin_edges, bincount and digitize.
 
 Every element finds its bin with the binary search of `searchsorted` (the right edge of the last bin is inclusive,
-as in NumPy, whose arithmetic for equal bins is corrected to give the same bins), then a tile kernel counts: each block
-sums a one-hot tile over 32 bins at a time and adds its totals with one atomic per bin (one launch per 32 bins, up to
-256 bins); for more bins every element adds atomically into its bin (contended atomics on few addresses are what
-made 100 bins 50x slower than torch). Counts accumulate in int64, weights in float64 (complex weights as two real passes), then
-take NumPy's result dtype. Bin edges are computed on the host with NumPy's own formulas (they are small); ranges and
-bin estimators read a few scalars from the device."""
+as in NumPy, whose arithmetic for equal bins is corrected to give the same bins). On a GPU the bins are then counted
+by cpp/tegula/libs/bin_counts.hpp: each block counts in shared memory and adds its totals with one atomic per bin.
+On the CPU interpreter a tile kernel counts: each block sums a one-hot tile over 32 bins at a time (one launch per 32
+bins, up to 256 bins); for more bins every element adds atomically into its bin. (On the H200 the one-hot tile kernel
+counted 2^24 values into 100 bins at 1.1 Gelem/s and per-element global atomics at 2.8, against torch's 133.)
+Counts accumulate in int64, weights in float64 (complex weights as two real passes), then take NumPy's result dtype.
+Bin edges are computed on the host with NumPy's own formulas (they are small); ranges and bin estimators read a few
+scalars from the device."""
 from __future__ import annotations
 
 import builtins
@@ -74,6 +76,11 @@ def _counts(idx, nb, weights=None):
     if n == 0 or nb == 0:
         return counts
     w = idx if weights is None else ascontiguousarray(weights.astype(acc)).reshape(-1)
+    if idx._device_id >= 0:  # the GPU: privatised shared-memory counts (cpp/tegula/libs/bin_counts.hpp)
+        counts._prepare_write()
+        _core._tegula.count_bins(idx._device_id, idx._data_ptr, n, nb, "none" if weights is None else acc,
+                                 0 if weights is None else w._data_ptr, counts._data_ptr)
+        return counts
     if nb <= _ONEHOT_MAX:
         b = max(8, 1 << (min(nb, _ONEHOT_BINS) - 1).bit_length())
         grid = -(-n // (_T_ONEHOT * _TILES))

@@ -1,0 +1,27 @@
+// Counting into bins on the GPU (histogram, bincount): each block counts its share of the elements in shared
+// memory and adds its totals to the result with one atomic per bin, the classic privatised histogram (NVRTC).
+// Per-element atomics on a few global addresses are what made 100 bins 50x slower than torch; the tile language's
+// one-hot counting was slower still, because each block reduced a (256, 32) tile per 32 bins.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace tegula::rt {
+class device;
+class stream;
+}  // namespace tegula::rt
+
+namespace tegula::libs {
+
+enum class bin_weights { none, int64, float64 };
+
+// counts[k] += weights[i] (or 1) for every i < n with 0 <= idx[i] < bins; idx: n int64 bin indices. counts holds
+// `bins` int64 (none, int64 weights) or float64 (float64 weights). Bins that fit in shared memory (up to 6144) are
+// counted there first; more go straight to global atomics. On `s`.
+void count_bins(rt::device& dev, const rt::stream& s, std::uintptr_t idx, std::int64_t n, std::int64_t bins,
+                bin_weights w, std::uintptr_t weights, std::uintptr_t counts);
+
+// The CUDA source of the counting kernels (tg_count_<weights>_<shared|global>).
+std::string bin_counts_source();
+
+}  // namespace tegula::libs
