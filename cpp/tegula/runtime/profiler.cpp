@@ -10,6 +10,9 @@
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/event.hpp"
@@ -32,7 +35,8 @@ struct entry {
   std::array<unsigned, 3> grid{0, 0, 0}, block{0, 0, 0};
   unsigned shared = 0;
   std::uint64_t bytes = 0;
-  double start_us = 0, host_us = 0;
+  std::uint64_t start_tick = 0, end_tick = 0;  // host clock ticks (end 0: not measured)
+  double fixed_us = -1;                         // a duration known in microseconds (compiles): start = end - it
   std::uint32_t ev0 = none, ev1 = none;
 };
 
@@ -48,13 +52,14 @@ struct state {
   std::uint64_t time_every = 1, timed_first = 4;
   std::uint64_t generation = 0;  // counts start()s: a scope from an earlier profile never touches a later one
   std::chrono::steady_clock::time_point t0;
+  std::uint64_t tick0 = 0;  // ticks() at start(); stop() converts ticks to microseconds by the two clocks' ratio
   std::vector<entry> entries;
   std::vector<std::string> names;                         // interned names of this profile
   std::unordered_map<std::string, std::uint32_t> name_ids;  // name -> index in names
   std::unordered_map<const kernel*, kernel_seen> kernels;
   std::vector<std::pair<std::shared_ptr<event>, int>> events;  // this profile's timing events and their devices
   std::map<int, std::vector<std::shared_ptr<event>>> pool;  // free timing events per device
-  std::map<int, std::pair<std::uint32_t, double>> origin;   // per device: its first event, that event's host time
+  std::map<int, std::pair<std::uint32_t, std::uint64_t>> origin;  // per device: its first event, its host tick
 };
 
 state& the() {
@@ -64,8 +69,15 @@ state& the() {
 
 thread_local std::uint64_t pending_bytes = 0;
 
-double now_us(const state& s) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - s.t0).count();
+// The host clock of the records: the time-stamp counter on x86-64 (a few ns to read, where a steady_clock read can
+// cost a system call on some virtual machines), else steady_clock's nanoseconds.
+std::uint64_t ticks() {
+#if defined(__x86_64__)
+  return __rdtsc();
+#else
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch()).count());
+#endif
 }
 
 // The index of `name` among this profile's names (caller holds the lock).
@@ -101,7 +113,7 @@ std::uint32_t record_event(state& s, const stream& st) {
 }
 
 // The first half of an event pair on `st`; the device's origin event is recorded first, once.
-std::uint32_t begin_timing(state& s, const stream& st, double host_now) {
+std::uint32_t begin_timing(state& s, const stream& st, std::uint64_t host_now) {
   const int d = st.dev().ordinal();
   if (s.origin.find(d) == s.origin.end()) s.origin[d] = {record_event(s, st), host_now};
   return record_event(s, st);
@@ -116,12 +128,13 @@ std::size_t add(state& s, const entry& e, std::uint64_t& generation) {
 
 // Closes a scope's entry: its host time and, when it is GPU-timed, the second event on its stream. Nothing when
 // the profile it belongs to has ended meanwhile.
-void finish(std::size_t index, std::uint64_t generation, double t0, const stream* st) {
+void finish(std::size_t index, std::uint64_t generation, const stream* st) {
+  const std::uint64_t end = ticks();
   state& s = the();
   std::lock_guard<std::mutex> g(s.m);
   if (generation != s.generation || index >= s.entries.size()) return;
   entry& e = s.entries[index];
-  e.host_us = now_us(s) - t0;
+  e.end_tick = end;
   if (e.ev0 != none && st) e.ev1 = record_event(s, *st);
 }
 
@@ -157,6 +170,7 @@ void start(bool gpu_timing, int time_every, int timed_first) {
   s.time_every = static_cast<std::uint64_t>(std::max(1, time_every));
   s.timed_first = static_cast<std::uint64_t>(std::max(0, timed_first));
   s.t0 = std::chrono::steady_clock::now();
+  s.tick0 = ticks();
   on.store(true, std::memory_order_release);
 }
 
@@ -166,9 +180,15 @@ std::vector<record> stop() {
   std::vector<entry> entries;
   std::vector<std::string> names;
   std::vector<std::pair<std::shared_ptr<event>, int>> events;
-  std::map<int, std::pair<std::uint32_t, double>> origin;
+  std::map<int, std::pair<std::uint32_t, std::uint64_t>> origin;
+  double us_per_tick = 0;
+  std::uint64_t tick0 = 0;
   {
     std::lock_guard<std::mutex> g(s.m);
+    const std::uint64_t t1 = ticks();
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - s.t0).count();
+    tick0 = s.tick0;
+    us_per_tick = t1 > tick0 ? us / double(t1 - tick0) : 0.0;
     entries.swap(s.entries);
     names.swap(s.names);
     events.swap(s.events);
@@ -192,12 +212,19 @@ std::vector<record> stop() {
     r.device = e.device;
     r.grid = e.grid, r.block = e.block, r.shared = e.shared;
     r.bytes = e.bytes;
-    r.start_us = e.start_us, r.host_us = e.host_us;
+    const auto at_us = [&](std::uint64_t t) { return t > tick0 ? double(t - tick0) * us_per_tick : 0.0; };
+    r.start_us = at_us(e.start_tick);
+    if (e.fixed_us >= 0) {
+      r.host_us = e.fixed_us;
+      r.start_us -= e.fixed_us;
+    } else if (e.end_tick) {
+      r.host_us = double(e.end_tick - e.start_tick) * us_per_tick;
+    }
     if (e.ev0 == none || e.ev1 == none) continue;
     r.gpu_us = 1000.0 * event::elapsed_ms(*events[e.ev0].first, *events[e.ev1].first);
     auto o = origin.find(e.device);
     if (o != origin.end())
-      r.gpu_start_us = o->second.second + 1000.0 * event::elapsed_ms(*events[o->second.first].first, *events[e.ev0].first);
+      r.gpu_start_us = at_us(o->second.second) + 1000.0 * event::elapsed_ms(*events[o->second.first].first, *events[e.ev0].first);
   }
   std::lock_guard<std::mutex> g(s.m);
   for (auto& [ev, dev] : events) s.pool[dev].push_back(std::move(ev));
@@ -213,7 +240,7 @@ launch_scope::launch_scope(const stream& st, const launch_config& c, const kerne
   state& s = the();
   std::lock_guard<std::mutex> g(s.m);
   if (!active()) return;
-  t0_ = now_us(s);
+  t0_ = ticks();
   kernel_seen& ks = seen(s, k);
   entry e;
   e.what = kind::launch;
@@ -222,7 +249,7 @@ launch_scope::launch_scope(const stream& st, const launch_config& c, const kerne
   e.grid = c.grid, e.block = c.block, e.shared = c.shared_mem;
   e.bytes = pending_bytes;
   pending_bytes = 0;
-  e.start_us = t0_;
+  e.start_tick = t0_;
   const std::uint64_t n = ++ks.launches;
   const bool timed = s.gpu_timing && (n <= s.timed_first || n % s.time_every == 0);
   if (timed) e.ev0 = begin_timing(s, st, t0_);
@@ -233,7 +260,7 @@ launch_scope::launch_scope(const stream& st, const launch_config& c, const kerne
 }
 
 launch_scope::~launch_scope() {
-  if (s_) finish(index_, generation_, t0_, s_);
+  if (s_) finish(index_, generation_, s_);
 }
 
 host_scope::host_scope(kind what, std::string name, const stream* st, std::uint64_t bytes) {
@@ -241,20 +268,20 @@ host_scope::host_scope(kind what, std::string name, const stream* st, std::uint6
   state& s = the();
   std::lock_guard<std::mutex> g(s.m);
   if (!active()) return;
-  t0_ = now_us(s);
+  t0_ = ticks();
   entry e;
   e.what = what;
   e.name = intern(s, name);
   e.device = st ? st->dev().ordinal() : -1;
   e.bytes = bytes;
-  e.start_us = t0_;
+  e.start_tick = t0_;
   if (st && s.gpu_timing) e.ev0 = begin_timing(s, *st, t0_);
   index_ = add(s, e, generation_);
   s_ = st;
 }
 
 host_scope::~host_scope() {
-  if (index_ != static_cast<std::size_t>(-1)) finish(index_, generation_, t0_, s_);
+  if (index_ != static_cast<std::size_t>(-1)) finish(index_, generation_, s_);
 }
 
 void record_compile(const std::string& name, double seconds, const char* outcome) {
@@ -264,8 +291,8 @@ void record_compile(const std::string& name, double seconds, const char* outcome
   entry e;
   e.what = kind::compile;
   e.name = intern(s, name);
-  e.host_us = seconds * 1e6;
-  e.start_us = now_us(s) - e.host_us;
+  e.fixed_us = seconds * 1e6;
+  e.start_tick = ticks();
   e.detail = intern(s, outcome);
   s.entries.push_back(e);
 }
@@ -279,7 +306,7 @@ void record_memory(kind what, std::uint64_t bytes, int device) {
   e.name = intern(s, kind_name(what));
   e.bytes = bytes;
   e.device = device;
-  e.start_us = now_us(s);
+  e.start_tick = ticks();
   s.entries.push_back(e);
 }
 

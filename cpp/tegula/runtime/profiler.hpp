@@ -59,7 +59,7 @@ class launch_scope {
   const stream* s_ = nullptr;
   std::size_t index_ = 0;
   std::uint64_t generation_ = 0;  // the profile this launch belongs to
-  double t0_ = 0;
+  std::uint64_t t0_ = 0;  // host clock ticks
 };
 
 // Brackets host work (an interpreted kernel, a library call) by wall time; on a stream, also by GPU events.
@@ -74,7 +74,7 @@ class host_scope {
   const stream* s_ = nullptr;
   std::size_t index_ = static_cast<std::size_t>(-1);
   std::uint64_t generation_ = 0;
-  double t0_ = 0;
+  std::uint64_t t0_ = 0;  // host clock ticks
 };
 
 void record_compile(const std::string& name, double seconds, const char* outcome);
