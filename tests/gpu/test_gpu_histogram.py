@@ -45,3 +45,16 @@ def test_bincount_integer_weights_and_out_of_range():
     h = tnp.histogram(tnp.asarray(small, device="cuda"), bins=3, range=(1, 3), weights=tnp.asarray(wi, device="cuda"))
     h0 = np.histogram(small, bins=3, range=(1, 3), weights=wi)
     np.testing.assert_array_equal(h[0].get(), h0[0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_histogram_equal_bins_edges_nan_and_outside(dtype):
+    """The one-pass equal-bins path: values exactly on edges (the last edge closes the last bin), outside the range,
+    and NaN (skipped, as NumPy's range= skips them) give NumPy's counts."""
+    edges = np.linspace(-3, 7, 41)
+    x = np.concatenate([edges, edges + 1e-6, edges - 1e-6, RNG.uniform(-5, 9, 1 << 20)]).astype(dtype)
+    if dtype.startswith("float"):
+        x[::97] = np.nan
+    np.random.default_rng(2).shuffle(x)
+    h = tnp.histogram(tnp.asarray(x, device="cuda"), bins=40, range=(-3, 7))[0].get()
+    np.testing.assert_array_equal(h, np.histogram(x, bins=40, range=(-3, 7))[0])

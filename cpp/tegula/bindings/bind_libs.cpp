@@ -187,14 +187,15 @@ void bind_libs(nb::module_& m) {
   "Stable LSD radix sort of n keys (uint32/uint64 on bits [0, end_bit), or int32/int64/float32/float64 in NumPy's "
   "order) and opaque values through CUB's onesweep kernels (NVRTC); both buffers are overwritten, input_keys/"
   "input_values (when given) are read and left alone; returns which buffer holds the result (see libs/cub_sort.hpp).");
-  m.def("count_bins", [](int device, std::uintptr_t idx, std::int64_t n, std::int64_t bins, const std::string& weights,
-                         std::uintptr_t weights_ptr, std::uintptr_t counts) {
-    libs::bin_weights w = weights == "none"    ? libs::bin_weights::none
-                          : weights == "int64" ? libs::bin_weights::int64
-                          : weights == "float64"
-                              ? libs::bin_weights::float64
-                              : (fail(error_kind::type_error, "count_bins weights are none, int64 or float64, not ",
-                                      weights), libs::bin_weights::none);
+  auto weights_kind = [](const std::string& weights) {
+    if (weights == "none") return libs::bin_weights::none;
+    if (weights == "int64") return libs::bin_weights::int64;
+    if (weights == "float64") return libs::bin_weights::float64;
+    fail(error_kind::type_error, "bin count weights are none, int64 or float64, not ", weights);
+  };
+  m.def("count_bins", [weights_kind](int device, std::uintptr_t idx, std::int64_t n, std::int64_t bins,
+                                     const std::string& weights, std::uintptr_t weights_ptr, std::uintptr_t counts) {
+    libs::bin_weights w = weights_kind(weights);
     rt::device& dev = rt::device::get(device);
     nb::gil_scoped_release g;
     libs::count_bins(dev, array::array_stream(dev), idx, n, bins, w, weights_ptr, counts);
@@ -202,6 +203,17 @@ void bind_libs(nb::module_& m) {
   nb::arg("counts_ptr"),
   "counts[k] += weights[i] (or 1) for the n int64 bin indices with 0 <= idx[i] < bins, counted per block in shared "
   "memory (libs/bin_counts.hpp); counts: int64 (weights none/int64) or float64.");
+  m.def("count_bins_uniform", [weights_kind](int device, std::uintptr_t x, const std::string& x_type, std::int64_t n,
+                                             std::uintptr_t edges, std::int64_t bins, const std::string& weights,
+                                             std::uintptr_t weights_ptr, std::uintptr_t counts) {
+    libs::bin_weights w = weights_kind(weights);
+    rt::device& dev = rt::device::get(device);
+    nb::gil_scoped_release g;
+    libs::count_bins_uniform(dev, array::array_stream(dev), x, x_type, n, edges, bins, w, weights_ptr, counts);
+  }, nb::arg("device"), nb::arg("x_ptr"), nb::arg("x_type"), nb::arg("n"), nb::arg("edges_ptr"), nb::arg("bins"),
+  nb::arg("weights"), nb::arg("weights_ptr"), nb::arg("counts_ptr"),
+  "histogram's counts of n values into the bins of the sorted edges (bins + 1 of them, equal bins for speed), found "
+  "and counted in one pass (libs/bin_counts.hpp).");
   m.def("cub_inclusive_scan", [](int device, const std::string& in_type, const std::string& out_type, bool multiply,
                                  std::uintptr_t in, std::uintptr_t out, std::int64_t n, int threads, int items,
                                  int load, int delay) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 #include "tegula/libs/cub_jit.hpp"
 #include "tegula/runtime/device.hpp"
@@ -51,6 +52,46 @@ TG_COUNT(tg_count_float64_shared, double, double, true)
 TG_COUNT(tg_count_float64_global, double, double, false)
 )";
 
+// Values to bins and counts in one pass: TX the values, TE the edges, TW the weights (long long when none), ACC.
+const char* uniform_source = R"(
+template <bool SHARED>
+__device__ void tg_count_uniform(const TX* x, const TW* w, long long n, long long bins, const TE* edges, ACC* counts) {
+  extern __shared__ __align__(16) unsigned char tg_smem[];
+  ACC* local = reinterpret_cast<ACC*>(tg_smem);
+  if (SHARED) {
+    for (long long k = threadIdx.x; k < bins; k += blockDim.x) local[k] = ACC(0);
+    __syncthreads();
+  }
+  ACC* target = SHARED ? local : counts;
+  const TE first = edges[0], last = edges[bins];
+  const double lo = (double)first, span = (double)last - (double)first;
+  const double scale = span > 0 ? (double)bins / span : 0.0;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const TE v = (TE)x[i];
+    if (!(v >= first && v <= last)) continue;  // outside the range, or NaN
+    long long k = (long long)(((double)v - lo) * scale);
+    k = k < 0 ? 0 : (k > bins - 1 ? bins - 1 : k);
+    while (k > 0 && v < edges[k]) --k;
+    while (k < bins - 1 && v >= edges[k + 1]) ++k;
+    atomicAdd(&target[k], HAS_W ? ACC(w[i]) : ACC(1));
+  }
+  if (SHARED) {
+    __syncthreads();
+    for (long long k = threadIdx.x; k < bins; k += blockDim.x)
+      if (local[k] != ACC(0)) atomicAdd(&counts[k], local[k]);
+  }
+}
+extern "C" __global__ void __launch_bounds__(256) tg_count_uniform_shared(const TX* x, const TW* w, long long n,
+                                                                          long long bins, const TE* edges, ACC* counts) {
+  tg_count_uniform<true>(x, w, n, bins, edges, counts);
+}
+extern "C" __global__ void __launch_bounds__(256) tg_count_uniform_global(const TX* x, const TW* w, long long n,
+                                                                          long long bins, const TE* edges, ACC* counts) {
+  tg_count_uniform<false>(x, w, n, bins, edges, counts);
+}
+)";
+
 struct count_kernels {
   std::shared_ptr<rt::object_code> code;
   std::shared_ptr<rt::kernel> k[2][2];  // [float64 weights][shared]
@@ -73,9 +114,68 @@ const count_kernels& kernels_for(rt::device& dev) {
   return *slot;
 }
 
+struct uniform_kernels {
+  std::shared_ptr<rt::object_code> code;
+  std::shared_ptr<rt::kernel> k[2];  // [shared]
+};
+
+const uniform_kernels& uniform_kernels_for(rt::device& dev, const std::string& x_type, bin_weights w) {
+  static std::mutex m;
+  static auto* cache = new std::map<std::tuple<int, std::string, int>, std::unique_ptr<uniform_kernels>>();
+  std::lock_guard<std::mutex> g(m);
+  auto& slot = (*cache)[{dev.arch(), x_type, int(w)}];
+  if (!slot) {
+    auto k = std::make_unique<uniform_kernels>();
+    k->code = compile_nvrtc(bin_counts_uniform_source(x_type, w), {}, dev.arch(), "histogram counts", false);
+    k->k[0] = k->code->get_kernel("tg_count_uniform_global");
+    k->k[1] = k->code->get_kernel("tg_count_uniform_shared");
+    slot = std::move(k);
+  }
+  return *slot;
+}
+
+rt::launch_config count_config(rt::device& dev, std::int64_t n, bool shared, std::int64_t bins) {
+  // Enough blocks to fill the GPU a few times over; each block's shared counters are flushed once.
+  const std::int64_t want = (n + threads * 16 - 1) / (threads * 16);
+  const std::int64_t most = std::int64_t(dev.sm_count()) * 8;
+  rt::launch_config c = cub_launch_config(unsigned(std::max<std::int64_t>(1, std::min(want, most))), threads);
+  c.shared_mem = shared ? unsigned(bins * 8) : 0;
+  return c;
+}
+
 }  // namespace
 
 std::string bin_counts_source() { return kernel_source; }
+
+std::string bin_counts_uniform_source(const std::string& x_type, bin_weights w) {
+  const char* tx = x_type == "float32" ? "float"
+                   : x_type == "float64" ? "double"
+                   : x_type == "int32"   ? "int"
+                   : x_type == "int64"   ? "long long"
+                                         : nullptr;
+  if (!tx) fail(error_kind::type_error, "histogram counts take float32, float64, int32 or int64 values, not ", x_type);
+  const std::string te = x_type == "float32" ? "float" : "double";
+  const std::string tw = w == bin_weights::float64 ? "double" : "long long";
+  const std::string acc = w == bin_weights::float64 ? "double" : "unsigned long long";
+  return std::string("using TX = ") + tx + ";\nusing TE = " + te + ";\nusing TW = " + tw + ";\nusing ACC = " + acc +
+         ";\n#define HAS_W " + (w == bin_weights::none ? "false" : "true") + "\n" + uniform_source;
+}
+
+void count_bins_uniform(rt::device& dev, const rt::stream& s, std::uintptr_t x, const std::string& x_type,
+                        std::int64_t n, std::uintptr_t edges, std::int64_t bins, bin_weights w, std::uintptr_t weights,
+                        std::uintptr_t counts) {
+  if (n < 0 || bins < 1) fail(error_kind::invalid_argument, "count_bins_uniform: ", n, " values, ", bins, " bins");
+  if (n == 0) return;
+  if (w != bin_weights::none && !weights) fail(error_kind::invalid_argument, "count_bins_uniform: weights missing");
+  const uniform_kernels& k = uniform_kernels_for(dev, x_type, w);
+  dev.make_current();
+  const bool shared = bins <= max_shared_bins;
+  rt::kernel& kern = *k.k[shared ? 1 : 0];
+  cub_params p(kern);
+  p << x << (w == bin_weights::none ? std::uintptr_t(0) : weights) << static_cast<long long>(n)
+    << static_cast<long long>(bins) << edges << counts;
+  rt::launch(s, count_config(dev, n, shared, bins), kern, p.buffer());
+}
 
 void count_bins(rt::device& dev, const rt::stream& s, std::uintptr_t idx, std::int64_t n, std::int64_t bins,
                 bin_weights w, std::uintptr_t weights, std::uintptr_t counts) {
@@ -86,15 +186,10 @@ void count_bins(rt::device& dev, const rt::stream& s, std::uintptr_t idx, std::i
   dev.make_current();
   const bool shared = bins <= max_shared_bins;
   rt::kernel& kern = *k.k[w == bin_weights::float64 ? 1 : 0][shared ? 1 : 0];
-  // Enough blocks to fill the GPU a few times over; each block's shared counters are flushed once.
-  const std::int64_t want = (n + threads * 16 - 1) / (threads * 16);
-  const std::int64_t most = std::int64_t(dev.sm_count()) * 8;
-  rt::launch_config c = cub_launch_config(unsigned(std::max<std::int64_t>(1, std::min(want, most))), threads);
-  c.shared_mem = shared ? unsigned(bins * 8) : 0;
   cub_params p(kern);
   p << idx << (w == bin_weights::none ? std::uintptr_t(0) : weights) << static_cast<long long>(n)
     << static_cast<long long>(bins) << counts;
-  rt::launch(s, c, kern, p.buffer());
+  rt::launch(s, count_config(dev, n, shared, bins), kern, p.buffer());
 }
 
 }  // namespace tegula::libs
