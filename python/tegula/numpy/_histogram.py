@@ -5,8 +5,7 @@ as in NumPy, whose arithmetic for equal bins is corrected to give the same bins)
 by cpp/tegula/libs/bin_counts.hpp: each block counts in shared memory and adds its totals with one atomic per bin.
 histogram's equal bins over float32/float64/int32/int64 values skip the search on a GPU: one pass guesses each value's
 bin from its offset and moves it until the edges hold it, which is the search's answer.
-On the CPU interpreter a tile kernel counts: each block sums a one-hot tile over 32 bins at a time (one launch per 32
-bins, up to 256 bins); for more bins every element adds atomically into its bin. (On the H200 the one-hot tile kernel
+On the CPU interpreter a tile kernel counts, every element adding into its bin. (On the H200 a one-hot tile kernel
 counted 2^24 values into 100 bins at 1.1 Gelem/s and per-element global atomics at 2.8, against torch's 133.)
 Counts accumulate in int64, weights in float64 (complex weights as two real passes), then take NumPy's result dtype.
 Bin edges are computed on the host with NumPy's own formulas (they are small); ranges and bin estimators read a few
@@ -25,44 +24,20 @@ from . import _core
 from ._common import _arr, _is_complex
 from ._indexing import _launch
 
-_T = 512             # elements per block on the atomic path
-_T_ONEHOT = 256      # elements per tile on the one-hot path: the (T, B) one-hot tile is reduced in shared memory
-_ONEHOT_BINS = 32    # bins per one-hot launch
-_ONEHOT_MAX = 256    # more bins than this: the atomic path (each one-hot launch rereads the bin indices)
-_TILES = 16          # tiles per block on the one-hot path
+_T = 512  # elements per block of the interpreter's counting kernel
 
 
 @_tt.kernel
-def _count(idx, w, counts, n: _tt.int64, nb: _tt.int64, TILES: _tt.int64, base: _tt.int64, HAS_W: _tt.Constant[bool],
-           ONEHOT: _tt.Constant[bool], B: _tt.Constant[int], T: _tt.Constant[int]):
-    """counts[k] += (w[i] or 1) for every i with idx[i] == k, 0 <= k < nb; the one-hot path counts the bins
-    base .. base + B - 1 only."""
+def _count(idx, w, counts, n: _tt.int64, nb: _tt.int64, HAS_W: _tt.Constant[bool], T: _tt.Constant[int]):
+    """counts[k] += (w[i] or 1) for every i with idx[i] == k, 0 <= k < nb (the CPU interpreter's count)."""
     b = _tt.bid(0)
-    if ONEHOT:
-        if HAS_W:
-            acc = _tt.zeros((1, B), counts.dtype)
-        else:
-            acc = _tt.zeros((1, B), _tt.int32)  # a block counts at most TILES * T
-        for t in range(TILES):
-            i = b.astype(_tt.int64) * TILES + t
-            k = _tt.load(idx, index=(i,), shape=(T,))
-            valid = (_tt.arange(T).astype(_tt.int64) + i * T < n) & (k >= 0) & (k < nb)
-            if HAS_W:
-                v = _tt.load(w, index=(i,), shape=(T,)).astype(counts.dtype)
-            else:
-                v = _tt.full((T,), 1, _tt.int32)
-            hit = _tt.expand_dims(_tt.where(valid, k - base, -1), 1) == _tt.expand_dims(_tt.arange(B).astype(_tt.int64), 0)
-            acc = acc + _tt.sum(_tt.where(hit, _tt.expand_dims(v, 1), 0), axis=0, keepdims=True).astype(acc.dtype)
-        bins = _tt.arange(B).astype(_tt.int64) + base
-        _tt.atomic_add(counts, (bins,), _tt.reshape(acc, (B,)).astype(counts.dtype), mask=bins < nb)
+    k = _tt.load(idx, index=(b,), shape=(T,))
+    valid = (_tt.arange(T).astype(_tt.int64) + b.astype(_tt.int64) * T < n) & (k >= 0) & (k < nb)
+    if HAS_W:
+        v = _tt.load(w, index=(b,), shape=(T,)).astype(counts.dtype)
     else:
-        k = _tt.load(idx, index=(b,), shape=(T,))
-        valid = (_tt.arange(T).astype(_tt.int64) + b.astype(_tt.int64) * T < n) & (k >= 0) & (k < nb)
-        if HAS_W:
-            v = _tt.load(w, index=(b,), shape=(T,)).astype(counts.dtype)
-        else:
-            v = _tt.full((T,), 1, counts.dtype)
-        _tt.atomic_add(counts, (k,), v, mask=valid)
+        v = _tt.full((T,), 1, counts.dtype)
+    _tt.atomic_add(counts, (k,), v, mask=valid)
 
 
 def _counts(idx, nb, weights=None):
@@ -83,14 +58,7 @@ def _counts(idx, nb, weights=None):
         _core._tegula.count_bins(idx._device_id, idx._data_ptr, n, nb, "none" if weights is None else acc,
                                  0 if weights is None else w._data_ptr, counts._data_ptr)
         return counts
-    if nb <= _ONEHOT_MAX:
-        b = max(8, 1 << (min(nb, _ONEHOT_BINS) - 1).bit_length())
-        grid = -(-n // (_T_ONEHOT * _TILES))
-        for base in builtins.range(0, nb, b):
-            _launch(_count, grid, (idx, w, counts, n, nb, _TILES, base, weights is not None, True, b, _T_ONEHOT),
-                    idx._device_id)
-    else:
-        _launch(_count, -(-n // _T), (idx, w, counts, n, nb, 1, 0, weights is not None, False, 8, _T), idx._device_id)
+    _launch(_count, -(-n // _T), (idx, w, counts, n, nb, weights is not None, _T), idx._device_id)
     return counts
 
 
@@ -105,7 +73,7 @@ def _uniform_counts(a, edges, nb, weights):
 
     if a._device_id < 0 or _UNIFORM_EDGES.get(a._dtype_name) != edges._dtype_name:
         return None
-    if weights is not None and (_is_complex(weights) or weights.shape != a.shape):
+    if weights is not None and _is_complex(weights):
         return None
     wacc = None if weights is None else ("float64" if weights._dtype_name.startswith(("float", "bfloat")) else "int64")
     counts = zeros((nb,), wacc or "int64", device=_core.device_of(a))
