@@ -2,9 +2,9 @@
 // the typed one for orgqr/ungqr; workspaces from the device's pool, the status word read back.
 #include "tegula/libs/cusolver.hpp"
 
-#include <array>
 #include <cusolverDn.h>  // types and prototypes only: the library is dlopen'd (DESIGN.md rule 4)
 
+#include <array>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -129,19 +129,33 @@ T* p(std::uintptr_t x) {
   return reinterpret_cast<T*>(x);
 }
 
-}  // namespace
-
-int getrf(const solver_call& c, std::int64_t n, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv) {
-  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver getrf", c.s);
-  std::lock_guard<std::mutex> g(lock());
-  ctx& x = context(c);
+// Enqueues getrf of the n x n A in place; its status word goes to the returned scratch's i() (caller holds the lock).
+scratch enqueue_getrf(ctx& x, const solver_call& c, std::int64_t n, std::uintptr_t a, std::int64_t lda,
+                      std::uintptr_t ipiv) {
   const cudaDataType t = data_type(c.t);
   std::size_t db = 0, hb = 0;
   check(api().cusolverDnXgetrf_bufferSize(x.h, x.params, n, n, t, p<void>(a), lda, t, &db, &hb), "cusolverDnXgetrf_bufferSize");
   scratch w(c, db, hb);
   check(api().cusolverDnXgetrf(x.h, x.params, n, n, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, w.d(), db,
                                w.host.data(), hb, w.i()), "cusolverDnXgetrf");
-  return w.read(c);
+  return w;
+}
+
+// Enqueues getrs with getrf's factors; its status word goes to `info` (caller holds the lock).
+void enqueue_getrs(ctx& x, const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a,
+                   std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb, int* info) {
+  const cudaDataType t = data_type(c.t);
+  const cublasOperation_t op = trans == 'T' ? CUBLAS_OP_T : trans == 'C' ? CUBLAS_OP_C : CUBLAS_OP_N;
+  check(api().cusolverDnXgetrs(x.h, x.params, op, n, nrhs, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, p<void>(b), ldb,
+                               info), "cusolverDnXgetrs");
+}
+
+}  // namespace
+
+int getrf(const solver_call& c, std::int64_t n, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv) {
+  rt::prof::host_scope timing(rt::prof::kind::library, "cusolver getrf", c.s);
+  std::lock_guard<std::mutex> g(lock());
+  return enqueue_getrf(context(c), c, n, a, lda, ipiv).read(c);
 }
 
 void set_getrf_algorithm(int algorithm) {
@@ -154,29 +168,20 @@ int getrs(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, s
           std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb) {
   rt::prof::host_scope timing(rt::prof::kind::library, "cusolver getrs", c.s);
   std::lock_guard<std::mutex> g(lock());
-  ctx& x = context(c);
-  const cudaDataType t = data_type(c.t);
-  cublasOperation_t op = trans == 'T' ? CUBLAS_OP_T : trans == 'C' ? CUBLAS_OP_C : CUBLAS_OP_N;
   scratch w(c, 0, 0);
-  check(api().cusolverDnXgetrs(x.h, x.params, op, n, nrhs, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, p<void>(b), ldb,
-                               w.i()), "cusolverDnXgetrs");
+  enqueue_getrs(context(c), c, trans, n, nrhs, a, lda, ipiv, b, ldb, w.i());
   return w.read(c);
 }
 
 std::array<int, 2> gesv(const solver_call& c, char trans, std::int64_t n, std::int64_t nrhs, std::uintptr_t a,
                         std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b, std::int64_t ldb, bool substitute) {
-  substitute = substitute && nrhs == 1 && (trans == 'N' || trans == 'T') && (c.t == ir::dtype::f32 || c.t == ir::dtype::f64) && n > 0;
+  substitute = substitute && nrhs == 1 && n > 0 && (trans == 'N' || trans == 'T') &&
+               (c.t == ir::dtype::f32 || c.t == ir::dtype::f64);
   rt::prof::host_scope timing(rt::prof::kind::library, substitute ? "cusolver getrf + substitution" : "cusolver getrf+getrs",
                               c.s);
   std::lock_guard<std::mutex> g(lock());
   ctx& x = context(c);
-  const cudaDataType t = data_type(c.t);
-  cublasOperation_t op = trans == 'T' ? CUBLAS_OP_T : trans == 'C' ? CUBLAS_OP_C : CUBLAS_OP_N;
-  std::size_t db = 0, hb = 0;
-  check(api().cusolverDnXgetrf_bufferSize(x.h, x.params, n, n, t, p<void>(a), lda, t, &db, &hb), "cusolverDnXgetrf_bufferSize");
-  scratch w(c, db, hb);
-  check(api().cusolverDnXgetrf(x.h, x.params, n, n, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, w.d(), db,
-                               w.host.data(), hb, w.i()), "cusolverDnXgetrf");
+  scratch w = enqueue_getrf(x, c, n, a, lda, ipiv);
   if (substitute) {
     const int info = w.read(c);  // waits for getrf
     if (info != 0) return {info, 0};
@@ -186,8 +191,7 @@ std::array<int, 2> gesv(const solver_call& c, char trans, std::int64_t n, std::i
     lu_substitute(*c.dev, *c.s, c.t, trans == 'T', n, a, lda, permutation_from_pivots(piv.data(), n), b);
     return {0, 0};
   }
-  check(api().cusolverDnXgetrs(x.h, x.params, op, n, nrhs, t, p<void>(a), lda, p<std::int64_t>(ipiv), t, p<void>(b), ldb,
-                               w.i() + 1), "cusolverDnXgetrs");
+  enqueue_getrs(x, c, trans, n, nrhs, a, lda, ipiv, b, ldb, w.i() + 1);
   return w.read2(c);
 }
 
