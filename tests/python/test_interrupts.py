@@ -12,6 +12,7 @@ import pytest
 import tegula
 import tegula.tile as tt
 from tegula.core import Program, ProgramOptions
+from child_process import run_python
 
 
 def interrupt_after(seconds):
@@ -47,6 +48,43 @@ def test_ctrl_c_during_a_compile():
     p = Program(src, options=opts)
     p.compile("ptx")  # works afterwards; the background compile may already have filled the memory cache
     assert p.last_compile["cache"] in ("memory", "compiled", "disk")
+
+
+FIRST_COMPILE_INTERRUPTED = """
+import os, signal, threading, time
+import tegula
+from tegula.core import Program, ProgramOptions
+from child_process import run_python
+src = {src!r}
+opts = ProgramOptions(arch="sm_90", include_path=[tegula._tegula.cub_include_dir()])
+program = Program(src, options=opts)
+threading.Timer({delay}, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    program.compile("ptx")
+    print("finished before the signal")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+time.sleep(0.5)
+print("alive")
+"""
+
+
+@pytest.mark.parametrize("delay", [0.02, 0.1, 0.3])
+def test_ctrl_c_during_the_first_compile_of_a_process(cache_dir, delay):
+    """NVRTC's first compile in a process once installed its front end's SIGINT handler, which ends the process
+    with exit status 4: a Ctrl-C then killed Python. The first compile here is a real one (an empty cache)."""
+    _nvrtc()
+    try:
+        tegula._tegula.cub_include_dir()
+    except tegula.TegulaError as e:
+        pytest.skip(f"no CCCL headers for a slow compile: {e}")
+    code = FIRST_COMPILE_INTERRUPTED.format(src=HEAVY % (os.getpid(), delay * 1000), delay=delay)
+    proc = run_python(code, env_extra={"TEGULA_CACHE_DIR": cache_dir}, check=False)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    if delay >= 0.3:  # well inside the heavy compile
+        assert proc.stdout.split() == ["KeyboardInterrupt", "alive"], proc.stdout
+    else:  # a signal in the first milliseconds, while NVRTC loads, may be lost (nvrtc.cpp says why); never fatal
+        assert proc.stdout.split()[-1] == "alive", proc.stdout
 
 
 @tt.kernel

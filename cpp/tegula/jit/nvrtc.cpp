@@ -2,6 +2,9 @@
 #include "tegula/jit/nvrtc.hpp"
 
 #include <nvrtc.h>  // types and prototypes only: NVRTC is dlopen'd, never linked (DESIGN.md rule 4)
+#include <signal.h>
+
+#include <mutex>
 
 #include "tegula/support/config.hpp"
 #include "tegula/support/dynlib.hpp"
@@ -111,6 +114,31 @@ void check(nvrtcResult r, const char* call, const compile_request& request) {
                 str(call, " failed for ", request.name, ": ", result_name(r)), int(r));
 }
 
+// NVRTC's first compile in a process installs a SIGINT handler of its own for as long as that
+// compile runs (its C++ front end's), and the handler ends the whole process with exit status 4:
+// a Ctrl-C then, or a SIGINT from any thread, kills Python instead of raising KeyboardInterrupt.
+// The front end leaves SIGINT alone when it finds it ignored, so the process's first compile is
+// a tiny one made with SIGINT ignored for its few milliseconds; the real compiles that follow
+// find their handler set up already and leave Python's in place. A SIGINT that lands in those
+// milliseconds is lost, which beats losing the process.
+void first_compile_keeps_sigint(const nvrtc_api& nv) {
+  static std::once_flag once;
+  std::call_once(once, [&nv] {
+    struct sigaction ignore {}, previous {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    if (sigaction(SIGINT, &ignore, &previous) != 0) return;  // nothing was changed
+    nvrtcProgram prog = nullptr;
+    if (nv.create_program(&prog, "", "tegula_first_compile", 0, nullptr, nullptr) == NVRTC_SUCCESS) {
+      const char* syntax_only[] = {"-fdevice-syntax-only"};  // the front end alone is enough
+      if (nv.compile_program(prog, 1, syntax_only) == NVRTC_ERROR_INVALID_OPTION)
+        nv.compile_program(prog, 0, nullptr);  // an NVRTC without the option: a whole compile
+      nv.destroy_program(&prog);
+    }
+    sigaction(SIGINT, &previous, nullptr);
+  });
+}
+
 }  // namespace
 
 int nvrtc_version() {
@@ -125,6 +153,7 @@ std::string nvrtc_path() { return api().lib.path(); }
 
 compile_result nvrtc_compile(const compile_request& request) {
   const nvrtc_api& nv = api();
+  first_compile_keeps_sigint(nv);
 
   std::vector<const char*> header_sources, header_names;
   for (const auto& [name, contents] : request.headers) {
