@@ -168,7 +168,58 @@ def _cumsum(ctx):
         return lambda: cp.cumsum(xc)
     rows += _anchors("cumsum_GBps", "GB/s", reps, lambda: torch.cumsum(xt, 0), cupy_cumsum, gbs, "higher")
     rows += guarded(W, "tegula scan tiles", lambda: _scan_tiles(ctx, xt, gbs, reps))
+    rows += guarded(W, "tegula chained scan", lambda: _chained_scan(ctx, x, xt, gbs, reps))
     return rows
+
+
+def _chained_scan(ctx, x, xt, gbs, reps):
+    """tegula's own chained scan (libs/chained_scan.hpp) on the same data: the whole tnp.cumsum call with
+    SCAN_ENGINE = "chained" against the bar, then the kernel's tiles and load/store variants swept."""
+    torch = _torch()
+    import tegula.numpy as tnp
+    from tegula import _tegula
+    from tegula.numpy import _scan
+
+    ref = torch.cumsum(xt.double(), 0)
+
+    def check(got, what):
+        err = ((got.double() - ref).abs().max() / ref[-1]).item()
+        if not err < 1e-4:
+            raise RuntimeError(f"{what} is wrong: relative error {err}")
+
+    def tegula():
+        r = tnp.cumsum(x)
+        r._materialize()
+        return r
+
+    _scan.SCAN_ENGINE = "chained"
+    try:
+        check(torch.as_tensor(tegula(), device="cuda"), "the chained scan")
+        rows = [row(W, "tegula (chained scan)", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s",
+                    better="higher", bar=3500, ratio_vs=["torch", "cupy"],
+                    note=f"tnp.cumsum with tegula's own persistent single-pass scan; GPU: {_breakdown(tegula)}")]
+    finally:
+        _scan.SCAN_ENGINE = "cub"
+    out = torch.empty_like(xt)
+    found = []
+    # (threads, items, load: 0 plain / 1 nc / 2 cs, store: 0 plain / 1 cs, blocks per SM: 0 as many as fit)
+    for threads, items, load, store, per_sm in ((256, 16, 0, 0, 0), (256, 16, 1, 0, 0), (256, 16, 2, 0, 0),
+                                                (256, 16, 0, 1, 0), (256, 16, 1, 1, 0), (256, 32, 0, 0, 0),
+                                                (512, 16, 0, 0, 0), (128, 32, 0, 0, 0), (256, 8, 0, 0, 0),
+                                                (256, 16, 0, 0, 2), (256, 16, 0, 0, 3), (512, 8, 1, 1, 0)):
+        def go():
+            _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), xt.numel(), threads=threads,
+                                           items=items, load=load, store=store, blocks_per_sm=per_sm)
+        out.fill_(float("nan"))
+        go()
+        torch.cuda.synchronize()
+        check(out, f"chained scan {threads}x{items}")
+        found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items,
+                      (f"l{load}" if load else "") + (f"s{store}" if store else "") + (f"b{per_sm}" if per_sm else "")))
+    best = max(found)
+    return rows + [row(W, "tegula (best chained scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
+                       note=f"{best[1]}x{best[2]}{best[3]} of " + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v in found)
+                            + " (kernel alone; l1/l2: nc / streaming loads, s1: streaming stores, bN: N blocks per SM)")]
 
 
 def _scan_tiles(ctx, xt, gbs, reps):

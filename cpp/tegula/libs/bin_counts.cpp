@@ -2,9 +2,7 @@
 #include "tegula/libs/bin_counts.hpp"
 
 #include <algorithm>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <tuple>
 
 #include "tegula/libs/cub_jit.hpp"
@@ -98,20 +96,15 @@ struct count_kernels {
 };
 
 const count_kernels& kernels_for(rt::device& dev) {
-  static std::mutex m;
-  static auto* cache = new std::map<int, std::unique_ptr<count_kernels>>();
-  std::lock_guard<std::mutex> g(m);
-  auto& slot = (*cache)[dev.arch()];
-  if (!slot) {
-    auto k = std::make_unique<count_kernels>();
-    k->code = compile_nvrtc(bin_counts_source(), {}, dev.arch(), "bin counts", false);
+  return kernels_once<count_kernels>(dev.arch(), [&] {
+    count_kernels k;
+    k.code = compile_nvrtc(bin_counts_source(), {}, dev.arch(), "bin counts", false);
     const char* names[2][2] = {{"tg_count_int64_global", "tg_count_int64_shared"},
                                {"tg_count_float64_global", "tg_count_float64_shared"}};
     for (int f = 0; f < 2; ++f)
-      for (int sh = 0; sh < 2; ++sh) k->k[f][sh] = k->code->get_kernel(names[f][sh]);
-    slot = std::move(k);
-  }
-  return *slot;
+      for (int sh = 0; sh < 2; ++sh) k.k[f][sh] = k.code->get_kernel(names[f][sh]);
+    return k;
+  });
 }
 
 struct uniform_kernels {
@@ -120,18 +113,13 @@ struct uniform_kernels {
 };
 
 const uniform_kernels& uniform_kernels_for(rt::device& dev, const std::string& x_type, bin_weights w) {
-  static std::mutex m;
-  static auto* cache = new std::map<std::tuple<int, std::string, int>, std::unique_ptr<uniform_kernels>>();
-  std::lock_guard<std::mutex> g(m);
-  auto& slot = (*cache)[{dev.arch(), x_type, int(w)}];
-  if (!slot) {
-    auto k = std::make_unique<uniform_kernels>();
-    k->code = compile_nvrtc(bin_counts_uniform_source(x_type, w), {}, dev.arch(), "histogram counts", false);
-    k->k[0] = k->code->get_kernel("tg_count_uniform_global");
-    k->k[1] = k->code->get_kernel("tg_count_uniform_shared");
-    slot = std::move(k);
-  }
-  return *slot;
+  return kernels_once<uniform_kernels>(std::make_tuple(dev.arch(), x_type, int(w)), [&] {
+    uniform_kernels k;
+    k.code = compile_nvrtc(bin_counts_uniform_source(x_type, w), {}, dev.arch(), "histogram counts", false);
+    k.k[0] = k.code->get_kernel("tg_count_uniform_global");
+    k.k[1] = k.code->get_kernel("tg_count_uniform_shared");
+    return k;
+  });
 }
 
 rt::launch_config count_config(rt::device& dev, std::int64_t n, bool shared, std::int64_t bins) {

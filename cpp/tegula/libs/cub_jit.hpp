@@ -2,7 +2,9 @@
 // cache, and packing kernel arguments at the offsets the compiled image gives.
 #pragma once
 #include <cstddef>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,19 @@ std::shared_ptr<rt::object_code> compile_nvrtc(const std::string& source, const 
 std::shared_ptr<rt::object_code> compile_cub(const std::string& source, const std::vector<std::string>& names, int arch);
 
 rt::launch_config cub_launch_config(unsigned grid, unsigned threads);
+
+// The kernels of one library module for `key` (an arch and whatever picks the instantiation), built by `build()`
+// the first time the key is asked for and kept for the life of the process. Each call site (each `Build` type, a
+// lambda) has its own cache; a build that throws leaves nothing behind, so the next call tries again.
+template <class Kernels, class Key, class Build>
+const Kernels& kernels_once(const Key& key, Build&& build) {
+  static std::mutex m;
+  static auto* cache = new std::map<Key, std::unique_ptr<const Kernels>>();  // never destroyed: used at exit
+  std::lock_guard<std::mutex> g(m);
+  auto& slot = (*cache)[key];
+  if (!slot) slot = std::make_unique<const Kernels>(build());
+  return *slot;
+}
 
 // Kernel arguments in order, each checked against the parameter's size in the image. Parameters left over
 // (CUB's empty decomposer structs) stay zero.

@@ -6,7 +6,6 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <tuple>
 
 #include "tegula/libs/cub_jit.hpp"
@@ -41,23 +40,18 @@ struct scan_kernels {
 };
 
 const scan_kernels& kernels_for(rt::device& dev, const scan_problem& p, int offset_bytes) {
-  static std::mutex m;
-  static auto* cache =
-      new std::map<std::tuple<int, std::string, std::string, bool, int, int, int, int, int>,
-                   std::unique_ptr<scan_kernels>>();
-  std::lock_guard<std::mutex> g(m);
-  auto& slot =
-      (*cache)[{dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.load, p.delay}];
-  if (slot) return *slot;
-  cub_scan_program prog =
-      cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.load, p.delay);
-  auto k = std::make_unique<scan_kernels>();
-  k->code = compile_cub(prog.source, {}, dev.arch());
-  k->init = k->code->get_kernel("tg_scan_init");
-  k->scan = k->code->get_kernel("tg_scan");
-  k->threads = prog.threads, k->items = prog.items;
-  slot = std::move(k);
-  return *slot;
+  const auto key = std::make_tuple(dev.arch(), p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items,
+                                   p.load, p.delay);
+  return kernels_once<scan_kernels>(key, [&] {
+    cub_scan_program prog =
+        cub_scan_source(p.in_type, p.out_type, p.multiply, offset_bytes, p.threads, p.items, p.load, p.delay);
+    scan_kernels k;
+    k.code = compile_cub(prog.source, {}, dev.arch());
+    k.init = k.code->get_kernel("tg_scan_init");
+    k.scan = k.code->get_kernel("tg_scan");
+    k.threads = prog.threads, k.items = prog.items;
+    return k;
+  });
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <tuple>
 #include <vector>
 
@@ -103,21 +102,17 @@ struct sort_kernels {
 };
 
 const sort_kernels& kernels_for(rt::device& dev, const std::string& key_type, int value_bytes, int offset_bytes) {
-  static std::mutex m;
-  static auto* cache = new std::map<std::tuple<int, std::string, int, int>, std::unique_ptr<sort_kernels>>();  // leaked
-  std::lock_guard<std::mutex> g(m);
-  auto& slot = (*cache)[{dev.arch(), key_type, value_bytes, offset_bytes}];
-  if (slot) return *slot;
-  const int key_bytes = sort_key_bytes(key_type);
-  cub_sort_program prog = cub_sort_source(key_type, value_bytes, offset_bytes);
-  auto k = std::make_unique<sort_kernels>();
-  k->code = compile_cub(prog.source, {prog.histogram, prog.exclusive_sum, prog.onesweep}, dev.arch());
-  k->histogram = k->code->get_kernel(prog.histogram);
-  k->exclusive_sum = k->code->get_kernel(prog.exclusive_sum);
-  k->onesweep = k->code->get_kernel(prog.onesweep);
-  k->shape = onesweep_scaled(key_bytes, value_bytes, offset_bytes);
-  slot = std::move(k);
-  return *slot;
+  return kernels_once<sort_kernels>(std::make_tuple(dev.arch(), key_type, value_bytes, offset_bytes), [&] {
+    const int key_bytes = sort_key_bytes(key_type);
+    cub_sort_program prog = cub_sort_source(key_type, value_bytes, offset_bytes);
+    sort_kernels k;
+    k.code = compile_cub(prog.source, {prog.histogram, prog.exclusive_sum, prog.onesweep}, dev.arch());
+    k.histogram = k.code->get_kernel(prog.histogram);
+    k.exclusive_sum = k.code->get_kernel(prog.exclusive_sum);
+    k.onesweep = k.code->get_kernel(prog.onesweep);
+    k.shape = onesweep_scaled(key_bytes, value_bytes, offset_bytes);
+    return k;
+  });
 }
 
 template <class Offset>

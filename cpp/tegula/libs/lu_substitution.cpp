@@ -1,9 +1,7 @@
 // Sync-free blocked substitutions after getrf (see lu_substitution.hpp).
 #include "tegula/libs/lu_substitution.hpp"
 
-#include <map>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <utility>
 
@@ -141,20 +139,15 @@ struct substitution_kernels {
 };
 
 const substitution_kernels& kernels_for(rt::device& dev, ir::dtype t) {
-  static std::mutex m;
-  static auto* cache = new std::map<std::pair<int, ir::dtype>, std::unique_ptr<substitution_kernels>>();
-  std::lock_guard<std::mutex> g(m);
-  auto& slot = (*cache)[{dev.arch(), t}];
-  if (!slot) {
-    auto k = std::make_unique<substitution_kernels>();
-    k->code = compile_nvrtc(lu_substitution_source(t), {}, dev.arch(), "lu substitution", false);
-    k->lower = k->code->get_kernel("tg_lu_lower");
-    k->upper = k->code->get_kernel("tg_lu_upper");
-    k->lower_t = k->code->get_kernel("tg_lu_lower_t");
-    k->upper_t = k->code->get_kernel("tg_lu_upper_t");
-    slot = std::move(k);
-  }
-  return *slot;
+  return kernels_once<substitution_kernels>(std::make_pair(dev.arch(), t), [&] {
+    substitution_kernels k;
+    k.code = compile_nvrtc(lu_substitution_source(t), {}, dev.arch(), "lu substitution", false);
+    k.lower = k.code->get_kernel("tg_lu_lower");
+    k.upper = k.code->get_kernel("tg_lu_upper");
+    k.lower_t = k.code->get_kernel("tg_lu_lower_t");
+    k.upper_t = k.code->get_kernel("tg_lu_upper_t");
+    return k;
+  });
 }
 
 }  // namespace

@@ -274,7 +274,7 @@ def _scan(op, a, axis, dtype, out):
         a = a.astype(dtype_name(dtype))
     from . import _scan as _long
     if _long.cub_applies(a, axis):
-        r = _long.cub_scan(op, a, axis)
+        r = _long.single_pass_scan(op, a, axis)
     else:
         r = _long.scan(op, a, axis) if _long.applies(a, axis) else a._scan(op, axis)
     if dtype is not None and r._dtype_name != dtype_name(dtype):

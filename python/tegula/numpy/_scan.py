@@ -80,16 +80,28 @@ def cub_applies(a, axis):
     return a.size == a.shape[axis] and _sort._use_cub(a)
 
 
-def cub_scan(op, a, axis):
-    """cumsum/cumprod of the single row of a along `axis` through CUB, in NumPy's result dtype."""
+# Which single-pass scan a long float32 row takes: "cub" (CUB's AgentScan, cpp/tegula/libs/cub_scan.hpp) or
+# "chained" (tegula's own persistent scan, cpp/tegula/libs/chained_scan.hpp). CUB stays the default until the
+# chained scan is measured faster on the H200: bench/workloads/libs.py runs both on the same data.
+SCAN_ENGINE = "cub"
+
+
+def single_pass_scan(op, a, axis):
+    """cumsum/cumprod of the single row of a along `axis` in one pass (CUB's scan, or tegula's chained scan for
+    float32 when SCAN_ENGINE says so), in NumPy's result dtype."""
     from ._creation import ascontiguousarray
 
     res = result_dtype(a._dtype_name)
     one_d = a.ndim == 1 and a._c_contiguous  # the common case: no views to make (each costs microseconds)
     x = a if one_d else ascontiguousarray(a).reshape(-1)
     out = _core._tegula.array_empty((x.shape[0],), res, a._device_id)  # new memory: nothing pending reads it
-    _core._tegula.cub_inclusive_scan(a._device_id, x._dtype_name, res, op == "cumprod", x._data_ptr, out._data_ptr,
-                                     x.shape[0])
+    if SCAN_ENGINE not in ("cub", "chained"):
+        raise ValueError(f"tegula.numpy._scan.SCAN_ENGINE is 'cub' or 'chained', not {SCAN_ENGINE!r}")
+    if SCAN_ENGINE == "chained" and res == "float32" and x._data_ptr % 16 == 0 and out._data_ptr % 16 == 0:
+        _core._tegula.chained_inclusive_scan(a._device_id, op == "cumprod", x._data_ptr, out._data_ptr, x.shape[0])
+    else:
+        _core._tegula.cub_inclusive_scan(a._device_id, x._dtype_name, res, op == "cumprod", x._data_ptr,
+                                         out._data_ptr, x.shape[0])
     return out if one_d else out.reshape(a.shape)
 
 

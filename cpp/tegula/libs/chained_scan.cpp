@@ -1,0 +1,270 @@
+// tegula's single-pass chained scan (see chained_scan.hpp).
+#include "tegula/libs/chained_scan.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <tuple>
+
+#include "tegula/libs/cub_jit.hpp"
+#include "tegula/runtime/buffer.hpp"
+#include "tegula/runtime/device.hpp"
+#include "tegula/runtime/object_code.hpp"
+#include "tegula/runtime/stream.hpp"
+
+namespace tegula::libs {
+namespace {
+
+constexpr std::size_t ticket_bytes = 128;  // the ticket counter, alone in its cache line, before the tile status
+
+// The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD and TG_STORE.
+// Tile t covers elements [t TILE, (t + 1) TILE). Warp w of the block owns the segment of SEG = 32 ITEMS elements
+// from w SEG, read as ITEMS / 4 stripes of 128: lane l holds stripe k's elements k 128 + 4 l .. + 3.
+// status[t] is 0 until tile t publishes its own total (flag 1) and then its inclusive prefix (flag 2): the flag in
+// the high 32 bits, the float's bits in the low ones.
+const char* kernel_body = R"(
+#define TG_WARPS (TG_THREADS / 32)
+#define TG_VECS (TG_ITEMS / 4)
+#define TG_SEG (32 * TG_ITEMS)
+#define TG_TILE (TG_THREADS * TG_ITEMS)
+#define TG_FULL 0xffffffffu
+#define TG_AGGREGATE 1ull
+#define TG_PREFIX 2ull
+#define TG_IDENT (TG_MUL ? 1.0f : 0.0f)
+
+__device__ __forceinline__ float tg_op(float a, float b) { return TG_MUL ? a * b : a + b; }
+
+__device__ __forceinline__ float4 tg_load4(const float* p) {
+#if TG_LOAD == 1
+  return __ldg(reinterpret_cast<const float4*>(p));
+#elif TG_LOAD == 2
+  return __ldcs(reinterpret_cast<const float4*>(p));
+#else
+  return *reinterpret_cast<const float4*>(p);
+#endif
+}
+
+__device__ __forceinline__ void tg_store4(float* p, float4 v) {
+#if TG_STORE == 1
+  __stcs(reinterpret_cast<float4*>(p), v);
+#else
+  *reinterpret_cast<float4*>(p) = v;
+#endif
+}
+
+__device__ __forceinline__ unsigned long long tg_ld_status(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void tg_st_status(unsigned long long* p, unsigned long long flag, float v) {
+  const unsigned long long word = (flag << 32) | __float_as_uint(v);
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(word) : "memory");
+}
+
+__device__ __forceinline__ float tg_warp_inclusive(float x, int lane) {
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const float y = __shfl_up_sync(TG_FULL, x, d);
+    if (lane >= d) x = tg_op(y, x);
+  }
+  return x;
+}
+
+// Every lane gets the same total: each step combines the same two values in either order.
+__device__ __forceinline__ float tg_warp_total(float x) {
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) x = tg_op(x, __shfl_xor_sync(TG_FULL, x, d));
+  return x;
+}
+
+__device__ __forceinline__ void tg_load_tile(const float* in, long long n, long long tile, int warp, int lane,
+                                             float4 (&v)[TG_VECS]) {
+  const long long base = tile * TG_TILE + warp * TG_SEG + lane * 4;
+  if ((tile + 1) * TG_TILE <= n) {
+#pragma unroll
+    for (int k = 0; k < TG_VECS; ++k) v[k] = tg_load4(in + base + k * 128);
+  } else {  // the last tile: element by element, the identity past n
+#pragma unroll
+    for (int k = 0; k < TG_VECS; ++k) {
+      const long long e = base + k * 128;
+      v[k].x = e < n ? in[e] : TG_IDENT;
+      v[k].y = e + 1 < n ? in[e + 1] : TG_IDENT;
+      v[k].z = e + 2 < n ? in[e + 2] : TG_IDENT;
+      v[k].w = e + 3 < n ? in[e + 3] : TG_IDENT;
+    }
+  }
+}
+
+__device__ __forceinline__ void tg_store_tile(float* out, long long n, long long tile, int warp, int lane,
+                                              const float4 (&v)[TG_VECS]) {
+  const long long base = tile * TG_TILE + warp * TG_SEG + lane * 4;
+  if ((tile + 1) * TG_TILE <= n) {
+#pragma unroll
+    for (int k = 0; k < TG_VECS; ++k) tg_store4(out + base + k * 128, v[k]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < TG_VECS; ++k) {
+      const long long e = base + k * 128;
+      if (e < n) out[e] = v[k].x;
+      if (e + 1 < n) out[e + 1] = v[k].y;
+      if (e + 2 < n) out[e + 2] = v[k].z;
+      if (e + 3 < n) out[e + 3] = v[k].w;
+    }
+  }
+}
+
+// Warp 0: the combined values of every tile before `tile`, read 32 tiles at a time (lane l reads tile - 1 - l and
+// further back by 32s) until one of them has published its inclusive prefix. Tiles before 0 count as a prefix of
+// the identity, so the first 32 tiles end in the first round.
+__device__ float tg_look_back(const unsigned long long* status, long long tile, int lane) {
+  float prefix = TG_IDENT;
+  long long j = tile - 1 - lane;
+  while (true) {
+    unsigned long long s;
+    while (true) {
+      s = j >= 0 ? tg_ld_status(status + j) : ((TG_PREFIX << 32) | __float_as_uint(TG_IDENT));
+      if (__all_sync(TG_FULL, (s >> 32) != 0ull)) break;
+    }
+    const unsigned done = __ballot_sync(TG_FULL, (s >> 32) == TG_PREFIX);
+    float v = __uint_as_float(unsigned(s));
+    if (done) {
+      if (lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix
+      return tg_op(prefix, tg_warp_total(v));
+    }
+    prefix = tg_op(prefix, tg_warp_total(v));
+    j -= 32;
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(TG_THREADS)
+tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsigned long long* status,
+                unsigned long long* ticket) {
+  __shared__ long long s_tile[2];       // tickets, alternating so a new one never overwrites one still being read
+  __shared__ float s_warp[TG_WARPS];    // each warp's segment total, then the value its segment starts from
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int slot = 0;
+  if (threadIdx.x == 0) s_tile[0] = (long long)atomicAdd(ticket, 1ull);
+  __syncthreads();
+  long long tile = s_tile[0];
+  float4 cur[TG_VECS];
+  if (tile < tiles) tg_load_tile(in, n, tile, warp, lane, cur);
+  while (tile < tiles) {
+    slot ^= 1;
+    if (threadIdx.x == 0) s_tile[slot] = (long long)atomicAdd(ticket, 1ull);
+    __syncthreads();
+    const long long next = s_tile[slot];
+    float4 nxt[TG_VECS];
+    if (next < tiles) tg_load_tile(in, n, next, warp, lane, nxt);  // in flight during the scan and look-back
+
+    // The warp's segment: each lane's four elements, then its stripes across lanes, carried stripe to stripe.
+    float carry = TG_IDENT;
+#pragma unroll
+    for (int k = 0; k < TG_VECS; ++k) {
+      float4& a = cur[k];
+      a.y = tg_op(a.x, a.y);
+      a.z = tg_op(a.y, a.z);
+      a.w = tg_op(a.z, a.w);
+      const float inc = tg_warp_inclusive(a.w, lane);
+      float exc = __shfl_up_sync(TG_FULL, inc, 1);
+      if (lane == 0) exc = TG_IDENT;
+      const float add = tg_op(carry, exc);
+      a.x = tg_op(add, a.x);
+      a.y = tg_op(add, a.y);
+      a.z = tg_op(add, a.z);
+      a.w = tg_op(add, a.w);
+      carry = tg_op(carry, __shfl_sync(TG_FULL, inc, 31));
+    }
+    if (lane == 0) s_warp[warp] = carry;
+    __syncthreads();
+
+    if (warp == 0) {  // the tile's total, its prefix from the tiles before it, and each segment's start
+      const float t = lane < TG_WARPS ? s_warp[lane] : TG_IDENT;
+      const float inc = tg_warp_inclusive(t, lane);
+      const float aggregate = __shfl_sync(TG_FULL, inc, 31);
+      float exc = __shfl_up_sync(TG_FULL, inc, 1);
+      if (lane == 0) exc = TG_IDENT;
+      float prefix = TG_IDENT;
+      if (tile == 0) {
+        if (lane == 0) tg_st_status(status, TG_PREFIX, aggregate);
+      } else {
+        if (lane == 0) tg_st_status(status + tile, TG_AGGREGATE, aggregate);
+        prefix = tg_look_back(status, tile, lane);
+        if (lane == 0) tg_st_status(status + tile, TG_PREFIX, tg_op(prefix, aggregate));
+      }
+      if (lane < TG_WARPS) s_warp[lane] = tg_op(prefix, exc);
+    }
+    __syncthreads();
+
+    const float start = s_warp[warp];
+#pragma unroll
+    for (int k = 0; k < TG_VECS; ++k) {
+      cur[k].x = tg_op(start, cur[k].x);
+      cur[k].y = tg_op(start, cur[k].y);
+      cur[k].z = tg_op(start, cur[k].z);
+      cur[k].w = tg_op(start, cur[k].w);
+    }
+    tg_store_tile(out, n, tile, warp, lane, cur);
+#pragma unroll
+    for (int k = 0; k < TG_VECS; ++k) cur[k] = nxt[k];
+    tile = next;
+  }
+}
+)";
+
+struct scan_kernel {
+  std::shared_ptr<rt::object_code> code;
+  std::shared_ptr<rt::kernel> scan;
+};
+
+void check_tile(int threads, int items, int load, int store) {
+  if (threads % 32 || threads < 32 || threads > 1024 || items % 4 || items < 4 || items > 64)
+    fail(error_kind::invalid_argument, "chained scan tile of ", threads, " threads x ", items,
+         " items: threads are a multiple of 32 up to 1024, items a multiple of 4 up to 64");
+  if (load < 0 || load > 2) fail(error_kind::invalid_argument, "chained scan load variant ", load, " is not 0 to 2");
+  if (store < 0 || store > 1) fail(error_kind::invalid_argument, "chained scan store variant ", store, " is not 0 or 1");
+}
+
+}  // namespace
+
+bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out) { return in % 16 == 0 && out % 16 == 0; }
+
+std::string chained_scan_source(bool multiply, int threads, int items, int load, int store) {
+  check_tile(threads, items, load, store);
+  return str("#define TG_THREADS ", threads, "\n#define TG_ITEMS ", items, "\n#define TG_MUL ", multiply ? 1 : 0,
+             "\n#define TG_LOAD ", load, "\n#define TG_STORE ", store, "\n", kernel_body);
+}
+
+void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p) {
+  if (p.n < 0) fail(error_kind::invalid_argument, "negative scan length");
+  const int threads = p.threads ? p.threads : chained_scan_threads, items = p.items ? p.items : chained_scan_items;
+  check_tile(threads, items, p.load, p.store);
+  if (p.blocks_per_sm < 0) fail(error_kind::invalid_argument, "chained scan: negative blocks per SM");
+  if (!chained_scan_applies(p.in, p.out))
+    fail(error_kind::invalid_argument, "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
+  if (p.n == 0) return;
+  dev.make_current();
+  const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store);
+  const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
+    scan_kernel built;
+    built.code = compile_nvrtc(chained_scan_source(p.multiply, threads, items, p.load, p.store), {}, dev.arch(),
+                               "chained scan", false);
+    built.scan = built.code->get_kernel("tg_chained_scan");
+    return built;
+  });
+  const std::int64_t tile = std::int64_t(threads) * items;
+  const std::int64_t tiles = (p.n + tile - 1) / tile;
+  const int per_sm = p.blocks_per_sm ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, 0, dev);
+  if (per_sm < 1) fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
+
+  auto scratch = rt::buffer::allocate(ticket_bytes + std::size_t(tiles) * sizeof(std::uint64_t), dev.default_stream());
+  scratch->fill(0, s);
+  const auto ticket = std::uintptr_t(scratch->ptr()), status = ticket + ticket_bytes;
+  cub_params a(*k.scan);
+  a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket;
+  rt::launch(s, cub_launch_config(unsigned(grid), unsigned(threads)), *k.scan, a.buffer());
+  scratch->close(&s);  // freed in order after the kernel
+}
+
+}  // namespace tegula::libs
