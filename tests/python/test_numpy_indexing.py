@@ -616,3 +616,31 @@ def test_boolean_compaction_of_long_arrays(device, rng, n):
     a[t(m, device)] = t(np.arange(m.sum(), dtype=np.float64), device)
     x[m] = np.arange(m.sum())
     assert_same(a, x)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("axis", [None, 0, 1, 2, -1])
+@pytest.mark.parametrize("idx", [[0, 5, -7, 2], np.array([[1, -1], [9, 3]]), 1, 7, -13], ids=str)
+def test_take_modes(device, axis, mode, idx):
+    """np.take with mode 'wrap' (modulo the axis length) and 'clip' (clamped; negatives to 0), from host and device
+    indices; 'raise' raises NumPy's IndexError for an index out of range."""
+    x = np.arange(24.0).reshape(2, 3, 4)
+    forms = [idx] + ([t(np.asarray(idx), device)] if np.ndim(idx) else [])
+    for ix in forms:
+        try:
+            want = np.take(x, idx, axis=axis, mode=mode)
+        except IndexError:
+            _same_error(lambda: np.take(x, idx, axis=axis, mode=mode),
+                        lambda: tnp.take(t(x, device), ix, axis=axis, mode=mode))
+            continue
+        got = tnp.take(t(x, device), ix, axis=axis, mode=mode).get()
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_take_and_compress_bad_input(device):
+    x = t(np.ones(3), device)
+    _same_error(lambda: np.take(np.ones(3), [0], axis=2), lambda: tnp.take(x, [0], axis=2))
+    _same_error(lambda: np.take(np.ones(3), [0], mode="bad"), lambda: tnp.take(x, [0], mode="bad"))
+    _same_error(lambda: np.take(np.ones(0), [1], mode="wrap"), lambda: tnp.take(t(np.ones(0), device), [1], mode="wrap"))
+    _same_error(lambda: np.compress([True], np.ones(3), axis=2), lambda: tnp.compress(t([True], device), x, axis=2))

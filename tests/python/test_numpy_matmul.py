@@ -55,6 +55,25 @@ def test_dot_inner_outer_tensordot():
         tnp.tensordot(tnp.asarray(t), tnp.asarray(u), axes=([0], [0]))
 
 
+@pytest.mark.parametrize("sa,sb", [((2, 5, 3), (3,)), ((2, 5, 3), (3, 4)), ((5, 3), (2, 3, 4)), ((2, 5, 3), (6, 3, 4)),
+                                   ((3,), (2, 3, 4))])
+def test_dot_beyond_two_dimensions(sa, sb):
+    """N-D dot sums over a's last axis and b's second-to-last, as NumPy's."""
+    a, b = _r(sa, "float64"), _r(sb, "float64")
+    got = tnp.dot(tnp.asarray(a), tnp.asarray(b)).get()
+    assert got.shape == np.dot(a, b).shape
+    np.testing.assert_allclose(got, np.dot(a, b), rtol=1e-12)
+
+
+@pytest.mark.parametrize("sa,sb", [((3,), (4,)), ((2, 3), (2, 3)), ((2, 5, 3), (2, 4)), ((3,), (2, 4, 4))])
+def test_dot_mismatch_says_what_numpy_says(sa, sb):
+    with pytest.raises(ValueError) as mine:
+        tnp.dot(tnp.ones(sa), tnp.ones(sb))
+    with pytest.raises(ValueError) as numpys:
+        np.dot(np.ones(sa), np.ones(sb))
+    assert str(mine.value) == str(numpys.value)
+
+
 def test_operands_pass_as_they_lie_when_cublaslt_can_read_them():
     x = tnp.asarray(_r((64, 32), "float32"))
     _, _, trans, ld, _ = M._operand(x, (), 64, 32)

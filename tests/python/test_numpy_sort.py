@@ -72,6 +72,37 @@ def test_unique():
     np.testing.assert_array_equal(np.sort(tnp.unique_values(tnp.asarray(y)).get()), np.sort(np.unique_values(y)))
 
 
+@pytest.mark.parametrize("a", [
+    np.array([[1.0, np.nan], [1.0, np.nan], [0.0, 2.0], [1.0, 0.0]]),  # NaN rows stay apart, as in NumPy
+    np.array([[3, 1, 3], [2, 2, 2]]), RNG.integers(0, 3, (50, 3)), RNG.integers(0, 2, (4, 6, 5)),
+    np.zeros((0, 3)), np.zeros((3, 0)), np.zeros((2, 3, 0)), np.array([[-0.0, 1.0], [0.0, 1.0]]),
+    np.array([True, False, True])], ids=lambda a: f"{a.dtype}{a.shape}")
+def test_unique_along_an_axis(a):
+    for axis in range(-a.ndim, a.ndim):
+        want = np.unique(a, axis=axis, return_index=True, return_inverse=True, return_counts=True)
+        got = tnp.unique(tnp.asarray(a), axis=axis, return_index=True, return_inverse=True, return_counts=True)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and g.dtype == w.dtype, (axis, g.shape, w.shape)
+            np.testing.assert_array_equal(g.get(), w)
+        np.testing.assert_array_equal(tnp.unique(tnp.asarray(a), axis=axis).get(), np.unique(a, axis=axis))
+
+
+def test_unique_and_sort_bad_input():
+    with pytest.raises(np.exceptions.AxisError, match="axis 1"):  # NumPy's class catches tegula's
+        tnp.unique(tnp.ones(3), axis=1)
+    assert tnp.exceptions.AxisError is tnp.AxisError and issubclass(tnp.AxisError, (ValueError, IndexError))
+    with pytest.raises(TypeError):
+        tnp.unique(tnp.ones(3), axis=1.5)
+    with pytest.raises(ValueError, match="sort kind must be one of"):
+        tnp.sort(tnp.ones(3), kind="bogus")
+    with pytest.raises(ValueError, match="sort kind must be one of"):
+        tnp.argsort(tnp.ones(3), kind="")
+    with pytest.raises(TypeError, match="sort kind must be str"):
+        tnp.argsort(tnp.ones(3), kind=1)
+    for kind in ("quicksort", "mergesort", "heapsort", "stable", "Q"):
+        np.testing.assert_array_equal(tnp.sort(tnp.asarray([3, 1, 2]), kind=kind).get(), [1, 2, 3])
+
+
 def test_order_statistics():
     x = RNG.standard_normal((6, 41))
     xn = x.copy()

@@ -81,6 +81,16 @@ void bind_support(nb::module_& m) {
     if (!axis_error) throw nb::python_error();
     m.attr("AxisError") = nb::handle(axis_error);
   }
+  // tegula.numpy, which imports NumPy anyway, swaps in a subclass of both this AxisError and NumPy's, so code
+  // catching numpy.exceptions.AxisError catches tegula's too; the extension itself never imports NumPy.
+  nb::handle module = m;
+  m.def("_use_axis_error", [module](nb::handle cls) {
+    if (!PyType_Check(cls.ptr()) || !PyObject_IsSubclass(cls.ptr(), axis_error))
+      throw nb::type_error("_use_axis_error takes a subclass of tegula.AxisError");
+    Py_INCREF(cls.ptr());  // kept for the life of the process, as the type it replaces
+    axis_error = cls.ptr();
+    nb::setattr(module, "AxisError", cls);
+  });
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

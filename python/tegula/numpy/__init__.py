@@ -17,7 +17,7 @@ import contextlib as _contextlib
 
 import numpy as _np
 
-from . import _core, _ndarray
+from . import _core, _ndarray, exceptions  # exceptions first: it puts NumPy's AxisError under tegula's
 from ._core import (
     Device,
     bfloat16,
@@ -54,7 +54,7 @@ _ndarray.install()
 
 from . import fft, linalg, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
 
-AxisError = _core._tegula.AxisError
+AxisError = exceptions.AxisError
 pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, None
 euler_gamma = _np.euler_gamma
 bool = bool_  # noqa: A001 - the array API standard's name

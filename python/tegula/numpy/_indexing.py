@@ -349,7 +349,8 @@ def _check_bounds(plan):
     for p, ax, idx in plan.arrays:
         if ax is not None:  # None: a boolean's nonzero() or a 0-d boolean's [0]: in range by construction
             n = plan.view.shape[p]
-            checks.append((ax, n, idx, (idx < -n) | (idx >= n)))
+            bad = (idx < -n) | (idx >= n)
+            checks.append((ax, n, idx, bad if isinstance(idx, ndarray) else _np.asarray(bad)))  # 0-d: a NumPy bool
     device = [bad for _, _, idx, bad in checks if isinstance(idx, ndarray)]
     if len({bad.shape for bad in device}) == 1:
         flags = [_or_all(device).any()]  # one reduction over the common shape
@@ -361,7 +362,8 @@ def _check_bounds(plan):
     for ax, n, idx, bad in checks:  # the error path: one sync per array
         flat = bad.reshape(-1) if isinstance(bad, _np.ndarray) else bad.reshape(-1).get()
         if flat.any():
-            value = idx.reshape(-1)[int(_np.argmax(flat))]
+            value = _np.asarray(idx).reshape(-1)[int(_np.argmax(flat))] if not isinstance(idx, ndarray) else \
+                idx.reshape(-1)[int(_np.argmax(flat))]
             raise IndexError(f"index {int(value.item())} is out of bounds for axis {ax} with size {n}")
 
 

@@ -189,15 +189,20 @@ def _int_kernel():
 
 
 def dot(a, b, out=None):
-    """NumPy's dot: matmul for 1-D and 2-D operands (and scalars: multiply); N-D dot is not supported yet."""
+    """NumPy's dot: a product with scalars; matmul for 1-D and 2-D operands; beyond, the sum over a's last axis and
+    b's second-to-last (its only one when 1-D), as tensordot."""
     a, b = _arr(a), _arr(b)
     if a.ndim == 0 or b.ndim == 0:
         r = a * b
-    elif a.ndim <= 2 and b.ndim <= 2:
-        r = matmul(a, b)
     else:
-        raise NotImplementedError("dot of arrays with more than two dimensions (sum over the last axis of a and the "
-                                  "second-to-last of b) is not supported yet; use matmul or tensordot")
+        ka, kb = a.ndim - 1, max(b.ndim - 2, 0)
+        if a.shape[ka] != b.shape[kb]:
+            def tight(shape):  # NumPy writes (2,3) and (3,)
+                return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+            raise ValueError(f"shapes {tight(a.shape)} and {tight(b.shape)} not aligned: {a.shape[ka]} (dim {ka}) "
+                             f"!= {b.shape[kb]} (dim {kb})")
+        r = matmul(a, b) if a.ndim <= 2 and b.ndim <= 2 else tensordot(a, b, axes=([ka], [kb]))
     if out is not None:
         out._assign(r)
         return out

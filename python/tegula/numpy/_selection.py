@@ -35,17 +35,41 @@ def argwhere(a):
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
+    """np.take: mode 'raise' checks the indices; 'wrap' takes them modulo the axis length; 'clip' clamps them to it
+    (negative ones to 0, as NumPy's)."""
     from ._indexing import take_rows
 
     a = _arr(a)
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if axis is not None and not -a.ndim <= axis < a.ndim:
+        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    src = a.reshape(-1) if axis is None else moveaxis(a, axis, 0)
     if mode != "raise":
-        raise NotImplementedError(f"take mode {mode!r}: only 'raise' is supported")
-    if axis is None:
-        r = take_rows(a.reshape(-1), indices)
-    else:
-        r = moveaxis(take_rows(moveaxis(a, axis, 0), indices), list(range(_np.ndim(indices) if not isinstance(indices, ndarray) else indices.ndim)),
-                     list(range(axis % a.ndim, axis % a.ndim + (indices.ndim if isinstance(indices, ndarray) else _np.ndim(indices)))))
+        n = src.shape[0] if src.ndim else 0
+        idx = _arr(indices, a) if isinstance(indices, ndarray) else _np.asarray(indices)
+        if n == 0 and _np.size(indices):
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        if isinstance(idx, ndarray):
+            indices = idx % n if mode == "wrap" else _clip_indices(idx, n)
+        else:
+            indices = _np.mod(idx, n) if mode == "wrap" else _np.clip(idx, 0, n - 1)
+    try:
+        r = take_rows(src, indices)
+    except IndexError as e:  # it indexed src's first axis, which is a's `axis`
+        if axis is None or axis % a.ndim == 0:
+            raise
+        raise IndexError(str(e).replace(" for axis 0 ", f" for axis {axis % a.ndim} ", 1)) from None
+    if axis is not None:
+        k = indices.ndim if isinstance(indices, ndarray) else _np.ndim(indices)
+        r = moveaxis(r, list(range(k)), list(range(axis % a.ndim, axis % a.ndim + k)))
     return _finish(r, out, True)
+
+
+def _clip_indices(idx, n):
+    from ._ufuncs import maximum, minimum
+
+    return minimum(maximum(idx, 0), n - 1)
 
 
 def compress(condition, a, axis=None, out=None):

@@ -17,6 +17,7 @@ cpp/tegula/libs/cub_sort.hpp), on the same keys; `sort` of one row sorts the key
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as _np
 
@@ -287,10 +288,24 @@ def _rows(a, axis, order):
     return ascontiguousarray(x).reshape(-1), ax, shape, rows, cols
 
 
+def _check_kind(kind):
+    """NumPy's sort kinds: any string starting with q, h, m or s (in either case), or None. Every kind sorts
+    stably here."""
+    if kind is None:
+        return
+    if isinstance(kind, bytes):
+        kind = kind.decode("latin-1")
+    if not isinstance(kind, str):
+        raise TypeError(f"sort kind must be str, not {type(kind).__name__}")
+    if kind[:1].lower() not in ("q", "h", "m", "s"):
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got '{kind}')")
+
+
 def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
     """Stable (every kind is stable here) argsort along `axis`; NaNs last as in NumPy."""
     from ._manipulation import moveaxis
 
+    _check_kind(kind)
     c, ax, shape, rows, cols = _rows(a, axis, order)
     flat = _argsort_rows(c.reshape(rows, cols), descending)
     idx = (flat % cols if cols else flat).reshape(shape)
@@ -300,6 +315,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True)
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
     from ._manipulation import moveaxis
 
+    _check_kind(kind)
     c, ax, shape, rows, cols = _rows(a, axis, order)
     if rows == 1 and c.shape[0] > 1 and not c._dtype_name.startswith("complex") and _use_cub(c):
         r = _sort_one_row(c, descending).reshape(shape)
@@ -397,11 +413,56 @@ def _unique_parts(ar, want_index, want_inverse, want_counts, equal_nan=True):
     return uniq, index, inverse, counts
 
 
+def _unique_along(a, axis, want_index, want_inverse, want_counts):
+    """unique(a, axis=axis): the distinct subarrays along `axis`, in lexicographic order of their elements (as
+    NumPy's, which compares them field by field; NaNs are never equal here, as there). The subarrays are sorted by
+    one stable argsort per element position, last position first."""
+    from ._creation import arange, ascontiguousarray, empty
+    from ._indexing import nonzero_flat
+    from ._manipulation import concatenate, moveaxis
+
+    if not -a.ndim <= axis < a.ndim:
+        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    axis %= a.ndim
+    x = moveaxis(a, axis, 0)
+    n, rest = x.shape[0], x.shape[1:]
+    m = math.prod(rest)
+    dev = _core.device_of(a)
+    if n == 0:
+        none = empty((0,), "int64", device=dev)
+        return moveaxis(x, 0, axis), none, none, none
+    if m == 0:  # every subarray is empty, so all are equal: one of them, first seen at 0, n times
+        zeros = arange(n, dtype="int64", device=dev) * 0
+        return moveaxis(x[:1], 0, axis), zeros[:1], zeros, zeros[:1] + n
+    r = ascontiguousarray(x).reshape(n, m)
+    perm = arange(n, dtype="int64", device=dev)
+    for j in range(m - 1, -1, -1):
+        perm = perm[argsort(r[perm, j])]
+    s = r[perm]
+    first = concatenate([_arr(_np.array([True]), a), (s[1:] != s[:-1]).any(axis=1)]) if n > 1 else \
+        _arr(_np.array([True]), a)
+    starts = nonzero_flat(first)
+    uniq = moveaxis(s[starts].reshape((starts.shape[0],) + rest), 0, axis)
+    index = perm[starts] if want_index else None
+    counts = None
+    if want_counts:
+        counts = concatenate([starts[1:], _arr(_np.array([n], dtype=_np.int64), a)]) - starts
+    inverse = None
+    if want_inverse:
+        from ._reductions import cumsum
+
+        inverse = empty((n,), "int64", device=dev)
+        inverse[perm] = cumsum(first.astype("int64")) - 1
+    return uniq, index, inverse, counts
+
+
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):
-    if axis is not None:
-        raise NotImplementedError("unique along an axis is not supported yet (axis=None flattens)")
     a = _arr(ar)
+    if axis is not None:
+        u, idx, inv, cnt = _unique_along(a, operator.index(axis), return_index, return_inverse, return_counts)
+        out = [u] + [x for x, w in ((idx, return_index), (inv, return_inverse), (cnt, return_counts)) if w]
+        return out[0] if len(out) == 1 else tuple(out)
     u, idx, inv, cnt = _unique_parts(a, return_index, return_inverse, return_counts, equal_nan)
     if inv is not None:
         inv = inv.reshape(a.shape)  # NumPy 2.x: the inverse has the input's shape
