@@ -98,3 +98,84 @@ def test_errors_as_numpy():
 
 def test_namespace():
     assert tnp.random.default_rng(0).random().shape == ()
+
+
+N = 200_000
+QUANTILES = [0.05, 0.25, 0.5, 0.75, 0.95]
+
+
+@pytest.mark.parametrize("name,args", [("laplace", (1.0, 2.0)), ("logistic", (1.0, 2.0)), ("gumbel", (1.0, 2.0)),
+                                       ("rayleigh", (2.0,)), ("weibull", (1.5,)), ("pareto", (3.0,)),
+                                       ("power", (2.0,)), ("lognormal", (0.0, 0.5)), ("geometric", (0.3,)),
+                                       ("triangular", (0.0, 1.0, 3.0)), ("standard_exponential", ())])
+def test_inverse_cdf_distributions_match_numpys(name, args):
+    """Same dtype and shape as NumPy's, and quantiles within sampling error of NumPy's own draws."""
+    got = getattr(R.default_rng(11), name)(*args, size=N).get()
+    want = getattr(np.random.default_rng(11), name)(*args, size=N)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    qa, qb = np.quantile(got, QUANTILES), np.quantile(want, QUANTILES)
+    assert np.max(np.abs(qa - qb) / (np.abs(qb) + 0.05)) < 0.05, (qa, qb)
+
+
+def test_cauchy_median_and_quartiles():
+    c = R.default_rng(2).standard_cauchy(N).get()
+    assert abs(np.median(c)) < 0.02 and abs(np.subtract(*np.quantile(c, [0.75, 0.25])) - 2.0) < 0.05
+
+
+def test_choice_with_probabilities():
+    p = np.array([0.1, 0.2, 0.7])
+    x = R.default_rng(3).choice(3, size=N, p=p).get()
+    assert np.max(np.abs(np.bincount(x, minlength=3) / N - p)) < 0.01
+    # without replacement: the first pick has the probabilities p; zero-weight entries are never picked
+    firsts = np.array([int(R.default_rng(s).choice(3, 2, replace=False, p=p).get()[0]) for s in range(400)])
+    assert np.max(np.abs(np.bincount(firsts, minlength=3) / 400 - p)) < 0.07
+    assert set(R.default_rng(4).choice(4, 2, replace=False, p=[0.5, 0, 0.5, 0]).get()) == {0, 2}
+    assert sorted(R.default_rng(5).choice(5, 5, replace=False, p=[0.2] * 5).get()) == [0, 1, 2, 3, 4]
+    words = R.default_rng(6).choice(np.array([10, 20, 30]), size=(4, 5), p=[0.0, 0.5, 0.5]).get()
+    assert words.shape == (4, 5) and set(words.ravel()) <= {20, 30}
+
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda g: g.choice(3, p=[0.5, 0.5]), ValueError, "same size"),
+    (lambda g: g.choice(3, p=[0.5, 0.6, -0.1]), ValueError, "non-negative"),
+    (lambda g: g.choice(3, p=[0.3, 0.3, 0.3]), ValueError, "sum to 1"),
+    (lambda g: g.choice(3, 3, replace=False, p=[0.5, 0.5, 0]), ValueError, "Fewer non-zero"),
+    (lambda g: g.choice(-1), ValueError, "positive integer"),
+    (lambda g: g.choice([], 1), ValueError, "cannot be empty"),
+    (lambda g: g.laplace(0, -1), ValueError, "scale < 0"),
+    (lambda g: g.pareto(0), ValueError, "a <= 0"),
+    (lambda g: g.geometric(0), ValueError, "p <= 0"),
+    (lambda g: g.triangular(1, 0, 2), ValueError, "left > mode"),
+    (lambda g: g.integers(0, 5, dtype="float32"), TypeError, "for integers"),
+    (lambda g: g.standard_normal(3, dtype="int32"), TypeError, "for standard_normal"),
+])
+def test_new_distribution_errors_as_numpy(call, error, match):
+    with pytest.raises(error, match=match):
+        call(np.random.default_rng(0))
+    with pytest.raises(error, match=match):
+        call(R.default_rng(0))
+
+
+def test_module_level_functions_like_numpys():
+    """np.random.seed/rand/randn/randint/...: one global generator, reseeded by seed(); scalars when no size."""
+    R.seed(5)
+    a = R.rand(3, 2).get()
+    R.seed(5)
+    assert (R.rand(3, 2).get() == a).all() and a.shape == (3, 2) and a.dtype == np.float64
+    assert isinstance(R.rand(), float) and isinstance(R.randn(), float) and isinstance(R.randint(5), int)
+    assert isinstance(R.random(), float) and isinstance(R.normal(), float) and isinstance(R.laplace(), float)
+    r = R.randint(0, 5, size=(2, 3)).get()
+    assert r.dtype == np.int64 and r.shape == (2, 3) and r.min() >= 0 and r.max() < 5
+    assert R.random_sample((2,)).shape == (2,) and R.uniform(1, 2, size=4).get().min() >= 1
+    assert R.normal(0, 1, 3).shape == (3,) and R.laplace(0.0, 1.0, (2,)).shape == (2,)
+    assert sorted(R.permutation(5).get()) == list(range(5)) and R.choice(5, 3).shape == (3,)
+    x = tnp.arange(6)
+    R.shuffle(x)
+    assert sorted(x.get()) == list(range(6))
+    for mod in (np.random, R):
+        with pytest.raises(ValueError, match="Seed must be"):
+            mod.seed(-1)
+        with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+            mod.rand(2.5)
+        with pytest.raises(TypeError, match="for randint"):
+            mod.randint(5, dtype=float)

@@ -22,7 +22,7 @@ import tegula.tile as _tt
 
 from . import _core
 
-__all__ = ["Generator", "Philox", "default_rng"]
+__all__ = ["Generator", "Philox", "default_rng"]  # and numpy.random's module-level functions, at the end
 
 _M0, _M1 = 0xD2511F53, 0xCD9E8D57      # Philox4x32 multipliers
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85      # Weyl key increments
@@ -162,6 +162,7 @@ class Generator:
         return _cast(low, dt) + (_cast(high, dt) - _cast(low, dt)) * u
 
     def standard_normal(self, size=None, dtype="float64", out=None):
+        _float_dtype(dtype, "standard_normal")
         shape = _size_tuple(size)
         return _finish(self._normal(shape, dtype), out)
 
@@ -196,9 +197,102 @@ class Generator:
         dt = _float_dtype(dtype)
         return -_cast(scale, dt) * f.log(self._unit(shape, dtype, open_low=True))
 
+    def standard_exponential(self, size=None, dtype="float64", method="inv", out=None):
+        from . import _ufuncs as f
+
+        return _finish(-f.log(self._unit(_size_tuple(size), dtype, open_low=True)), out)
+
+    def _by_inverse(self, params, size, transform, check=None):
+        """float64 samples transform(u, *params) with u uniform in (0, 1], of `size` or the parameters' broadcast
+        shape: every distribution here with a closed-form inverse CDF is one fused expression."""
+        arrays = [_np.asarray(v) if not isinstance(v, _core.ndarray) else v for v in params]
+        if check is not None:
+            check(*[v if isinstance(v, _np.ndarray) else None for v in arrays])
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(*[_np.shape(v) for v in params])
+        u = self._unit(shape, "float64", open_low=True)
+        return transform(u, *[_cast(v, "float64") for v in params])
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        from . import _ufuncs as f
+
+        def lap(u, m, b):  # u in (0, 1]: the two halves by the sign of u - 1/2
+            return m - b * f.sign(u - 0.5) * f.log(1.0 - 2.0 * f.abs(u - 0.5) + 2.0 ** -54)
+        return self._by_inverse((loc, scale), size, lap, _nonnegative("scale", 1))
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        from . import _ufuncs as f
+
+        return self._by_inverse((loc, scale), size, lambda u, m, s: m + s * f.log(u / (1.0 - u + 2.0 ** -54)),
+                                _nonnegative("scale", 1))
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        from . import _ufuncs as f
+
+        return self._by_inverse((loc, scale), size, lambda u, m, b: m - b * f.log(-f.log(u * (1.0 - 2.0 ** -53))),
+                                _nonnegative("scale", 1))
+
+    def rayleigh(self, scale=1.0, size=None):
+        from . import _ufuncs as f
+
+        return self._by_inverse((scale,), size, lambda u, s: s * f.sqrt(-2.0 * f.log(u)), _nonnegative("scale", 0))
+
+    def weibull(self, a, size=None):
+        from . import _ufuncs as f
+
+        return self._by_inverse((a,), size, lambda u, k: (-f.log(u)) ** (1.0 / k), _nonnegative("a", 0))
+
+    def pareto(self, a, size=None):
+        from . import _ufuncs as f
+
+        return self._by_inverse((a,), size, lambda u, k: f.exp(-f.log(u) / k) - 1.0, _positive("a", 0))
+
+    def power(self, a, size=None):
+        from . import _ufuncs as f
+
+        return self._by_inverse((a,), size, lambda u, k: f.exp(f.log(u) / k), _positive("a", 0))
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        from . import _ufuncs as f
+
+        return f.exp(self.normal(mean, sigma, size))
+
+    def standard_cauchy(self, size=None):
+        from . import _ufuncs as f
+
+        return self._by_inverse((), size, lambda u: f.tan(math.pi * (u - 0.5)))
+
+    def geometric(self, p, size=None):
+        """Trials to the first success: 1 + floor(log(u) / log(1 - p)), as int64."""
+        from . import _ufuncs as f
+
+        def check(pv):
+            if pv is not None and (_np.any(pv <= 0) or _np.any(pv > 1) or _np.any(_np.isnan(pv))):
+                raise ValueError("p <= 0, p > 1 or p contains NaNs")
+        r = self._by_inverse((p,), size, lambda u, q: f.floor(f.log(u) / f.log1p(-q)) + 1.0, check)
+        return f.where(r != r, 1.0, r).astype("int64")  # p == 1: log(u) / -inf is NaN or 0; one trial
+
+    def triangular(self, left, mode, right, size=None):
+        from . import _ufuncs as f
+
+        def check(lo, mo, hi):
+            if lo is not None and mo is not None and hi is not None:
+                if _np.any(lo > mo):
+                    raise ValueError("left > mode")
+                if _np.any(mo > hi):
+                    raise ValueError("mode > right")
+                if _np.any(lo == hi):
+                    raise ValueError("left == right")
+
+        def tri(u, lo, mo, hi):
+            c = (mo - lo) / (hi - lo)
+            return f.where(u <= c, lo + f.sqrt(u * (hi - lo) * (mo - lo)), hi - f.sqrt((1.0 - u) * (hi - lo) * (hi - mo)))
+        return self._by_inverse((left, mode, right), size, tri, check)
+
     def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
         """Integers in [low, high) ([low, high] with endpoint): 64 random bits per value scaled to the range by a
         128-bit multiply (Lemire's method without the rejection step; the bias is below range / 2**64)."""
+        if _np.dtype(dtype).kind not in "iub":
+            raise TypeError(f"Unsupported dtype {_np.dtype(dtype)!r} for integers")
         if high is None:
             low, high = 0, low
         lo_, hi_ = int(low), int(high)
@@ -256,22 +350,86 @@ class Generator:
         x[...] = self.permutation(x, axis)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
-        if p is not None:
-            raise NotImplementedError("choice with probabilities p is not supported yet")
+        """NumPy's choice. With p: draws with replacement invert the cumulative probabilities (a binary search per
+        draw); draws without replacement take the k largest of log(u) / p (Efraimidis and Spirakis), which picks
+        as p-weighted sequential sampling does."""
         from ._selection import take
 
-        pool = _core.as_array(_np.arange(a)) if isinstance(a, (int, _np.integer)) else (a if isinstance(a, _core.ndarray) else _core.as_array(a))
+        if isinstance(a, (int, _np.integer)):
+            if a < 0:
+                raise ValueError("a must be a positive integer unless no samples are taken")
+            pool = _core.as_array(_np.arange(int(a)))
+        else:
+            pool = a if isinstance(a, _core.ndarray) else _core.as_array(_np.asarray(a))
+            if pool.ndim == 0:
+                raise ValueError("a must be a sequence or an integer, not a 0-d array")
         n = pool.shape[axis]
         shape = _size_tuple(size)
         k = math.prod(shape)
+        if n == 0 and k:
+            raise ValueError("a cannot be empty unless no samples are taken")
+        w = None
+        if p is not None:
+            w = _choice_weights(p, n)
+            if not replace and k > int(_np.count_nonzero(_np.asarray(w if not isinstance(w, _core.ndarray) else w.get()))):
+                raise ValueError("Fewer non-zero entries in p than size")
         if replace:
-            idx = self.integers(0, n, k) if n else None
+            if w is None:
+                idx = self.integers(0, n, k) if n else None
+            else:
+                from ._reductions import cumsum
+                from ._sort import searchsorted
+
+                cdf = cumsum(w)
+                cdf = cdf / cdf[-1]
+                idx = searchsorted(cdf, self._unit((k,), "float64"), side="right")
+                from . import _ufuncs as f
+
+                idx = f.minimum(idx, n - 1)
         else:
             if k > n:
                 raise ValueError("Cannot take a larger sample than population when replace is False")
-            idx = self._perm(n)[:k]
+            if w is None:
+                idx = self._perm(n)[:k]
+            else:
+                from . import _ufuncs as f
+                from ._sort import argsort
+
+                keys = f.log(self._unit((n,), "float64", open_low=True)) / w  # -inf where p == 0: never chosen
+                idx = argsort(-keys)[:k]
         r = take(pool, idx, axis=axis)
         return r.reshape(pool.shape[:axis] + shape + pool.shape[axis + 1:]) if shape != (k,) else r
+
+
+def _choice_weights(p, n):
+    """p as float64 weights of n entries, checked as NumPy checks them."""
+    pv = p.get() if isinstance(p, _core.ndarray) else _np.asarray(p, dtype=_np.float64)
+    if pv.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if pv.shape[0] != n:
+        raise ValueError("a and p must have same size")
+    if _np.any(_np.isnan(pv)) or _np.any(pv < 0):
+        raise ValueError("Probabilities are not non-negative")
+    if abs(float(pv.sum()) - 1.0) > math.sqrt(_np.finfo(_np.float64).eps):
+        raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for more information.")
+    return _core.as_array(pv.astype(_np.float64))
+
+
+def _nonnegative(name, index):
+    """A parameter check: NumPy's ValueError when the index-th parameter (on the host) is negative."""
+    def check(*vs):
+        v = vs[index]
+        if v is not None and _np.any(v < 0):
+            raise ValueError(f"{name} < 0")
+    return check
+
+
+def _positive(name, index):
+    def check(*vs):
+        v = vs[index]
+        if v is not None and _np.any(v <= 0):
+            raise ValueError(f"{name} <= 0")
+    return check
 
 
 def default_rng(seed=None, *, device=None):
@@ -283,10 +441,10 @@ def default_rng(seed=None, *, device=None):
     return Generator(Philox(seed), device)
 
 
-def _float_dtype(dtype):
+def _float_dtype(dtype, what="random"):
     name = _np.dtype(dtype).name
     if name not in ("float32", "float64"):
-        raise TypeError(f"Unsupported dtype {_np.dtype(dtype)!r} for random")
+        raise TypeError(f"Unsupported dtype {_np.dtype(dtype)!r} for {what}")
     return name
 
 
@@ -303,3 +461,9 @@ def _finish(r, out):
         return r
     out[...] = r
     return out
+
+
+from ._random_global import *  # noqa: E402,F401,F403  (np.random.seed, rand, randn, randint, ...)
+from ._random_global import __all__ as _global_names  # noqa: E402
+
+__all__ += _global_names
