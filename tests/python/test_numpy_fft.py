@@ -57,6 +57,13 @@ def test_errors_as_numpy():
         tnp.fft.rfft(t)
     with pytest.raises(ValueError, match="different lengths"):
         tnp.fft.fftn(t, s=(3,), axes=(0, 1))
+    for call in (lambda m: m.fft.fftfreq(8.5), lambda m: m.fft.hfft(m.ones(4), n=3.0),
+                 lambda m: m.fft.fft(m.ones(4), n=2.5), lambda m: m.fft.fftn(m.ones((4, 4)), s=(4.0, 4))):
+        with pytest.raises(Exception) as want:
+            call(np)
+        with pytest.raises(type(want.value)) as got:
+            call(tnp)
+        assert str(got.value) == str(want.value)
 
 
 # ---- the GPU path with cuFFT replaced by NumPy on the same (packed, contiguous) memory -----------------

@@ -213,6 +213,28 @@ def test_lstsq_norm_rank_pinv_power(path):
     _close(L.cond(tnp.asarray(sq)), np.linalg.cond(sq), "float64", 100)
 
 
+def test_tensorsolve_and_tensorinv(path):
+    a = np.eye(6).reshape(6, 2, 3) + 0.1 * RNG.standard_normal((6, 2, 3))
+    b = RNG.standard_normal(6)
+    _close(L.tensorsolve(tnp.asarray(a), tnp.asarray(b)), np.linalg.tensorsolve(a, b), "float64", 10)
+    a2 = np.eye(6).reshape(2, 3, 2, 3) + 0.1 * RNG.standard_normal((2, 3, 2, 3))
+    b2 = RNG.standard_normal((3, 2))
+    _close(L.tensorsolve(tnp.asarray(a2), tnp.asarray(b2), axes=(0,)), np.linalg.tensorsolve(a2, b2, axes=(0,)),
+           "float64", 10)
+    t = np.eye(24).reshape(4, 6, 8, 3) + 0.1 * RNG.standard_normal((4, 6, 8, 3))
+    got = L.tensorinv(tnp.asarray(t), ind=2)
+    assert got.shape == (8, 3, 4, 6)
+    _close(got, np.linalg.tensorinv(t, ind=2), "float64", 10)
+    for call in (lambda m: m.linalg.tensorinv(m.ones((2, 3)), ind=1), lambda m: m.linalg.tensorinv(m.ones((4, 2, 2)), ind=0),
+                 lambda m: m.linalg.tensorsolve(m.ones((2, 3)), m.ones(2)), lambda m: m.linalg.norm(m.ones(3), "nuc"),
+                 lambda m: m.linalg.norm(m.ones((3, 3)), "fro", axis=0), lambda m: m.linalg.norm(m.ones(3), axis=3)):
+        with pytest.raises(Exception) as want:
+            call(np)
+        with pytest.raises(type(want.value)) as got:
+            call(tnp)
+        assert str(got.value) == str(want.value)
+
+
 def test_errors_as_numpy(path):
     with pytest.raises(L.LinAlgError, match="Singular matrix"):
         L.solve(tnp.asarray(np.ones((3, 3))), tnp.asarray(np.ones(3)))

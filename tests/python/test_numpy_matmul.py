@@ -210,3 +210,19 @@ def test_autotune_through_the_gpu_path(fake_gpu, monkeypatch):
     np.testing.assert_allclose(mm._device().get(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-5)
     host = tm.Matmul(x, y).autotune()  # CPU-interpreter arrays: nothing to tune
     assert host.timings == [] and host._planned
+
+
+def test_vdot_and_kron():
+    a, b = _r((2, 3), "float64"), _r((3, 2), "float64")
+    np.testing.assert_allclose(float(tnp.vdot(tnp.asarray(a), tnp.asarray(b))), np.vdot(a, b))
+    c = _r((3,), "float64") + 1j * _r((3,), "float64")
+    d = _r((3,), "float64") + 1j * _r((3,), "float64")
+    np.testing.assert_allclose(complex(tnp.vdot(tnp.asarray(c), tnp.asarray(d))), np.vdot(c, d))  # a conjugated
+    with pytest.raises(ValueError, match="cannot reshape array of size 4"):
+        tnp.vdot(tnp.ones(3), tnp.ones(4))
+    rng = np.random.default_rng(3)
+    for sa, sb in [((2, 2), (2, 3)), ((3,), (2, 2)), ((2, 1, 3), (2, 2)), ((2,), (3,))]:
+        x, y = rng.integers(0, 5, sa), rng.integers(0, 5, sb)
+        got, want = tnp.kron(tnp.asarray(x), tnp.asarray(y)).get(), np.kron(x, y)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)

@@ -103,6 +103,42 @@ def test_unique_and_sort_bad_input():
         np.testing.assert_array_equal(tnp.sort(tnp.asarray([3, 1, 2]), kind=kind).get(), [1, 2, 3])
 
 
+@pytest.mark.parametrize("axis", [-1, 0, None])
+@pytest.mark.parametrize("kth", [0, 3, -1, [1, 3]])
+def test_partition_and_argpartition(axis, kth):
+    """Element kth (each of them) lands where a sort puts it, as NumPy's partition promises."""
+    a = RNG.integers(0, 50, (4, 9))
+    ax = -1 if axis is None else axis
+    want = np.take(np.partition(a, kth, axis=axis), kth, axis=ax)
+    np.testing.assert_array_equal(np.take(tnp.partition(tnp.asarray(a), kth, axis=axis).get(), kth, axis=ax), want)
+    idx = tnp.argpartition(tnp.asarray(a), kth, axis=axis).get()
+    vals = np.take_along_axis(a.reshape(-1) if axis is None else a, idx, axis=ax)
+    np.testing.assert_array_equal(np.take(vals, kth, axis=ax), want)
+
+
+def test_lexsort():
+    k1, k2 = RNG.integers(0, 3, 20), RNG.integers(0, 3, 20)
+    np.testing.assert_array_equal(tnp.lexsort((tnp.asarray(k1), tnp.asarray(k2))).get(), np.lexsort((k1, k2)))
+    np.testing.assert_array_equal(tnp.lexsort(tnp.asarray(np.stack([k1, k2]))).get(), np.lexsort(np.stack([k1, k2])))
+    m1, m2 = RNG.integers(0, 3, (3, 7)), RNG.standard_normal((3, 7)).round(0)
+    for axis in (-1, 0, 1):
+        np.testing.assert_array_equal(tnp.lexsort([tnp.asarray(m1), tnp.asarray(m2)], axis=axis).get(),
+                                      np.lexsort([m1, m2], axis=axis))
+
+
+@pytest.mark.parametrize("call", [lambda m: m.partition(m.asarray([3, 1, 2]), 5),
+                                  lambda m: m.partition(m.asarray([3, 1, 2]), -4),
+                                  lambda m: m.partition(m.asarray([3, 1, 2]), 1.5),
+                                  lambda m: m.argpartition(m.asarray([3, 1, 2]), 1, kind="bogus"),
+                                  lambda m: m.lexsort([]), lambda m: m.lexsort((m.ones(2), m.ones(3)))])
+def test_partition_and_lexsort_errors_as_numpy(call):
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(type(want.value)) as got:
+        call(tnp)
+    assert str(got.value) == str(want.value)
+
+
 def test_order_statistics():
     x = RNG.standard_normal((6, 41))
     xn = x.copy()

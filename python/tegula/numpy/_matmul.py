@@ -209,6 +209,27 @@ def dot(a, b, out=None):
     return r
 
 
+def vdot(a, b):
+    """The dot product of the flattened arrays, the first conjugated (NumPy's vdot): a 0-d array."""
+    from ._ufuncs import conjugate
+
+    a, b = _arr(a), _arr(b)
+    fa, fb = a.reshape(-1), b.reshape(-1)
+    if fa.shape != fb.shape:
+        raise ValueError(f"cannot reshape array of size {fb.shape[0]} into shape ({fa.shape[0]},)")
+    return matmul(conjugate(fa) if fa._dtype_name.startswith("complex") else fa, fb)
+
+
+def kron(a, b):
+    """The Kronecker product: blocks a[i, j, ...] * b, as NumPy's (the smaller rank padded with leading ones)."""
+    a, b = _arr(a), _arr(b)
+    nd = max(a.ndim, b.ndim)
+    sa, sb = (1,) * (nd - a.ndim) + a.shape, (1,) * (nd - b.ndim) + b.shape
+    ia = [d for s in sa for d in (s, 1)]   # (a0, 1, a1, 1, ...)
+    ib = [d for s in sb for d in (1, s)]   # (1, b0, 1, b1, ...)
+    return (a.reshape(ia) * b.reshape(ib)).reshape(tuple(x * y for x, y in zip(sa, sb)))
+
+
 def inner(a, b):
     a, b = _arr(a), _arr(b)
     if a.ndim == 0 or b.ndim == 0:

@@ -11,8 +11,8 @@ from ._creation import empty
 from ._manipulation import moveaxis, stack
 
 
-from ._sort import (argsort, median, nanmedian, nanpercentile, nanquantile, percentile, quantile,  # noqa: E402,F401
-                    searchsorted, sort, unique)
+from ._sort import (argpartition, argsort, lexsort, median, nanmedian, nanpercentile, nanquantile,  # noqa: E402,F401
+                    partition, percentile, quantile, searchsorted, sort, unique)
 
 
 def nonzero(a):

@@ -325,6 +325,68 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
     return r if ax is None else moveaxis(r, -1, ax)
 
 
+def _check_kth(kth, n, kind):
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got '{kind}')")
+    ks = _np.asarray(kth)
+    if ks.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    for k in ks.reshape(-1):
+        k = int(k) + (n if k < 0 else 0)
+        if not 0 <= k < n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """NumPy's partition contract, met by a full (stable) sort: element kth is where a sort puts it, no larger
+    element before it and no smaller one after. NumPy's order of the other elements is unspecified, and differs."""
+    a = _arr(a)
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    x, _ = _along_last(a, axis)
+    _check_kth(kth, x.shape[-1] if x.ndim else 0, kind)
+    return sort(a, axis=axis, order=order)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """Indices that partition a (see partition): those of a stable sort."""
+    a = _arr(a)
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    x, _ = _along_last(a, axis)
+    _check_kth(kth, x.shape[-1] if x.ndim else 0, kind)
+    return argsort(a, axis=axis, order=order)
+
+
+def lexsort(keys, axis=-1):
+    """Indices sorting by several keys, the last one primary: one stable argsort per key, from the first (least
+    significant) to the last. keys: a sequence of same-shaped arrays, or an array whose first axis lists them."""
+    from ._array_api import take_along_axis
+    from ._creation import arange
+    from ._manipulation import broadcast_to, moveaxis
+
+    if isinstance(keys, _core.ndarray):
+        keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else [keys]
+    elif isinstance(keys, _np.ndarray) or not isinstance(keys, (list, tuple)):
+        keys = list(_np.asarray(keys)) if _np.ndim(keys) else [keys]
+    keys = [_arr(k) for k in keys]
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if any(k.shape != keys[0].shape for k in keys):
+        raise ValueError("all keys need to be the same shape")
+    shape = keys[0].shape
+    if not shape:
+        return _arr(_np.array(0, dtype=_np.int64), keys[0])
+    x, ax = _along_last(keys[0], axis)
+    n = x.shape[-1]
+    perm = broadcast_to(arange(n, dtype="int64", device=_core.device_of(keys[0])), x.shape).copy()
+    for k in keys:
+        k_last, _ = _along_last(k, axis)
+        order = argsort(take_along_axis(k_last, perm, axis=-1), axis=-1)
+        perm = take_along_axis(perm, order, axis=-1)
+    return perm if ax is None else moveaxis(perm, -1, ax)
+
+
 def searchsorted(a, v, side="left", sorter=None):
     """Indices where v's elements would be inserted into the sorted 1-D a (NumPy's order: NaN last)."""
     from ._creation import empty

@@ -4,6 +4,7 @@ inputs compute in double precision. N-dimensional transforms run as one 1-D tran
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as _np
 
@@ -101,7 +102,7 @@ def _c2c(a, n, axis, norm, inverse, out=None):
     if fast is not None:
         return fast
     ax = _axis(a, axis)
-    n = a.shape[ax] if n is None else int(n)
+    n = a.shape[ax] if n is None else operator.index(n)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     dt = _complex_dtype(a._dtype_name)
@@ -150,7 +151,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     if a._dtype_name.startswith("complex"):
         raise TypeError("rfft takes real input; use fft for complex arrays")
     ax = _axis(a, axis)
-    n = a.shape[ax] if n is None else int(n)
+    n = a.shape[ax] if n is None else operator.index(n)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     rt = _real_dtype(a._dtype_name)
@@ -169,7 +170,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     _check_norm(norm)
     a = _arr(a)
     ax = _axis(a, axis)
-    n = 2 * (a.shape[ax] - 1) if n is None else int(n)
+    n = 2 * (a.shape[ax] - 1) if n is None else operator.index(n)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     dt = _complex_dtype(a._dtype_name)
@@ -186,7 +187,7 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     """The FFT of a signal with Hermitian symmetry: irfft of the conjugate, scaled as NumPy does."""
     a = _arr(a)
     ax = _axis(a, axis)
-    n = 2 * (a.shape[ax] - 1) if n is None else int(n)
+    n = 2 * (a.shape[ax] - 1) if n is None else operator.index(n)
     swap = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
     _check_norm(norm)
     return irfft(a.conj(), n, axis, swap[norm], out)
@@ -271,6 +272,8 @@ def fftfreq(n, d=1.0, *, device=None, dtype=None):
     from ._creation import arange
     from ._manipulation import concatenate
 
+    if not isinstance(n, (int, _np.integer)):
+        raise ValueError("n should be an integer")
     n = int(n)
     if n < 1:
         raise ValueError(f"n should be a positive integer, got {n}")
@@ -283,6 +286,8 @@ def fftfreq(n, d=1.0, *, device=None, dtype=None):
 def rfftfreq(n, d=1.0, *, device=None, dtype=None):
     from ._creation import arange
 
+    if not isinstance(n, (int, _np.integer)):
+        raise ValueError("n should be an integer")
     n = int(n)
     if n < 1:
         raise ValueError(f"n should be a positive integer, got {n}")

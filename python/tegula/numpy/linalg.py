@@ -19,7 +19,8 @@ LinAlgError = _np.linalg.LinAlgError
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",
            "lstsq", "norm", "vector_norm", "matrix_norm", "matrix_rank", "pinv", "matrix_power", "multi_dot", "cond",
-           "matmul", "tensordot", "outer", "vecdot", "trace", "diagonal", "matrix_transpose", "cross"]
+           "matmul", "tensordot", "outer", "vecdot", "trace", "diagonal", "matrix_transpose", "cross", "tensorinv",
+           "tensorsolve"]
 
 
 # ---- helpers ------------------------------------------------------------------------------------
@@ -429,6 +430,33 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     return (s > tol).sum(axis=-1)
 
 
+def tensorinv(a, ind=2):
+    """The inverse of a viewed as a square matrix: its first `ind` axes against the rest (NumPy's)."""
+    a = _arr(a)
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    invshape = a.shape[ind:] + a.shape[:ind]
+    return inv(a.reshape(math.prod(a.shape[ind:]), -1)).reshape(invshape)
+
+
+def tensorsolve(a, b, axes=None):
+    """x with tensordot(a, x, x.ndim) == b: a's trailing axes (after moving `axes` last) are x's shape."""
+    a, b = _arr(a), _arr(b)
+    an = a.ndim
+    if axes is not None:
+        order = list(range(an))
+        for k in axes:
+            order.remove(k)
+            order.insert(an, k)
+        a = a.transpose(order)
+    oldshape = a.shape[-(an - b.ndim):] if an > b.ndim else ()
+    prod = math.prod(oldshape)
+    if a.size != prod ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement             "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    return solve(a.reshape(prod, prod), b.reshape(-1)).reshape(oldshape)
+
+
 def matrix_power(a, n):
     a = _arr(a)
     _square(a)
@@ -502,11 +530,14 @@ def norm(x, ord=None, axis=None, keepdims=False):
         return r.reshape((1,) * x.ndim) if keepdims else r
     if axis is None:
         axis = tuple(range(x.ndim))
-    if isinstance(axis, (int, _np.integer)):
-        return vector_norm(x, axis=int(axis), keepdims=keepdims, ord=2 if ord is None else ord)
+    if isinstance(axis, (int, _np.integer)) or len(axis) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        one = int(axis) if isinstance(axis, (int, _np.integer)) else int(axis[0])
+        if not -x.ndim <= one < x.ndim:
+            raise _core._tegula.AxisError(f"axis {one} is out of bounds for array of dimension {x.ndim}")
+        return vector_norm(x, axis=one % x.ndim, keepdims=keepdims, ord=2 if ord is None else ord)
     axis = tuple(a % x.ndim for a in axis)
-    if len(axis) == 1:
-        return vector_norm(x, axis=axis[0], keepdims=keepdims, ord=2 if ord is None else ord)
     if len(axis) != 2:
         raise ValueError("Improper number of dimensions to norm.")
     r0, c0 = axis
