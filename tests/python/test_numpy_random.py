@@ -164,6 +164,8 @@ def test_module_level_functions_like_numpys():
     assert (R.rand(3, 2).get() == a).all() and a.shape == (3, 2) and a.dtype == np.float64
     assert isinstance(R.rand(), float) and isinstance(R.randn(), float) and isinstance(R.randint(5), int)
     assert isinstance(R.random(), float) and isinstance(R.normal(), float) and isinstance(R.laplace(), float)
+    assert isinstance(R.poisson(3.0), int) and isinstance(R.gamma(2.0), float) and R.binomial(10, 0.5, 3).shape == (3,)
+    assert R.dirichlet([1, 1], 2).shape == (2, 2) and R.multivariate_normal([0, 0], np.eye(2), 3).shape == (3, 2)
     r = R.randint(0, 5, size=(2, 3)).get()
     assert r.dtype == np.int64 and r.shape == (2, 3) and r.min() >= 0 and r.max() < 5
     assert R.random_sample((2,)).shape == (2,) and R.uniform(1, 2, size=4).get().min() >= 1
@@ -179,3 +181,57 @@ def test_module_level_functions_like_numpys():
             mod.rand(2.5)
         with pytest.raises(TypeError, match="for randint"):
             mod.randint(5, dtype=float)
+
+
+@pytest.mark.parametrize("name,args", [("standard_gamma", (0.3,)), ("standard_gamma", (2.5,)), ("gamma", (2.0, 3.0)),
+                                       ("chisquare", (3.0,)), ("beta", (0.5, 2.0)), ("standard_t", (4.0,)),
+                                       ("f", (5.0, 8.0)), ("poisson", (0.5,)), ("poisson", (7.0,)),
+                                       ("poisson", (1000.0,)), ("binomial", (20, 0.1)), ("binomial", (100, 0.3)),
+                                       ("binomial", (1000, 0.9))])
+def test_rejection_distributions_match_numpys(name, args):
+    """Drawn by rejection rounds (tegula/numpy/_random_rejection.py): NumPy's dtype, and quantiles, mean and
+    variance within sampling error of NumPy's own draws (both sides cover both Poisson and binomial methods)."""
+    n = 100_000
+    got = getattr(R.default_rng(13), name)(*args, size=n).get()
+    want = getattr(np.random.default_rng(13), name)(*args, size=n)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    qa, qb = np.quantile(got, QUANTILES), np.quantile(want, QUANTILES)
+    assert np.max(np.abs(qa - qb) / (np.abs(qb) + 0.05)) < (0.15 if name == "standard_t" else 0.05), (qa, qb)
+    assert abs(got.mean() - want.mean()) < 6 * want.std() / np.sqrt(n) + 1e-12
+    assert abs(got.var() / want.var() - 1) < 0.05
+
+
+def test_rejection_edges_and_composites():
+    g = R.default_rng(0)
+    np.testing.assert_array_equal(g.binomial([0, 5, 10], [0.3, 0.0, 1.0]).get(), [0, 0, 10])
+    np.testing.assert_array_equal(g.poisson([0.0, 0.0]).get(), [0, 0])
+    assert g.standard_gamma([0.0, 1.0]).get()[0] == 0.0
+    assert g.binomial(2.5, 0.5, 1000).get().max() <= 2  # n's integer part, as NumPy
+    assert g.standard_gamma(2.0, 10, dtype="float32").dtype == np.float32
+    d = g.dirichlet([1.0, 2.0, 3.0], 20_000).get()
+    assert d.shape == (20_000, 3) and np.allclose(d.sum(axis=1), 1) and np.allclose(d.mean(axis=0), [1 / 6, 1 / 3, 1 / 2],
+                                                                                       atol=0.01)
+    cov = np.array([[2.0, 0.5], [0.5, 1.0]])
+    for method in ("svd", "eigh", "cholesky"):
+        x = g.multivariate_normal([1.0, -1.0], cov, (200, 100), method=method).get()
+        assert x.shape == (200, 100, 2)
+        np.testing.assert_allclose(x.reshape(-1, 2).mean(axis=0), [1.0, -1.0], atol=0.03)
+        np.testing.assert_allclose(np.cov(x.reshape(-1, 2).T), cov, atol=0.06)
+
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda g: g.binomial(-1, 0.5), ValueError, "n < 0"), (lambda g: g.binomial(5, 1.5), ValueError, "p < 0"),
+    (lambda g: g.gamma(-1), ValueError, "shape < 0"), (lambda g: g.gamma(1, -1), ValueError, "scale < 0"),
+    (lambda g: g.poisson(-1), ValueError, "lam < 0"), (lambda g: g.poisson(1e20), ValueError, "too large"),
+    (lambda g: g.beta(0, 1), ValueError, "a <= 0"), (lambda g: g.beta(1, -1), ValueError, "b <= 0"),
+    (lambda g: g.chisquare(0), ValueError, "df <= 0"), (lambda g: g.dirichlet([1, -1]), ValueError, "alpha < 0"),
+    (lambda g: g.standard_t(0), ValueError, "df <= 0"), (lambda g: g.f(0, 1), ValueError, "dfnum <= 0"),
+    (lambda g: g.multivariate_normal([0, 0], [[1, 0]]), ValueError, "2 dimensional and square"),
+    (lambda g: g.multivariate_normal([0, 0], [[1, 0], [0, 1]], method="bad"), ValueError, "method must be"),
+    (lambda g: g.multivariate_normal([0, 0], [[1, 2], [2, 1]], check_valid="raise"), ValueError, "positive-semidefinite"),
+])
+def test_rejection_errors_as_numpy(call, error, match):
+    with pytest.raises(error, match=match):
+        call(np.random.default_rng(0))
+    with pytest.raises(error, match=match):
+        call(R.default_rng(0))

@@ -8,7 +8,8 @@ import numpy as _np
 __all__ = ["seed", "rand", "randn", "randint", "random", "random_sample", "ranf", "sample", "uniform", "normal",
            "standard_normal", "exponential", "standard_exponential", "choice", "permutation", "shuffle", "laplace",
            "logistic", "gumbel", "rayleigh", "weibull", "pareto", "power", "lognormal", "standard_cauchy",
-           "geometric", "triangular"]
+           "geometric", "triangular", "standard_gamma", "gamma", "chisquare", "beta", "standard_t", "f", "poisson",
+           "binomial", "dirichlet", "multivariate_normal"]
 
 _state = {"generator": None}
 
@@ -65,7 +66,10 @@ random = ranf = sample = random_sample
 
 
 def _scalar_or_array(r, size, params):
-    return float(r) if size is None and all(_np.ndim(p) == 0 for p in params) and r.ndim == 0 else r
+    """A Python number when NumPy's function gives one: no size and scalar parameters."""
+    if size is None and all(_np.ndim(p) == 0 for p in params) and r.ndim == 0:
+        return int(r) if _np.dtype(r.dtype).kind in "iu" else float(r)
+    return r
 
 
 def uniform(low=0.0, high=1.0, size=None):
@@ -121,3 +125,19 @@ lognormal = _forward("lognormal", 2)
 standard_cauchy = _forward("standard_cauchy", 0)
 geometric = _forward("geometric", 1)
 triangular = _forward("triangular", 3)
+standard_gamma = _forward("standard_gamma", 1)
+gamma = _forward("gamma", 2)
+chisquare = _forward("chisquare", 1)
+beta = _forward("beta", 2)
+standard_t = _forward("standard_t", 1)
+f = _forward("f", 2)
+poisson = _forward("poisson", 1)
+binomial = _forward("binomial", 2)
+
+
+def dirichlet(alpha, size=None):
+    return _g().dirichlet(alpha, size)
+
+
+def multivariate_normal(mean, cov, size=None, check_valid="warn", tol=1e-8):
+    return _g().multivariate_normal(mean, cov, size, check_valid, tol)

@@ -114,8 +114,12 @@ class Philox:
 
 
 class Generator:
-    """NumPy's Generator methods (random, uniform, normal, standard_normal, integers, exponential) over a
-    counter-based bit generator; results live on `device` (default: tegula.numpy's default device)."""
+    """NumPy's Generator methods over a counter-based bit generator; results live on `device` (default:
+    tegula.numpy's default device). Uniform, normal, integer and permutation draws, closed-form inverse CDFs
+    (exponential, laplace, logistic, gumbel, rayleigh, weibull, pareto, power, lognormal, standard_cauchy,
+    geometric, triangular), choice with or without p, and rejection samplers (gamma, beta, chisquare, dirichlet,
+    standard_t, f, poisson, binomial) plus multivariate_normal. Not here yet: hypergeometric, negative_binomial,
+    zipf, logseries, vonmises, wald, multinomial and the noncentral distributions."""
 
     def __init__(self, bit_generator, device=None):
         if not isinstance(bit_generator, Philox):
@@ -288,6 +292,126 @@ class Generator:
             return f.where(u <= c, lo + f.sqrt(u * (hi - lo) * (mo - lo)), hi - f.sqrt((1.0 - u) * (hi - lo) * (hi - mo)))
         return self._by_inverse((left, mode, right), size, tri, check)
 
+    # ---- drawn by rejection (tegula/numpy/_random_rejection.py) ----
+    def standard_gamma(self, shape, size=None, dtype="float64", out=None):
+        from ._random_rejection import standard_gamma
+
+        return _finish(standard_gamma(self, shape, size, _float_dtype(dtype, "standard_gamma")), out)
+
+    def gamma(self, shape, scale=1.0, size=None):
+        from ._random_rejection import standard_gamma
+
+        _nonnegative("scale", 0)(_host_param(scale))
+        return standard_gamma(self, shape, size) * _cast(scale, "float64")
+
+    def chisquare(self, df, size=None):
+        from ._random_rejection import standard_gamma
+
+        _positive("df", 0)(_host_param(df))
+        return 2.0 * standard_gamma(self, _half(df), size)
+
+    def beta(self, a, b, size=None):
+        """X / (X + Y) with X ~ gamma(a), Y ~ gamma(b); where both underflow to 0 (a and b tiny), a draw of the
+        limit, 0 or 1 with probability b / (a + b) and a / (a + b)."""
+        from . import _ufuncs as f
+        from ._random_rejection import standard_gamma
+
+        _positive("a", 0)(_host_param(a))
+        _positive("b", 0)(_host_param(b))
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(a), _np.shape(b))
+        x, y = standard_gamma(self, a, shape), standard_gamma(self, b, shape)
+        s = x + y
+        ca, cb = _cast(a, "float64"), _cast(b, "float64")
+        limit = f.where(self._unit(shape, "float64") < ca / (ca + cb), 1.0, 0.0)
+        return f.where(s > 0, x / f.where(s > 0, s, 1.0), limit)
+
+    def dirichlet(self, alpha, size=None):
+        from ._random_rejection import standard_gamma
+
+        al = alpha.get() if isinstance(alpha, _core.ndarray) else _np.asarray(alpha, dtype=_np.float64)
+        if al.ndim != 1:
+            raise ValueError("object of too small depth for desired array" if al.ndim == 0 else
+                             "object too deep for desired array")
+        if _np.any(al < 0) or _np.any(_np.isnan(al)):
+            raise ValueError("alpha < 0")
+        shape = _size_tuple(size) + (al.shape[0],)
+        g = standard_gamma(self, al, shape)
+        total = g.sum(axis=-1, keepdims=True)
+        from . import _ufuncs as f
+
+        return g / f.where(total > 0, total, 1.0)
+
+    def standard_t(self, df, size=None):
+        from . import _ufuncs as f
+        from ._random_rejection import standard_gamma
+
+        _positive("df", 0)(_host_param(df))
+        shape = _size_tuple(size) if size is not None else _np.shape(df)
+        z = self._normal(shape, "float64")
+        return z / f.sqrt(2.0 * standard_gamma(self, _half(df), shape) / _cast(df, "float64"))
+
+    def f(self, dfnum, dfden, size=None):
+        from ._random_rejection import standard_gamma
+
+        _positive("dfnum", 0)(_host_param(dfnum))
+        _positive("dfden", 0)(_host_param(dfden))
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(dfnum), _np.shape(dfden))
+        num = standard_gamma(self, _half(dfnum), shape) / _cast(dfnum, "float64")
+        den = standard_gamma(self, _half(dfden), shape) / _cast(dfden, "float64")
+        return num / den
+
+    def poisson(self, lam=1.0, size=None):
+        from ._random_rejection import poisson
+
+        return poisson(self, lam, size)
+
+    def binomial(self, n, p, size=None):
+        from ._random_rejection import binomial
+
+        return binomial(self, n, p, size)
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
+        """mean + z @ F with F from cov by svd (NumPy's default), eigh or cholesky, on tegula arrays."""
+        from . import linalg
+        from . import _ufuncs as f
+
+        if method not in ("svd", "eigh", "cholesky"):
+            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        m = mean if isinstance(mean, _core.ndarray) else _core.as_array(_np.asarray(mean, dtype=_np.float64))
+        c = cov if isinstance(cov, _core.ndarray) else _core.as_array(_np.asarray(cov, dtype=_np.float64))
+        m, c = m.astype("float64"), c.astype("float64")
+        if m.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        if c.ndim != 2 or c.shape[0] != c.shape[1]:
+            raise ValueError("cov must be 2 dimensional and square")
+        if m.shape[0] != c.shape[0]:
+            raise ValueError("mean and cov must have same length")
+        if check_valid not in ("warn", "raise", "ignore"):
+            raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+        d = m.shape[0]
+        final = _size_tuple(size) + (d,)
+        x = self._normal((math.prod(final),), "float64").reshape(-1, d)
+        if method == "cholesky":
+            factor = linalg.cholesky(c).T
+        else:
+            if method == "svd":
+                _, sv, vh = linalg.svd(c)
+                from ._reductions import allclose
+
+                psd = bool(allclose((vh.T * sv) @ vh, c, rtol=tol, atol=tol))
+                factor = f.sqrt(sv)[:, None] * vh
+            else:
+                sv, u = linalg.eigh(c)
+                psd = not bool((sv < -tol).any())
+                factor = (u * f.sqrt(f.abs(sv))).T
+            if not psd and check_valid != "ignore":
+                if check_valid == "raise":
+                    raise ValueError("covariance is not symmetric positive-semidefinite.")
+                import warnings
+
+                warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=2)
+        return (x @ factor + m).reshape(final)
+
     def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
         """Integers in [low, high) ([low, high] with endpoint): 64 random bits per value scaled to the range by a
         128-bit multiply (Lemire's method without the rejection step; the bias is below range / 2**64)."""
@@ -413,6 +537,15 @@ def _choice_weights(p, n):
     if abs(float(pv.sum()) - 1.0) > math.sqrt(_np.finfo(_np.float64).eps):
         raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for more information.")
     return _core.as_array(pv.astype(_np.float64))
+
+
+def _host_param(v):
+    """A parameter's host values for the checks (None for a tegula array: those stay on the device, unchecked)."""
+    return None if isinstance(v, _core.ndarray) else _np.asarray(v, dtype=_np.float64)
+
+
+def _half(v):
+    return v * 0.5 if isinstance(v, _core.ndarray) else _np.asarray(v, dtype=_np.float64) * 0.5
 
 
 def _nonnegative(name, index):

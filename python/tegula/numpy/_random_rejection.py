@@ -1,0 +1,234 @@
+"""The distributions of tegula.numpy.random drawn by rejection (gamma and those built on it, Poisson, binomial).
+Each round draws fresh uniforms or normals for the values still pending, accepts some in one fused expression, and
+keeps the rest for the next round; a round's only host sync is the count of values left, and the expected number
+of rounds is small (about 1.05 for gamma, 1.2 for the transformed-rejection Poisson and binomial samplers). Every
+value comes from the generator's Philox stream, on the GPU or on the CPU interpreter alike.
+
+- gamma: Marsaglia and Tsang (2000); shape k < 1 as gamma(k + 1) * u ** (1 / k).
+- Poisson: multiplication of uniforms for lam < 10; Hormann's PTRS (1993) from 10 up.
+- binomial: inversion (a search from 0) for n min(p, q) < 10; Hormann's BTRS (1993) from 10 up.
+log Gamma(x) for the acceptance tests is the Stirling series with the argument shifted above 7."""
+from __future__ import annotations
+
+import math
+
+import numpy as _np
+
+from . import _core
+
+_STIRLING = (8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04, -5.952380952380952e-04,
+             8.417508417508418e-04, -1.917526917526918e-03, 6.410256410256410e-03, -2.955065359477124e-02,
+             1.796443723688307e-01, -1.39243221690590e+00)
+
+
+def loggam(x):
+    """log Gamma(x) for x >= 1 (a tegula array): the Stirling series at x shifted to 7 or more, less the logs of
+    the factors skipped."""
+    from . import _ufuncs as f
+
+    shift = f.where(x < 7.0, f.floor(7.0 - x), 0.0)
+    x0 = x + shift
+    x2 = 1.0 / (x0 * x0)
+    s = _STIRLING[9]
+    for c in reversed(_STIRLING[:9]):
+        s = s * x2 + c
+    gl = s / x0 + 0.5 * math.log(2 * math.pi) + (x0 - 0.5) * f.log(x0) - x0
+    for j in range(7):
+        gl = gl - f.where(j < shift, f.log(x + j), 0.0)
+    return f.where((x == 1.0) | (x == 2.0), 0.0, gl)
+
+
+def _params(values, dtype="float64"):
+    """Host or device parameters as float64 tegula arrays, and the host copies for the checks (None on device)."""
+    out, host = [], []
+    for v in values:
+        if isinstance(v, _core.ndarray):
+            out.append(v.astype(dtype))
+            host.append(None)
+        else:
+            h = _np.asarray(v, dtype=_np.float64)
+            out.append(_core.as_array(h))
+            host.append(h)
+    return out, host
+
+
+def _flat(params, shape):
+    """Each parameter broadcast to `shape` and flattened (contiguous, so rounds can gather the pending ones)."""
+    from ._creation import ascontiguousarray
+    from ._manipulation import broadcast_to
+
+    return [ascontiguousarray(broadcast_to(p, shape)).reshape(-1) for p in params]
+
+
+def _rounds(n, device, first, draw):
+    """Runs rejection rounds over n values: draw(idx) returns (accepted mask, values) for the pending indices idx;
+    returns the float64 results. `first` is the value every result starts from (overwritten when accepted)."""
+    from ._creation import arange, full
+    from ._indexing import nonzero_flat
+
+    out = full((n,), first, "float64", device=device)
+    idx = arange(n, dtype="int64", device=device)
+    while idx.shape[0]:
+        ok, values = draw(idx)
+        take = nonzero_flat(ok)
+        if take.shape[0]:
+            out[idx[take]] = values[take]
+        idx = idx[nonzero_flat(~ok)]
+    return out
+
+
+def standard_gamma(gen, shape_k, size, dtype="float64"):
+    from . import _ufuncs as f
+    from .random import _size_tuple
+
+    (k,), (hk,) = _params((shape_k,))
+    if hk is not None and (_np.any(hk < 0) or _np.any(_np.isnan(hk))):
+        raise ValueError("shape < 0")
+    shape = _size_tuple(size) if size is not None else k.shape
+    n = math.prod(shape)
+    (kf,) = _flat((k,), shape)
+    boost = kf < 1.0
+    alpha = f.where(boost, kf + 1.0, kf)
+    d = alpha - 1.0 / 3.0
+    c = 1.0 / f.sqrt(9.0 * d)
+
+    def draw(idx):
+        dd, cc = d[idx], c[idx]
+        x = gen._normal((idx.shape[0],), "float64")
+        u = gen._unit((idx.shape[0],), "float64", open_low=True)
+        v = (1.0 + cc * x) ** 3
+        ok = (v > 0.0) & (f.log(u) < 0.5 * x * x + dd - dd * v + dd * f.log(f.where(v > 0.0, v, 1.0)))
+        return ok, dd * v
+
+    g = _rounds(n, gen.device, 0.0, draw) if n else _core.as_array(_np.zeros(0))
+    if n:
+        u = gen._unit((n,), "float64", open_low=True)
+        g = f.where(boost, g * f.exp(f.log(u) / f.where(kf > 0, kf, 1.0)), g)
+        g = f.where(kf == 0, 0.0, g)
+    r = g.reshape(shape)
+    return r.astype(dtype) if dtype != "float64" else r
+
+
+def poisson(gen, lam, size):
+    from . import _ufuncs as f
+    from .random import _size_tuple
+
+    (lm,), (hl,) = _params((lam,))
+    if hl is not None:
+        if _np.any(hl < 0) or _np.any(_np.isnan(hl)):
+            raise ValueError("lam < 0 or lam is NaN")
+        if _np.any(hl >= 1.0e19):  # NumPy's limit: beyond it the result no longer fits an int64
+            raise ValueError("lam value too large")
+    shape = _size_tuple(size) if size is not None else lm.shape
+    n = math.prod(shape)
+    if n == 0:
+        return _core.as_array(_np.zeros(shape, dtype=_np.int64))
+    (lf,) = _flat((lm,), shape)
+    small = lf < 10.0
+    limit = f.exp(-lf)
+    slam = f.sqrt(lf)
+    loglam = f.log(f.where(lf > 0, lf, 1.0))
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2.0)
+
+    def ptrs(idx):
+        m = idx.shape[0]
+        lam_, a_, b_, ia, vr_, ll = lf[idx], a[idx], b[idx], invalpha[idx], vr[idx], loglam[idx]
+        u = gen._unit((m,), "float64") - 0.5
+        v = gen._unit((m,), "float64", open_low=True)
+        us = 0.5 - f.abs(u)
+        k = f.floor((2.0 * a_ / us + b_) * u + lam_ + 0.43)
+        quick = (us >= 0.07) & (v <= vr_)
+        kk = f.where(k >= 0, k, 0.0)
+        slow = (k >= 0) & ~((us < 0.013) & (v > us)) & (
+            f.log(v) + f.log(ia) - f.log(a_ / (us * us) + b_) <= -lam_ + kk * ll - loggam(kk + 1.0))
+        return quick | slow, k
+
+    from ._indexing import nonzero_flat
+
+    out = _core.as_array(_np.zeros(n))
+    ib = nonzero_flat(~small)
+    if ib.shape[0]:
+        out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda i: ptrs(ib[i]))
+    # lam < 10: the number of uniforms whose running product stays above exp(-lam), counted in rounds
+    idx = nonzero_flat(small)
+    if idx.shape[0]:
+        count = _core.as_array(_np.zeros(idx.shape[0]))
+        prod = gen._unit((idx.shape[0],), "float64", open_low=True)
+        lim = limit[idx]
+        live = prod > lim
+        while bool(live.any()):
+            count = count + f.where(live, 1.0, 0.0)
+            prod = prod * f.where(live, gen._unit((idx.shape[0],), "float64", open_low=True), 1.0)
+            live = live & (prod > lim)
+        out[idx] = count
+    return out.astype("int64").reshape(shape)
+
+
+def binomial(gen, n_trials, p, size):
+    from . import _ufuncs as f
+    from .random import _size_tuple
+
+    (nt, pp), (hn, hp) = _params((n_trials, p))
+    if hn is not None and _np.any(hn < 0):
+        raise ValueError("n < 0")
+    nt = nt if hn is None else _core.as_array(_np.floor(hn))  # NumPy takes the integer part of n
+    if hp is not None and (_np.any(hp < 0) or _np.any(hp > 1) or _np.any(_np.isnan(hp))):
+        raise ValueError("p < 0, p > 1 or p is NaN")
+    shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(nt.shape, pp.shape)
+    count = math.prod(shape)
+    if count == 0:
+        return _core.as_array(_np.zeros(shape, dtype=_np.int64))
+    nf, pf = _flat((nt, pp), shape)
+    flip = pf > 0.5
+    q_small = f.where(flip, 1.0 - pf, pf)  # draw with min(p, q), then n - k where p was flipped
+    big = nf * q_small >= 10.0
+    qq = 1.0 - q_small
+    spq = f.sqrt(nf * q_small * qq)
+    b = 1.15 + 2.53 * spq
+    a = -0.0873 + 0.0248 * b + 0.01 * q_small
+    c = nf * q_small + 0.5
+    vr = 0.92 - 4.2 / b
+    alpha = (2.83 + 5.1 / b) * spq
+    lpq = f.log(f.where(big, q_small / qq, 1.0))
+    m = f.floor((nf + 1.0) * q_small)
+    h = loggam(m + 1.0) + loggam(nf - m + 1.0)
+
+    def btrs(idx):
+        k_n = idx.shape[0]
+        n_, a_, b_, c_, vr_, al, lp, m_, h_ = (x[idx] for x in (nf, a, b, c, vr, alpha, lpq, m, h))
+        u = gen._unit((k_n,), "float64") - 0.5
+        v = gen._unit((k_n,), "float64", open_low=True)
+        us = 0.5 - f.abs(u)
+        k = f.floor((2.0 * a_ / us + b_) * u + c_)
+        inside = (k >= 0) & (k <= n_)
+        kk = f.where(inside, k, 0.0)
+        quick = (us >= 0.07) & (v <= vr_)
+        slow = f.log(v * al / (a_ / (us * us) + b_)) <= h_ - loggam(kk + 1.0) - loggam(n_ - kk + 1.0) + (kk - m_) * lp
+        return inside & (quick | slow), k
+
+    from ._indexing import nonzero_flat
+
+    out = _core.as_array(_np.zeros(count))
+    ib = nonzero_flat(big)
+    if ib.shape[0]:
+        out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda i: btrs(ib[i]))
+    isml = nonzero_flat(~big)
+    if isml.shape[0]:  # inversion: walk k up from 0 while the uniform exceeds the CDF
+        n_, p_ = nf[isml], q_small[isml]
+        q_ = 1.0 - p_
+        u = gen._unit((isml.shape[0],), "float64")
+        k = _core.as_array(_np.zeros(isml.shape[0]))
+        pk = f.where(p_ < 1.0, f.exp(n_ * f.log1p(-f.where(p_ < 1.0, p_, 0.0))), 0.0)  # P(K = 0) = q^n
+        cdf = pk
+        live = (u > cdf) & (k < n_)
+        while bool(live.any()):
+            pk = pk * (n_ - k) / (k + 1.0) * (p_ / f.where(q_ > 0, q_, 1.0))
+            k = k + f.where(live, 1.0, 0.0)
+            cdf = cdf + f.where(live, pk, 0.0)
+            live = live & (u > cdf) & (k < n_)
+        out[isml] = k
+    out = f.where(flip, nf - out, out)
+    return out.astype("int64").reshape(shape)
