@@ -38,16 +38,17 @@ def loggam(x):
     return f.where((x == 1.0) | (x == 2.0), 0.0, gl)
 
 
-def _params(values, dtype="float64"):
-    """Host or device parameters as float64 tegula arrays, and the host copies for the checks (None on device)."""
+def _params(gen, values):
+    """Host or device parameters as float64 tegula arrays on gen's device, and the host copies for the checks
+    (None for a device parameter)."""
     out, host = [], []
     for v in values:
         if isinstance(v, _core.ndarray):
-            out.append(v.astype(dtype))
+            out.append(v.astype("float64"))
             host.append(None)
         else:
             h = _np.asarray(v, dtype=_np.float64)
-            out.append(_core.as_array(h))
+            out.append(gen._host(h))
             host.append(h)
     return out, host
 
@@ -81,7 +82,7 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
     from . import _ufuncs as f
     from .random import _size_tuple
 
-    (k,), (hk,) = _params((shape_k,))
+    (k,), (hk,) = _params(gen, (shape_k,))
     if hk is not None and (_np.any(hk < 0) or _np.any(_np.isnan(hk))):
         raise ValueError("shape < 0")
     shape = _size_tuple(size) if size is not None else k.shape
@@ -100,7 +101,7 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
         ok = (v > 0.0) & (f.log(u) < 0.5 * x * x + dd - dd * v + dd * f.log(f.where(v > 0.0, v, 1.0)))
         return ok, dd * v
 
-    g = _rounds(n, gen.device, 0.0, draw) if n else _core.as_array(_np.zeros(0))
+    g = _rounds(n, gen.device, 0.0, draw) if n else gen._host(_np.zeros(0))
     if n:
         u = gen._unit((n,), "float64", open_low=True)
         g = f.where(boost, g * f.exp(f.log(u) / f.where(kf > 0, kf, 1.0)), g)
@@ -113,7 +114,7 @@ def poisson(gen, lam, size):
     from . import _ufuncs as f
     from .random import _size_tuple
 
-    (lm,), (hl,) = _params((lam,))
+    (lm,), (hl,) = _params(gen, (lam,))
     if hl is not None:
         if _np.any(hl < 0) or _np.any(_np.isnan(hl)):
             raise ValueError("lam < 0 or lam is NaN")
@@ -122,7 +123,7 @@ def poisson(gen, lam, size):
     shape = _size_tuple(size) if size is not None else lm.shape
     n = math.prod(shape)
     if n == 0:
-        return _core.as_array(_np.zeros(shape, dtype=_np.int64))
+        return gen._host(_np.zeros(shape, dtype=_np.int64))
     (lf,) = _flat((lm,), shape)
     small = lf < 10.0
     limit = f.exp(-lf)
@@ -148,14 +149,14 @@ def poisson(gen, lam, size):
 
     from ._indexing import nonzero_flat
 
-    out = _core.as_array(_np.zeros(n))
+    out = gen._host(_np.zeros(n))
     ib = nonzero_flat(~small)
     if ib.shape[0]:
         out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda i: ptrs(ib[i]))
     # lam < 10: the number of uniforms whose running product stays above exp(-lam), counted in rounds
     idx = nonzero_flat(small)
     if idx.shape[0]:
-        count = _core.as_array(_np.zeros(idx.shape[0]))
+        count = gen._host(_np.zeros(idx.shape[0]))
         prod = gen._unit((idx.shape[0],), "float64", open_low=True)
         lim = limit[idx]
         live = prod > lim
@@ -171,16 +172,16 @@ def binomial(gen, n_trials, p, size):
     from . import _ufuncs as f
     from .random import _size_tuple
 
-    (nt, pp), (hn, hp) = _params((n_trials, p))
+    (nt, pp), (hn, hp) = _params(gen, (n_trials, p))
     if hn is not None and _np.any(hn < 0):
         raise ValueError("n < 0")
-    nt = nt if hn is None else _core.as_array(_np.floor(hn))  # NumPy takes the integer part of n
+    nt = nt if hn is None else gen._host(_np.floor(hn))  # NumPy takes the integer part of n
     if hp is not None and (_np.any(hp < 0) or _np.any(hp > 1) or _np.any(_np.isnan(hp))):
         raise ValueError("p < 0, p > 1 or p is NaN")
     shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(nt.shape, pp.shape)
     count = math.prod(shape)
     if count == 0:
-        return _core.as_array(_np.zeros(shape, dtype=_np.int64))
+        return gen._host(_np.zeros(shape, dtype=_np.int64))
     nf, pf = _flat((nt, pp), shape)
     flip = pf > 0.5
     q_small = f.where(flip, 1.0 - pf, pf)  # draw with min(p, q), then n - k where p was flipped
@@ -211,7 +212,7 @@ def binomial(gen, n_trials, p, size):
 
     from ._indexing import nonzero_flat
 
-    out = _core.as_array(_np.zeros(count))
+    out = gen._host(_np.zeros(count))
     ib = nonzero_flat(big)
     if ib.shape[0]:
         out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda i: btrs(ib[i]))
@@ -220,7 +221,7 @@ def binomial(gen, n_trials, p, size):
         n_, p_ = nf[isml], q_small[isml]
         q_ = 1.0 - p_
         u = gen._unit((isml.shape[0],), "float64")
-        k = _core.as_array(_np.zeros(isml.shape[0]))
+        k = gen._host(_np.zeros(isml.shape[0]))
         pk = f.where(p_ < 1.0, f.exp(n_ * f.log1p(-f.where(p_ < 1.0, p_, 0.0))), 0.0)  # P(K = 0) = q^n
         cdf = pk
         live = (u > cdf) & (k < n_)

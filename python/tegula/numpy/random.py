@@ -131,6 +131,10 @@ class Generator:
     def __repr__(self):
         return f"Generator(Philox) at {hex(id(self))}"
 
+    def _host(self, values, dtype=None):
+        """Host values as a tegula array on this generator's device."""
+        return _core.as_array(_np.asarray(values, dtype=dtype), _core.device_id(self.device))
+
     def _words(self, n):
         return self.bit_generator.words(n, self.device)
 
@@ -377,8 +381,8 @@ class Generator:
 
         if method not in ("svd", "eigh", "cholesky"):
             raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
-        m = mean if isinstance(mean, _core.ndarray) else _core.as_array(_np.asarray(mean, dtype=_np.float64))
-        c = cov if isinstance(cov, _core.ndarray) else _core.as_array(_np.asarray(cov, dtype=_np.float64))
+        m = mean if isinstance(mean, _core.ndarray) else self._host(mean, _np.float64)
+        c = cov if isinstance(cov, _core.ndarray) else self._host(cov, _np.float64)
         m, c = m.astype("float64"), c.astype("float64")
         if m.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
@@ -460,7 +464,7 @@ class Generator:
 
         if isinstance(x, (int, _np.integer)):
             return arange(int(x), dtype="int64", device=self.device)[self._perm(int(x))]
-        a = _core.as_array(x) if not isinstance(x, _core.ndarray) else x
+        a = self._host(x) if not isinstance(x, _core.ndarray) else x
         if a.ndim == 0:
             raise _np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
         from ._selection import take
@@ -482,9 +486,9 @@ class Generator:
         if isinstance(a, (int, _np.integer)):
             if a < 0:
                 raise ValueError("a must be a positive integer unless no samples are taken")
-            pool = _core.as_array(_np.arange(int(a)))
+            pool = self._host(_np.arange(int(a)))
         else:
-            pool = a if isinstance(a, _core.ndarray) else _core.as_array(_np.asarray(a))
+            pool = a if isinstance(a, _core.ndarray) else self._host(a)
             if pool.ndim == 0:
                 raise ValueError("a must be a sequence or an integer, not a 0-d array")
         n = pool.shape[axis]
@@ -494,7 +498,7 @@ class Generator:
             raise ValueError("a cannot be empty unless no samples are taken")
         w = None
         if p is not None:
-            w = _choice_weights(p, n)
+            w = self._host(_choice_weights(p, n))
             if not replace and k > int(_np.count_nonzero(_np.asarray(w if not isinstance(w, _core.ndarray) else w.get()))):
                 raise ValueError("Fewer non-zero entries in p than size")
         if replace:
@@ -536,7 +540,7 @@ def _choice_weights(p, n):
         raise ValueError("Probabilities are not non-negative")
     if abs(float(pv.sum()) - 1.0) > math.sqrt(_np.finfo(_np.float64).eps):
         raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for more information.")
-    return _core.as_array(pv.astype(_np.float64))
+    return pv.astype(_np.float64)
 
 
 def _host_param(v):
