@@ -116,6 +116,20 @@ def test_partition_and_argpartition(axis, kth):
     np.testing.assert_array_equal(np.take(vals, kth, axis=ax), want)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sort_as_numpy(dtype):
+    """By the real part, then the imaginary part; NaN-holding values last, as NumPy's."""
+    nan = np.nan
+    a = np.array([1 + 2j, complex(nan, 1), complex(1, nan), 0.5 - 1j, 1 + 1j, complex(nan, nan), complex(nan, -3),
+                  1 + 2j, -1 + 0j, complex(1, -nan)], dtype=dtype)
+    m = (RNG.integers(0, 3, (4, 7)) + 1j * RNG.integers(0, 3, (4, 7))).astype(dtype)
+    for x, axes in ((a, [-1]), (m, [-1, 0])):
+        for axis in axes:
+            np.testing.assert_array_equal(tnp.sort(tnp.asarray(x), axis=axis).get(), np.sort(x, axis=axis))
+            np.testing.assert_array_equal(tnp.argsort(tnp.asarray(x), axis=axis).get(),
+                                          np.argsort(x, axis=axis, kind="stable"))
+
+
 def test_lexsort():
     k1, k2 = RNG.integers(0, 3, 20), RNG.integers(0, 3, 20)
     np.testing.assert_array_equal(tnp.lexsort((tnp.asarray(k1), tnp.asarray(k2))).get(), np.lexsort((k1, k2)))

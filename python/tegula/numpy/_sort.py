@@ -203,9 +203,13 @@ def _argsort_rows(x, descending=False):
     """Stable argsort of each row of the C-contiguous 2-D array x (flat indices into x), as a flat int64 array."""
     from ._creation import arange, ascontiguousarray, empty
 
-    if x._dtype_name.startswith("complex"):
-        raise NotImplementedError("sorting complex arrays is not supported yet")
     rows, cols = x.shape
+    if x._dtype_name.startswith("complex"):
+        # NumPy's order: by the real part, then the imaginary part, NaNs last in each ([R + Rj, R + nanj, nan + Rj,
+        # nan + nanj]): a stable sort by the imaginary parts, then one by the real parts in that order.
+        by_imag = _argsort_rows(ascontiguousarray(x.imag), descending)
+        real_then = x.real.reshape(-1)[by_imag].reshape(rows, cols)
+        return by_imag[_argsort_rows(real_then, descending)]
     n = rows * cols
     dev = x._device_id
     if n == 0:
