@@ -51,6 +51,9 @@ CASES = {
     "heaviside": lambda m: m.heaviside(m.asarray([-1.5, 0.0, 2.0, np.nan]), 0.5),
     "sinc": lambda m: m.sinc(m.asarray([0.0, 0.5, 1.0, -2.5])),
     "i0": lambda m: m.i0(m.asarray([0.0, 0.5, -3.0, 14.9, 15.1, 29.9, 30.1, 40.0, 300.0])),
+    "bitwise_count": lambda m: [m.bitwise_count(m.asarray(np.array([0, 1, 7, 100, -1, -128], dtype=dt)))
+                                for dt in ("int8", "int16", "int64")] +
+                               [m.bitwise_count(m.asarray(np.array([0, 255, 2**63 + 5], dtype=np.uint64)))],
     "isposinf": lambda m: m.isposinf(m.asarray([np.inf, -np.inf, 1.0, np.nan])),
     "isneginf": lambda m: m.isneginf(m.asarray([np.inf, -np.inf, 1.0, np.nan])),
     "ptp": lambda m: m.ptp(m.asarray(A), axis=1),
@@ -243,3 +246,31 @@ def test_roots_says_it_runs_on_the_host():
         r = tnp.roots(tnp.asarray([1.0, -3.0, 2.0]))
     np.testing.assert_allclose(np.sort(r.get()), [1.0, 2.0])
     assert math.isclose(float(tnp.i0(tnp.asarray(0.0))), 1.0)
+
+
+def test_host_io_printing_and_dtype_utilities(tmp_path):
+    """Readers give device arrays, writers take them; printing, dtype helpers and the memory checks as NumPy's."""
+    a = tnp.asarray(A)
+    tnp.save(tmp_path / "a.npy", a)
+    back = tnp.load(tmp_path / "a.npy")
+    assert isinstance(back, tnp.ndarray)
+    np.testing.assert_array_equal(back.get(), A)
+    tnp.savez(tmp_path / "z.npz", x=a, y=tnp.asarray(I))
+    z = tnp.load(tmp_path / "z.npz")
+    np.testing.assert_array_equal(z["y"].get(), I)
+    tnp.savetxt(tmp_path / "t.txt", a)
+    np.testing.assert_allclose(tnp.loadtxt(tmp_path / "t.txt").get(), A)
+    np.testing.assert_array_equal(tnp.frombuffer(b"\x01\x02\x03\x04", dtype=np.uint8).get(), [1, 2, 3, 4])
+    np.testing.assert_array_equal(tnp.fromiter(range(5), dtype=np.int64).get(), np.arange(5))
+    assert tnp.array2string(tnp.asarray([1.5, 2.0])) == np.array2string(np.array([1.5, 2.0]))
+    assert tnp.array_str(tnp.asarray(I)) == np.array_str(I)
+    assert tnp.issubdtype(tnp.asarray(I).dtype, np.integer) and not tnp.issubdtype(np.float32, np.integer)
+    assert tnp.common_type(tnp.ones(2, dtype="int32"), tnp.ones(2, dtype="float32")) is np.float64
+    assert tnp.promote_types("int8", "uint8") == np.int16 and tnp.binary_repr(5) == "101"
+    with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+        tnp.asarray_chkfinite([1.0, np.nan])
+    np.testing.assert_array_equal(tnp.asarray_chkfinite([1.0, 2.0]).get(), [1.0, 2.0])
+    b = tnp.asarray(np.arange(12.0).reshape(3, 4))
+    assert tnp.shares_memory(b, b[1:, ::2]) and not tnp.shares_memory(b[:1], b[2:])
+    assert tnp.may_share_memory(b, b.T) and not tnp.shares_memory(b, tnp.asarray(np.arange(12.0)))
+    assert not tnp.isfortran(b) and tnp.isfortran(b.T)

@@ -249,3 +249,28 @@ def test_errors_as_numpy(path):
     with pytest.raises(TypeError, match="float16 is unsupported"):
         L.inv(tnp.asarray(np.eye(2, dtype=np.float16)))
     assert float(L.det(tnp.asarray(np.ones((3, 3))))) == 0.0
+
+
+def test_eig_and_eigvals(path):
+    """General eigenproblems: NumPy's LAPACK on a host copy, said once by a PerformanceWarning for device arrays."""
+    import warnings
+
+    from tegula.tile import PerformanceWarning
+
+    a = RNG.standard_normal((5, 5))
+    L._SAID_HOST.clear()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = L.eig(tnp.asarray(a))
+        w = L.eigvals(tnp.asarray(a))
+    said = [x for x in seen if issubclass(x.category, PerformanceWarning) and "runs on the host" in str(x.message)]
+    assert len(said) == (2 if path == "gpu-path" else 0)
+    want = np.linalg.eig(a)
+    np.testing.assert_allclose(r.eigenvalues.get(), want.eigenvalues, rtol=1e-12)
+    np.testing.assert_allclose(w.get(), np.linalg.eigvals(a), rtol=1e-12)
+    vecs = r.eigenvectors.get()
+    np.testing.assert_allclose(a @ vecs, vecs * r.eigenvalues.get(), atol=1e-10)
+    with pytest.raises(L.LinAlgError, match="must be square"):
+        L.eig(tnp.ones((2, 3)))
+    np.testing.assert_allclose(np.sort_complex(tnp.poly(tnp.asarray(np.diag([1.0, 2.0, 3.0]))).get()),
+                               np.sort_complex(np.poly(np.diag([1.0, 2.0, 3.0]))))

@@ -162,6 +162,27 @@ def i0(x):
     return f.where(ax <= _I0_SPLIT, s, asym)
 
 
+def bitwise_count(x):
+    """The number of 1 bits in |x| (NumPy's bitwise_count), as uint8: a SWAR popcount in the unsigned type."""
+    f = _f()
+    x = _arr(x)
+    name = x._dtype_name
+    if not name.startswith(("int", "uint", "bool")):
+        raise TypeError(f"ufunc 'bitwise_count' not supported for the input types, and the inputs could not be "
+                        f"safely coerced to any supported types according to the casting rule ''safe''")
+    if name == "bool":
+        return x.astype("uint8")
+    bits = 8 * x.itemsize
+    # |INT_MIN| wraps to INT_MIN: as the same-width unsigned type it is 2**(bits-1), whose one bit is right
+    u = (f.abs(x) if name.startswith("int") else x).astype(f"uint{bits}").astype("uint64")
+    m1, m2, m4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
+    u = u - ((u >> 1) & m1)
+    u = (u & m2) + ((u >> 2) & m2)
+    u = (u + (u >> 4)) & m4
+    u = (u * 0x0101010101010101) >> 56
+    return u.astype("uint8")
+
+
 def isposinf(x):
     f = _f()
     x = _arr(x)
@@ -624,7 +645,7 @@ def polyint(p, m=1, k=None):
     return pa
 
 
-__all__ = ["cbrt", "gcd", "lcm", "divmod", "modf", "frexp", "ldexp", "heaviside", "sinc", "i0", "isposinf",
+__all__ = ["bitwise_count", "cbrt", "gcd", "lcm", "divmod", "modf", "frexp", "ldexp", "heaviside", "sinc", "i0", "isposinf",
            "isneginf", "ptp", "nancumsum", "nancumprod", "ediff1d", "gradient", "trapezoid", "interp", "unwrap",
            "average", "cov", "corrcoef", "array_equiv", "sort_complex", "matvec", "vecmat", "polyval", "polyfit",
            "poly", "roots", "polyadd", "polysub", "polymul", "polyder", "polyint"]

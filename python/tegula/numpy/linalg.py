@@ -20,7 +20,7 @@ LinAlgError = _np.linalg.LinAlgError
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",
            "lstsq", "norm", "vector_norm", "matrix_norm", "matrix_rank", "pinv", "matrix_power", "multi_dot", "cond",
            "matmul", "tensordot", "outer", "vecdot", "trace", "diagonal", "matrix_transpose", "cross", "tensorinv",
-           "tensorsolve"]
+           "tensorsolve", "eig", "eigvals"]
 
 
 # ---- helpers ------------------------------------------------------------------------------------
@@ -303,6 +303,39 @@ def eigh(a, UPLO="L"):
         return _np.linalg._linalg.EighResult(_to(w, a), _to(v, a)) if hasattr(_np.linalg, "_linalg") else (_to(w, a), _to(v, a))
     w, v = _eigh(a, UPLO, True)
     return _np.linalg._linalg.EighResult(w, v) if hasattr(_np.linalg, "_linalg") else (w, v)
+
+
+_SAID_HOST = set()
+
+
+def _host_eig(name, a):
+    """eig/eigvals of a device array: NumPy's LAPACK geev on a host copy (cuSOLVER's Xgeev is not wired in yet),
+    said once per function by a PerformanceWarning; the results come back to a's device."""
+    if not _host(a) and name not in _SAID_HOST:
+        import warnings
+
+        from tegula.tile import PerformanceWarning
+
+        _SAID_HOST.add(name)
+        warnings.warn(f"tegula.numpy.linalg.{name} runs on the host (NumPy's LAPACK) and copies the result back: "
+                      "there is no GPU path for general (non-symmetric) eigenproblems yet; eigh is on the GPU",
+                      PerformanceWarning, stacklevel=3)
+    return a.get()
+
+
+def eig(a):
+    """Eigenvalues and right eigenvectors of general square matrices (NumPy's EigResult), see _host_eig."""
+    a = _arr(a)
+    _square(a)
+    w, v = _np.linalg.eig(_host_eig("eig", a))
+    return _np.linalg._linalg.EigResult(_to(w, a), _to(v, a)) if hasattr(_np.linalg, "_linalg") else (_to(w, a),
+                                                                                                     _to(v, a))
+
+
+def eigvals(a):
+    a = _arr(a)
+    _square(a)
+    return _to(_np.linalg.eigvals(_host_eig("eigvals", a)), a)
 
 
 def eigvalsh(a, UPLO="L"):

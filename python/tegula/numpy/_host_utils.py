@@ -1,0 +1,150 @@
+"""NumPy's functions that belong on the host by nature: file and buffer I/O (load, save, savez, loadtxt, savetxt,
+genfromtxt, fromfile, frombuffer, fromiter, fromstring), printing (array2string, array_repr, array_str and the
+print options), dtype utilities (issubdtype, promote_types, common_type, ...) and a few checks. Readers build the
+array with NumPy on the host and copy it to the device; writers copy the array back first. Said here, not
+warned: no GPU path could do these."""
+from __future__ import annotations
+
+import numpy as _np
+
+from . import _core
+from ._common import _arr
+
+# dtype utilities and print options: NumPy's own (they see dtypes and settings, never array data)
+from numpy import (base_repr, binary_repr, format_float_positional, format_float_scientific,  # noqa: F401
+                   get_printoptions, iterable, min_scalar_type, mintypecode, printoptions, promote_types,
+                   set_printoptions, typename)
+
+
+def issubdtype(arg1, arg2):
+    def dt(x):  # an array stands for its dtype; a type or dtype is itself
+        return x.dtype if isinstance(x, (_core.ndarray, _np.ndarray)) else x
+    return _np.issubdtype(dt(arg1), dt(arg2))
+
+
+def common_type(*arrays):
+    return _np.common_type(*[_np.empty(0, dtype=_np.dtype(_arr(a).dtype)) for a in arrays])
+
+
+def _to_device(host, device=None):
+    return _core.as_array(host, None if device is None else _core.device_id(device))
+
+
+def _host(a):
+    return a.get() if isinstance(a, _core.ndarray) else a
+
+
+def load(file, *args, device=None, **kwargs):
+    """np.load, with each array copied to the device (an .npz file gives a dict of tegula arrays)."""
+    r = _np.load(file, *args, **kwargs)
+    if isinstance(r, _np.ndarray):
+        return _to_device(r, device)
+    if hasattr(r, "files"):
+        with r:
+            return {k: _to_device(r[k], device) for k in r.files}
+    return r
+
+
+def save(file, arr, *args, **kwargs):
+    _np.save(file, _host(arr), *args, **kwargs)
+
+
+def savez(file, *args, **kwds):
+    _np.savez(file, *[_host(a) for a in args], **{k: _host(v) for k, v in kwds.items()})
+
+
+def savez_compressed(file, *args, **kwds):
+    _np.savez_compressed(file, *[_host(a) for a in args], **{k: _host(v) for k, v in kwds.items()})
+
+
+def loadtxt(*args, device=None, **kwargs):
+    return _to_device(_np.loadtxt(*args, **kwargs), device)
+
+
+def savetxt(fname, X, *args, **kwargs):
+    _np.savetxt(fname, _host(X), *args, **kwargs)
+
+
+def genfromtxt(*args, device=None, **kwargs):
+    return _to_device(_np.genfromtxt(*args, **kwargs), device)
+
+
+def fromfile(*args, device=None, **kwargs):
+    return _to_device(_np.fromfile(*args, **kwargs), device)
+
+
+def frombuffer(*args, device=None, **kwargs):
+    return _to_device(_np.frombuffer(*args, **kwargs).copy(), device)
+
+
+def fromiter(*args, device=None, **kwargs):
+    return _to_device(_np.fromiter(*args, **kwargs), device)
+
+
+def fromstring(*args, device=None, **kwargs):
+    return _to_device(_np.fromstring(*args, **kwargs), device)
+
+
+def array2string(a, *args, **kwargs):
+    return _np.array2string(_host(_arr(a)), *args, **kwargs)
+
+
+def array_repr(arr, *args, **kwargs):
+    return _np.array_repr(_host(_arr(arr)), *args, **kwargs)
+
+
+def array_str(a, *args, **kwargs):
+    return _np.array_str(_host(_arr(a)), *args, **kwargs)
+
+
+def asarray_chkfinite(a, dtype=None, order=None, *, device=None):
+    from ._creation import asarray
+    from ._ufuncs import isfinite
+
+    r = asarray(a, dtype=dtype, device=device)
+    if r._dtype_name.startswith(("float", "complex", "bfloat")) and not bool(isfinite(r).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return r
+
+
+def isfortran(a):
+    """True for a Fortran-ordered array that is not also C-ordered (NumPy's isfortran)."""
+    a = _arr(a)
+    if a.ndim < 2 or a._c_contiguous:
+        return False
+    expect = a.itemsize
+    for n, s in zip(a.shape, a.strides):
+        if n > 1 and s != expect:
+            return False
+        expect *= n
+    return True
+
+
+def shares_memory(a, b, max_work=None):
+    """Whether a and b overlap in memory (their byte ranges on the same device; exact for contiguous arrays)."""
+    a, b = _arr(a), _arr(b)
+    if a._device_id != b._device_id or a.size == 0 or b.size == 0:
+        return False
+    lo_a, hi_a = _extent(a)
+    lo_b, hi_b = _extent(b)
+    return lo_a < hi_b and lo_b < hi_a
+
+
+may_share_memory = shares_memory
+
+
+def _extent(a):
+    lo = hi = a._data_ptr
+    for n, s in zip(a.shape, a.strides):
+        if s >= 0:
+            hi += (n - 1) * s
+        else:
+            lo += (n - 1) * s
+    return lo, hi + a.itemsize
+
+
+__all__ = ["base_repr", "binary_repr", "format_float_positional", "format_float_scientific", "get_printoptions",
+           "iterable", "min_scalar_type", "mintypecode", "printoptions", "promote_types", "set_printoptions",
+           "typename", "issubdtype", "common_type", "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt",
+           "genfromtxt", "fromfile", "frombuffer", "fromiter", "fromstring", "array2string", "array_repr", "array_str",
+           "asarray_chkfinite", "isfortran", "shares_memory", "may_share_memory"]
