@@ -158,3 +158,14 @@ def check(np_call, t_call, rtol=None, atol=None, dtype=True):
     got = t_call()
     assert_same(got, expected, rtol=rtol, atol=atol, dtype=dtype)
     return got
+
+
+def assert_same_error(call):
+    """call(numpy) raises; call(tegula.numpy) raises the same exception type (or a subclass) with NumPy's text."""
+    import tegula.numpy as tnp
+
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(type(want.value)) as got:
+        call(tnp)
+    assert str(got.value) == str(want.value)

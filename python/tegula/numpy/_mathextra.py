@@ -19,12 +19,16 @@ def _f():
 
 
 # ---- element-wise -------------------------------------------------------------------------------
+def _floating(x):
+    """x as a tegula array of a floating type (integers and booleans as float64, as NumPy's float loops)."""
+    x = _arr(x)
+    return x if x._dtype_name.startswith(("float", "bfloat")) else x.astype("float64")
+
+
 def cbrt(x):
     """The real cube root: |x| ** (1/3) with x's sign, refined by one Newton step (NumPy's cbrt is libm's)."""
     f = _f()
-    x = _arr(x)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        x = x.astype("float64")
+    x = _floating(x)
     ax = f.abs(x)
     y = ax ** (1.0 / 3.0)
     safe = f.where(y > 0, y, 1.0)
@@ -76,9 +80,7 @@ def divmod(x1, x2):  # noqa: A001 - NumPy's name
 
 def modf(x):
     f = _f()
-    x = _arr(x)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        x = x.astype("float64")
+    x = _floating(x)
     whole = f.trunc(x)
     frac = f.where(f.isinf(x), f.copysign(0.0, x), x - whole)
     return f.copysign(frac, x), whole
@@ -87,9 +89,7 @@ def modf(x):
 def frexp(x):
     """(mantissa in [0.5, 1), exponent) with x = m * 2**e; 0, inf and NaN give (x, 0) as NumPy."""
     f = _f()
-    x = _arr(x)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        x = x.astype("float64")
+    x = _floating(x)
     ax = f.abs(x)
     finite = f.isfinite(x) & (x != 0)
     e = f.where(finite, f.floor(f.log2(f.where(finite, ax, 1.0))) + 1.0, 0.0)
@@ -104,9 +104,7 @@ def frexp(x):
 
 def ldexp(x1, x2):
     f = _f()
-    x = _arr(x1)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        x = x.astype("float64")
+    x = _floating(x1)
     e = _arr(x2, x)
     if e._dtype_name.startswith(("float", "complex")):
         raise TypeError("ufunc 'ldexp' not supported for the input types, and the inputs could not be safely coerced")
@@ -116,9 +114,7 @@ def ldexp(x1, x2):
 
 def heaviside(x1, x2):
     f = _f()
-    x = _arr(x1)
-    if not x._dtype_name.startswith(("float", "bfloat")):
-        x = x.astype("float64")
+    x = _floating(x1)
     return f.where(f.isnan(x), x, f.where(x < 0, 0.0, f.where(x > 0, 1.0, x2))).astype(x._dtype_name)
 
 

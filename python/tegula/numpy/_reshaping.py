@@ -225,7 +225,6 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(idx) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = [mode] * len(dims) if isinstance(mode, str) else list(mode)
-    f = _ufuncs()
     out = None
     strides = []
     s = 1
@@ -234,16 +233,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         s *= d
     strides = list(reversed(strides)) if order == "C" else strides
     for i, d, st, md in zip(idx, dims, strides, modes):
-        if md == "raise":
-            if bool(((i < 0) | (i >= d)).any()):
-                raise ValueError("invalid entry in coordinates array")
-        elif md == "wrap":
-            i = i % d
-        elif md == "clip":
-            i = f.minimum(f.maximum(i, 0), d - 1)
-        else:
-            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {md!r})")
-        term = i.astype("int64") * st
+        term = _index_mode(i, d, md, "invalid entry in coordinates array").astype("int64") * st
         out = term if out is None else out + term
     return out
 
@@ -263,6 +253,21 @@ def unravel_index(indices, shape, order="C"):
         out.append(rem % d)
         rem = rem // d
     return tuple(reversed(out)) if order == "C" else tuple(out)
+
+
+def _index_mode(i, n, mode, message):
+    """Integer indices i for a length n by NumPy's clip modes: 'raise' (ValueError(message) for any outside
+    [0, n)), 'wrap' (modulo n) or 'clip' (clamped)."""
+    f = _ufuncs()
+    if mode == "raise":
+        if bool(((i < 0) | (i >= n)).any()):
+            raise ValueError(message)
+        return i
+    if mode == "wrap":
+        return i % n
+    if mode == "clip":
+        return f.minimum(f.maximum(i, 0), n - 1)
+    raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
 
 
 def _ufuncs():
@@ -402,18 +407,9 @@ def choose(a, choices, out=None, mode="raise"):
     from . import _ufuncs as f
     from ._manipulation import broadcast_arrays
 
-    idx = _arr(a)
-    ch = [_arr(c, idx) for c in choices]
+    ch = [_arr(c, _arr(a)) for c in choices]
     n = len(ch)
-    if mode == "raise":
-        if bool(((idx < 0) | (idx >= n)).any()):
-            raise ValueError("invalid entry in choice array")
-    elif mode == "wrap":
-        idx = idx % n
-    elif mode == "clip":
-        idx = f.minimum(f.maximum(idx, 0), n - 1)
-    else:
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    idx = _index_mode(_arr(a), n, mode, "invalid entry in choice array")
     parts = broadcast_arrays(idx, *ch)
     idx, ch = parts[0], parts[1:]
     r = ch[-1]

@@ -341,24 +341,26 @@ def _check_kth(kth, n, kind):
             raise ValueError(f"kth(={k}) out of bounds ({n})")
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """NumPy's partition contract, met by a full (stable) sort: element kth is where a sort puts it, no larger
-    element before it and no smaller one after. NumPy's order of the other elements is unspecified, and differs."""
+def _partition_input(a, kth, axis, kind):
+    """(a, axis) for partition/argpartition (flattened for axis None), with kth and kind checked as NumPy."""
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), -1
     x, _ = _along_last(a, axis)
     _check_kth(kth, x.shape[-1] if x.ndim else 0, kind)
+    return a, axis
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """NumPy's partition contract, met by a full (stable) sort: element kth is where a sort puts it, no larger
+    element before it and no smaller one after. NumPy's order of the other elements is unspecified, and differs."""
+    a, axis = _partition_input(a, kth, axis, kind)
     return sort(a, axis=axis, order=order)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition a (see partition): those of a stable sort."""
-    a = _arr(a)
-    if axis is None:
-        a, axis = a.reshape(-1), -1
-    x, _ = _along_last(a, axis)
-    _check_kth(kth, x.shape[-1] if x.ndim else 0, kind)
+    a, axis = _partition_input(a, kth, axis, kind)
     return argsort(a, axis=axis, order=order)
 
 
