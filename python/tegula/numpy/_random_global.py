@@ -9,7 +9,8 @@ __all__ = ["seed", "rand", "randn", "randint", "random", "random_sample", "ranf"
            "standard_normal", "exponential", "standard_exponential", "choice", "permutation", "shuffle", "laplace",
            "logistic", "gumbel", "rayleigh", "weibull", "pareto", "power", "lognormal", "standard_cauchy",
            "geometric", "triangular", "standard_gamma", "gamma", "chisquare", "beta", "standard_t", "f", "poisson",
-           "binomial", "dirichlet", "multivariate_normal"]
+           "binomial", "dirichlet", "multivariate_normal", "negative_binomial", "wald", "vonmises",
+           "noncentral_chisquare", "noncentral_f", "multinomial"]
 
 _state = {"generator": None}
 
@@ -133,6 +134,15 @@ standard_t = _forward("standard_t", 1)
 f = _forward("f", 2)
 poisson = _forward("poisson", 1)
 binomial = _forward("binomial", 2)
+negative_binomial = _forward("negative_binomial", 2)
+wald = _forward("wald", 2)
+vonmises = _forward("vonmises", 2)
+noncentral_chisquare = _forward("noncentral_chisquare", 2)
+noncentral_f = _forward("noncentral_f", 3)
+
+
+def multinomial(n, pvals, size=None):
+    return _g().multinomial(n, pvals, size)
 
 
 def dirichlet(alpha, size=None):

@@ -233,3 +233,48 @@ def binomial(gen, n_trials, p, size):
         out[isml] = k
     out = f.where(flip, nf - out, out)
     return out.astype("int64").reshape(shape)
+
+
+def vonmises(gen, mu, kappa, size):
+    """Best and Fisher's rejection on the wrapped Cauchy envelope (as NumPy's), kappa < 1e-8 uniform on the
+    circle, kappa > 1e6 the wrapped normal; results in [-pi, pi]."""
+    from . import _ufuncs as f
+    from .random import _size_tuple
+
+    (m, k), (hm, hk) = _params(gen, (mu, kappa))
+    if hk is not None and (_np.any(hk < 0) or _np.any(_np.isnan(hk))):
+        raise ValueError("kappa < 0")
+    shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(m.shape, k.shape)
+    n = math.prod(shape)
+    if n == 0:
+        return gen._host(_np.zeros(shape))
+    mf, kf = _flat((m, k), shape)
+    kk = f.where(kf > 0, kf, 1.0)
+    r = 1.0 + f.sqrt(1.0 + 4.0 * kk * kk)
+    rho = (r - f.sqrt(2.0 * r)) / (2.0 * kk)
+    s = f.where(kf < 1e-5, 1.0 / kk + kk, (1.0 + rho * rho) / (2.0 * rho))
+
+    def best_fisher(idx):
+        s_, k_ = s[idx], kk[idx]
+        u = gen._unit((idx.shape[0],), "float64")
+        z = f.cos(math.pi * u)
+        w = (1.0 + s_ * z) / (s_ + z)
+        y = k_ * (s_ - w)
+        v = gen._unit((idx.shape[0],), "float64", open_low=True)
+        ok = (y * (2.0 - y) - v >= 0) | ((y > 0) & (f.log(f.where(y > 0, y, 1.0) / v) + 1.0 - y >= 0))
+        return ok, w
+
+    w = _rounds(n, gen.device, 0.0, best_fisher)
+    half = gen._unit((n,), "float64")
+    from ._array_api import arccos
+
+    angle = arccos(f.clip(w, -1.0, 1.0))
+    def wrap(t):  # into [-pi, pi] as NumPy: |t| + pi modulo 2 pi, less pi, negated for negative t
+        m_ = f.fmod(f.abs(t) + math.pi, 2.0 * math.pi) - math.pi
+        return f.where(t < 0, -m_, m_)
+
+    wrapped = wrap(f.where(half < 0.5, -angle, angle) + mf)
+    uniform = math.pi * (2.0 * gen._unit((n,), "float64") - 1.0) + mf * 0.0
+    normal = wrap(mf + f.sqrt(1.0 / kk) * gen._normal((n,), "float64"))
+    out = f.where(kf < 1e-8, uniform, f.where(kf > 1e6, normal, wrapped))
+    return out.reshape(shape)

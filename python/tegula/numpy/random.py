@@ -118,8 +118,8 @@ class Generator:
     tegula.numpy's default device). Uniform, normal, integer and permutation draws, closed-form inverse CDFs
     (exponential, laplace, logistic, gumbel, rayleigh, weibull, pareto, power, lognormal, standard_cauchy,
     geometric, triangular), choice with or without p, and rejection samplers (gamma, beta, chisquare, dirichlet,
-    standard_t, f, poisson, binomial) plus multivariate_normal. Not here yet: hypergeometric, negative_binomial,
-    zipf, logseries, vonmises, wald, multinomial and the noncentral distributions."""
+    standard_t, f, poisson, binomial, negative_binomial, vonmises, noncentral_chisquare, noncentral_f) plus
+    wald, multinomial and multivariate_normal. Not here yet: hypergeometric, zipf and logseries."""
 
     def __init__(self, bit_generator, device=None):
         if not isinstance(bit_generator, Philox):
@@ -373,6 +373,104 @@ class Generator:
         from ._random_rejection import binomial
 
         return binomial(self, n, p, size)
+
+    def negative_binomial(self, n, p, size=None):
+        """Failures before the n-th success: poisson(gamma(n, (1 - p) / p)), as NumPy's."""
+        from ._random_rejection import poisson, standard_gamma
+
+        hn, hp = _host_param(n), _host_param(p)
+        if hn is not None and (_np.any(hn <= 0) or _np.any(_np.isnan(hn))):
+            raise ValueError("n <= 0")
+        if hp is not None and (_np.any(hp <= 0) or _np.any(hp > 1) or _np.any(_np.isnan(hp))):
+            raise ValueError("p <= 0, p > 1 or p contains NaNs")
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(n), _np.shape(p))
+        pp = _cast(p, "float64")
+        return poisson(self, standard_gamma(self, n, shape) * ((1.0 - pp) / pp), None)
+
+    def wald(self, mean, scale, size=None):
+        """The inverse Gaussian by Michael, Schucany and Haas's transformation of a normal and a uniform."""
+        from . import _ufuncs as f
+
+        _positive("mean", 0)(_host_param(mean))
+        _positive("scale", 0)(_host_param(scale))
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(mean), _np.shape(scale))
+        mu, lam = _cast(mean, "float64"), _cast(scale, "float64")
+        y = self._normal(shape, "float64")
+        y = mu * y * y
+        x = mu + (mu / (2.0 * lam)) * (y - f.sqrt(4.0 * lam * y + y * y))
+        u = self._unit(shape, "float64")
+        return f.where(u <= mu / (mu + x), x, mu * mu / x)
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        """nonc 0: chisquare(df); df > 1: chisquare(df - 1) + (z + sqrt(nonc))**2; else chisquare(df + 2 poisson(
+        nonc / 2)): NumPy's three cases, chosen per element."""
+        from . import _ufuncs as f
+        from ._random_rejection import poisson, standard_gamma
+
+        _positive("df", 0)(_host_param(df))
+        hn = _host_param(nonc)
+        if hn is not None and (_np.any(hn < 0) or _np.any(_np.isnan(hn))):
+            raise ValueError("nonc < 0")
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(df), _np.shape(nonc))
+        d = _cast(df, "float64") + _np.zeros(shape) if not isinstance(df, _core.ndarray) else df + self._host(
+            _np.zeros(shape))
+        lam = _cast(nonc, "float64")
+        plain = 2.0 * standard_gamma(self, d * 0.5, shape)
+        z = self._normal(shape, "float64") + f.sqrt(lam * 1.0)
+        above = 2.0 * standard_gamma(self, f.where(d > 1, d - 1.0, 1.0) * 0.5, shape) + z * z
+        i = poisson(self, lam * 0.5 + d * 0.0, shape)
+        below = 2.0 * standard_gamma(self, (d + 2.0 * i) * 0.5, shape)
+        return f.where(lam * 1.0 + d * 0.0 == 0, plain, f.where(d > 1, above, below))
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        from ._random_rejection import standard_gamma
+
+        _positive("dfnum", 0)(_host_param(dfnum))
+        _positive("dfden", 0)(_host_param(dfden))
+        hn = _host_param(nonc)
+        if hn is not None and (_np.any(hn < 0) or _np.any(_np.isnan(hn))):
+            raise ValueError("nonc < 0")
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(dfnum), _np.shape(dfden),
+                                                                                _np.shape(nonc))
+        t = self.noncentral_chisquare(dfnum, nonc, shape) * _cast(dfden, "float64")
+        return t / (2.0 * standard_gamma(self, _half(dfden), shape) * _cast(dfnum, "float64"))
+
+    def multinomial(self, n, pvals, size=None):
+        """Counts of n draws over the categories of pvals (the last one takes what is left): one binomial per
+        category, each conditioned on the draws before it."""
+        from . import _ufuncs as f
+        from ._manipulation import stack
+        from ._random_rejection import binomial
+
+        hn = _host_param(n)
+        if hn is not None and _np.any(hn < 0):
+            raise ValueError("n < 0")
+        pv = pvals.get() if isinstance(pvals, _core.ndarray) else _np.asarray(pvals, dtype=_np.float64)
+        if pv.ndim == 0:
+            raise ValueError("pvals must have at least 1 dimension")
+        if _np.any(pv < 0) or _np.any(pv > 1) or _np.any(_np.isnan(pv)):
+            raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+        if _np.any(pv[..., :-1].sum(axis=-1) > 1.0 + 1e-12):
+            raise ValueError("sum(pvals[:-1]) > 1.0")
+        k = pv.shape[-1]
+        batch = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(n), pv.shape[:-1])
+        left = _cast(n, "float64") + self._host(_np.zeros(batch))
+        rest = self._host(_np.ones(batch))
+        counts = []
+        for j in range(k - 1):
+            pj = self._host(_np.broadcast_to(pv[..., j], batch).astype(_np.float64))
+            q = f.clip(pj / f.where(rest > 0, rest, 1.0), 0.0, 1.0)
+            x = binomial(self, left, q, batch).astype("float64")
+            counts.append(x)
+            left = left - x
+            rest = rest - pj
+        counts.append(left)
+        return stack(counts, axis=-1).astype("int64")
+
+    def vonmises(self, mu, kappa, size=None):
+        from ._random_rejection import vonmises
+
+        return vonmises(self, mu, kappa, size)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
         """mean + z @ F with F from cov by svd (NumPy's default), eigh or cholesky, on tegula arrays."""
