@@ -55,6 +55,11 @@ CASES = {
     "bitwise_count": lambda m: [m.bitwise_count(m.asarray(np.array([0, 1, 7, 100, -1, -128], dtype=dt)))
                                 for dt in ("int8", "int16", "int64")] +
                                [m.bitwise_count(m.asarray(np.array([0, 255, 2**63 + 5], dtype=np.uint64)))],
+    "spacing": lambda m: m.spacing(m.asarray([1.0, -1.0, 0.0, 1e300, np.inf, np.nan, -2.5])),
+    "spacing float32": lambda m: m.spacing(m.asarray(np.array([1.0, -3.0], dtype=np.float32))),
+    "mask_indices": lambda m: m.mask_indices(4, m.triu, 1),
+    "apply_over_axes": lambda m: m.apply_over_axes(m.sum, m.asarray(np.arange(24).reshape(2, 3, 4)), [0, 2]),
+    "require": lambda m: m.require(m.asarray(np.arange(6.0).reshape(2, 3)).T, "float32", ["C"]),
     "isposinf": lambda m: m.isposinf(m.asarray([np.inf, -np.inf, 1.0, np.nan])),
     "isneginf": lambda m: m.isneginf(m.asarray([np.inf, -np.inf, 1.0, np.nan])),
     "ptp": lambda m: m.ptp(m.asarray(A), axis=1),

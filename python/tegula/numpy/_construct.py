@@ -142,6 +142,14 @@ def triu_indices_from(arr, k=0):
     return triu_indices(a.shape[-2], k=k, m=a.shape[-1])
 
 
+def mask_indices(n, mask_func, k=0):
+    """The indices where mask_func(ones((n, n)), k) is non-zero (for triu/tril: the triangle's indices)."""
+    from ._creation import ones
+    from ._indexing import nonzero
+
+    return nonzero(mask_func(ones((n, n), "int64"), k) != 0)
+
+
 def diag_indices(n, ndim=2):
     from ._creation import arange
 
@@ -233,5 +241,5 @@ def kaiser(M, beta):
 
 
 __all__ = ["logspace", "geomspace", "indices", "fromfunction", "diag", "diagflat", "vander", "tril_indices",
-           "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices", "diag_indices_from",
+           "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices", "diag_indices", "diag_indices_from",
            "atleast_3d", "bartlett", "blackman", "hamming", "hanning", "kaiser"]

@@ -179,6 +179,17 @@ def bitwise_count(x):
     return u.astype("uint8")
 
 
+def spacing(x):
+    """The distance from x to the next representable value away from zero (negative for negative x), as
+    NumPy's: nextafter(x, +-inf) - x; NaN for inf and NaN."""
+    from ._array_api import nextafter
+
+    f = _f()
+    x = _floating(x)
+    away = f.where(f.signbit(x), -_np.inf, _np.inf).astype(x._dtype_name)
+    return f.where(f.isfinite(x), nextafter(x, away) - x, _np.nan)
+
+
 def isposinf(x):
     f = _f()
     x = _arr(x)
@@ -641,7 +652,7 @@ def polyint(p, m=1, k=None):
     return pa
 
 
-__all__ = ["bitwise_count", "cbrt", "gcd", "lcm", "divmod", "modf", "frexp", "ldexp", "heaviside", "sinc", "i0", "isposinf",
+__all__ = ["bitwise_count", "spacing", "cbrt", "gcd", "lcm", "divmod", "modf", "frexp", "ldexp", "heaviside", "sinc", "i0", "isposinf",
            "isneginf", "ptp", "nancumsum", "nancumprod", "ediff1d", "gradient", "trapezoid", "interp", "unwrap",
            "average", "cov", "corrcoef", "array_equiv", "sort_complex", "matvec", "vecmat", "polyval", "polyfit",
            "poly", "roots", "polyadd", "polysub", "polymul", "polyder", "polyint"]

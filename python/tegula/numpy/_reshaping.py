@@ -463,6 +463,46 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     return moveaxis(r, list(range(len(outer), r.ndim)), list(range(axis, axis + results[0].ndim)))
 
 
+def apply_over_axes(func, a, axes):
+    """func(a, axis) over each axis in turn, the result kept at a's rank (NumPy's apply_over_axes)."""
+    from ._manipulation import expand_dims
+
+    val = _arr(a)
+    n = val.ndim
+    for axis in ([axes] if isinstance(axes, int) else list(axes)):
+        ax = axis + n if axis < 0 else axis
+        res = _arr(func(val, ax))
+        if res.ndim == val.ndim:
+            val = res
+        else:
+            res = expand_dims(res, ax)
+            if res.ndim != val.ndim:
+                raise ValueError("function is not returning an array of the correct shape")
+            val = res
+    return val
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """a as a tegula array of dtype, C-contiguous when requirements ask for C (or contiguous / aligned / writeable
+    / owned data, which every new tegula array has); 'F' is not supported (tegula arrays are C-ordered)."""
+    from ._creation import ascontiguousarray
+
+    r = _arr(a)
+    if dtype is not None:
+        r = r.astype(_np.dtype(dtype).name)
+    req = {str(x).upper() for x in (requirements or [])}
+    known = {"C", "C_CONTIGUOUS", "CONTIGUOUS", "A", "ALIGNED", "W", "WRITEABLE", "O", "OWNDATA", "E", "ENSUREARRAY"}
+    if req - known:
+        if req & {"F", "F_CONTIGUOUS", "FORTRAN"}:
+            raise NotImplementedError("require(requirements='F'): tegula arrays are C-ordered")
+        raise KeyError(f"invalid requirement: {sorted(req - known)[0]!r}")
+    if req & {"C", "C_CONTIGUOUS", "CONTIGUOUS"} and not r._c_contiguous:
+        r = ascontiguousarray(r)
+    if req & {"O", "OWNDATA"} and r is a:
+        r = r.copy()
+    return r
+
+
 def block(arrays):
     """Nested lists of arrays joined innermost along the last axis, outward along earlier ones (NumPy's block)."""
     from ._manipulation import concatenate
@@ -498,4 +538,5 @@ def block(arrays):
 
 __all__ = ["append", "delete", "insert", "column_stack", "row_stack", "dstack", "hsplit", "vsplit", "dsplit", "rot90",
            "rollaxis", "resize", "trim_zeros", "ravel_multi_index", "unravel_index", "fill_diagonal", "put", "place",
-           "putmask", "put_along_axis", "select", "choose", "piecewise", "apply_along_axis", "block"]
+           "putmask", "put_along_axis", "select", "choose", "piecewise", "apply_along_axis", "apply_over_axes",
+           "require", "block"]
