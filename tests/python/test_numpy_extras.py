@@ -15,6 +15,7 @@ I = RNG.integers(-9, 9, (4, 5))
 V = RNG.standard_normal(7)
 X = np.sort(RNG.uniform(0, 10, 9))
 P = np.array([1.0, -3.0, 2.0])
+BITS = RNG.integers(0, 2, (3, 11))
 
 CASES = {
     # construction
@@ -60,6 +61,22 @@ CASES = {
     "mask_indices": lambda m: m.mask_indices(4, m.triu, 1),
     "apply_over_axes": lambda m: m.apply_over_axes(m.sum, m.asarray(np.arange(24).reshape(2, 3, 4)), [0, 2]),
     "require": lambda m: m.require(m.asarray(np.arange(6.0).reshape(2, 3)).T, "float32", ["C"]),
+    "cross": lambda m: m.cross(m.asarray([1, 2, 3]), m.asarray([4, 5, 6])),
+    "cross 2-D vectors": lambda m: m.cross(m.asarray([[1, 2], [3, 4]]), m.asarray([[5, 6], [7, 8]])),
+    "cross 2 and 3": lambda m: m.cross(m.asarray([1, 2]), m.asarray([4, 5, 6])),
+    "cross axes": lambda m: m.cross(m.asarray(np.arange(6).reshape(3, 2)), m.asarray(np.arange(6, 12).reshape(3, 2)),
+                                    axisa=0, axisb=0),
+    "cross axisc": lambda m: m.cross(m.asarray(A[:, :3]), m.asarray(A[:, 1:4]), axisc=0),
+    "ix_": lambda m: m.ix_(m.asarray([0, 1]), m.asarray([2, 4])),
+    "ix_ bool": lambda m: m.ix_(m.asarray(np.array([True, False, True]))),
+    "packbits": lambda m: m.packbits(m.asarray(np.array([[2, 0, 1], [0, 1, 1]])), axis=None),
+    "packbits axis little": lambda m: m.packbits(m.asarray(BITS), axis=1, bitorder="little"),
+    "unpackbits": lambda m: m.unpackbits(m.asarray(np.array([[2], [7]], dtype=np.uint8)), axis=1),
+    "unpackbits count": lambda m: [m.unpackbits(m.asarray(np.array([7, 200], dtype=np.uint8)), count=c, bitorder=o)
+                                   for c, o in ((3, "big"), (-2, "little"), (20, "big"))],
+    "polydiv": lambda m: m.polydiv(m.asarray([3.0, 5, 2]), m.asarray([2.0, 1])),
+    "polydiv exact": lambda m: m.polydiv(m.asarray([1, 2, 3]), m.asarray([1])),
+    "einsum_path": lambda m: m.einsum_path("ij,jk,kl->il", m.ones((2, 3)), m.ones((3, 4)), m.ones((4, 5)))[0],
     "isposinf": lambda m: m.isposinf(m.asarray([np.inf, -np.inf, 1.0, np.nan])),
     "isneginf": lambda m: m.isneginf(m.asarray([np.inf, -np.inf, 1.0, np.nan])),
     "ptp": lambda m: m.ptp(m.asarray(A), axis=1),
@@ -164,6 +181,9 @@ def _same(got, want, name):
         assert isinstance(got, (tuple, list)) and len(got) == len(want), name
         for g, w in zip(got, want):
             _same(g, w, name)
+        return
+    if isinstance(want, str):
+        assert got == want, (name, got, want)
         return
     w = np.asarray(want)
     g = np.asarray(got)

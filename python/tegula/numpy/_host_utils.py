@@ -11,9 +11,19 @@ from . import _core
 from ._common import _arr
 
 # dtype utilities and print options: NumPy's own (they see dtypes and settings, never array data)
-from numpy import (base_repr, binary_repr, format_float_positional, format_float_scientific,  # noqa: F401
-                   get_printoptions, iterable, min_scalar_type, mintypecode, printoptions, promote_types,
-                   set_printoptions, typename)
+from numpy import (base_repr, binary_repr, errstate, format_float_positional, format_float_scientific,  # noqa: F401
+                   get_printoptions, geterr, geterrcall, iterable, min_scalar_type, mintypecode, printoptions,
+                   promote_types, set_printoptions, seterr, seterrcall, typename)
+# (seterr/geterr/errstate govern NumPy's own floating-point warnings on the host: tegula's kernels raise none,
+# as CuPy's do not)
+
+
+def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
+    """NumPy's contraction order for these shapes (it looks only at shapes: the operands are stood in for by
+    zero-stride host views, so nothing is copied)."""
+    stand_ins = [_np.lib.stride_tricks.as_strided(_np.zeros(1, dtype=_np.dtype(_arr(o).dtype)), _arr(o).shape,
+                                                  (0,) * _arr(o).ndim) for o in operands]
+    return _np.einsum_path(subscripts, *stand_ins, optimize=optimize, einsum_call=einsum_call)
 
 
 def issubdtype(arg1, arg2):
@@ -143,7 +153,8 @@ def _extent(a):
     return lo, hi + a.itemsize
 
 
-__all__ = ["base_repr", "binary_repr", "format_float_positional", "format_float_scientific", "get_printoptions",
+__all__ = ["base_repr", "binary_repr", "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "einsum_path",
+           "format_float_positional", "format_float_scientific", "get_printoptions",
            "iterable", "min_scalar_type", "mintypecode", "printoptions", "promote_types", "set_printoptions",
            "typename", "issubdtype", "common_type", "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt",
            "genfromtxt", "fromfile", "frombuffer", "fromiter", "fromstring", "array2string", "array_repr", "array_str",

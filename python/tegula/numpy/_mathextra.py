@@ -616,6 +616,29 @@ def polymul(a1, a2):
     return convolve(_arr(a1), _arr(a2))
 
 
+def polydiv(u, v):
+    """(quotient, remainder) of the polynomial division u / v, as NumPy's (floats; the remainder's leading
+    near-zero coefficients dropped)."""
+    from ._creation import zeros
+    from ._reductions import allclose
+
+    ua, va = _arr(u), _arr(v)
+    dt = "complex128" if ua._dtype_name.startswith("complex") or va._dtype_name.startswith("complex") else "float64"
+    w = ua.astype(dt).reshape(-1)
+    d = va.astype(dt).reshape(-1)
+    m, n = w.shape[0] - 1, d.shape[0] - 1
+    scale = 1.0 / d[0]
+    q = zeros((max(m - n + 1, 1),), dt, device=_core.device_of(w))
+    r = w.copy()
+    for k in range(0, m - n + 1):
+        c = scale * r[k]
+        q[k] = c
+        r[k:k + n + 1] = r[k:k + n + 1] - c * d
+    while r.shape[0] > 1 and bool(allclose(r[0], 0, rtol=1e-14)):
+        r = r[1:]
+    return q, r
+
+
 def polyder(p, m=1):
     from ._creation import arange
 
@@ -655,4 +678,4 @@ def polyint(p, m=1, k=None):
 __all__ = ["bitwise_count", "spacing", "cbrt", "gcd", "lcm", "divmod", "modf", "frexp", "ldexp", "heaviside", "sinc", "i0", "isposinf",
            "isneginf", "ptp", "nancumsum", "nancumprod", "ediff1d", "gradient", "trapezoid", "interp", "unwrap",
            "average", "cov", "corrcoef", "array_equiv", "sort_complex", "matvec", "vecmat", "polyval", "polyfit",
-           "poly", "roots", "polyadd", "polysub", "polymul", "polyder", "polyint"]
+           "poly", "roots", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint"]

@@ -503,6 +503,95 @@ def require(a, dtype=None, requirements=None, *, like=None):
     return r
 
 
+def ix_(*args):
+    """An open mesh: the k-th 1-D sequence shaped to index axis k (booleans by their True positions)."""
+    from ._indexing import nonzero
+
+    out = []
+    n = len(args)
+    for k, a in enumerate(args):
+        v = _arr(a) if not (isinstance(a, (list, tuple)) and len(a) == 0) else _arr(_np.array([], dtype=_np.intp))
+        if v.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if v._dtype_name == "bool":
+            v = nonzero(v)[0]
+        out.append(v.reshape((1,) * k + (v.shape[0],) + (1,) * (n - k - 1)))
+    return tuple(out)
+
+
+def packbits(a, axis=None, bitorder="big"):
+    """Each 8 elements of (a != 0) along axis (flattened for None) packed into a uint8, zero-padded at the end."""
+    from ._creation import asarray, zeros
+    from ._manipulation import concatenate, moveaxis
+
+    x = _arr(a)
+    if x._dtype_name.startswith(("float", "complex", "bfloat")):
+        raise TypeError("Expected an input array of integer or boolean data type")
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    axis = _norm_axis(axis, x.ndim)
+    m = moveaxis((x != 0).astype("uint8"), axis, -1)
+    n = m.shape[-1]
+    pad = (-n) % 8
+    if pad:
+        m = concatenate([m, zeros(m.shape[:-1] + (pad,), "uint8", device=_core.device_of(m))], axis=-1)
+    w = [128, 64, 32, 16, 8, 4, 2, 1] if bitorder == "big" else [1, 2, 4, 8, 16, 32, 64, 128]
+    weights = asarray(_np.array(w, dtype=_np.uint8), device=_core.device_of(m))
+    packed = (m.reshape(m.shape[:-1] + ((n + pad) // 8, 8)) * weights).sum(axis=-1, dtype="uint8")
+    return moveaxis(packed, -1, axis)
+
+
+def unpackbits(a, axis=None, count=None, bitorder="big"):
+    from ._creation import asarray, zeros
+    from ._manipulation import concatenate, moveaxis
+
+    x = _arr(a)
+    if x._dtype_name != "uint8":
+        raise TypeError("Expected an input array of unsigned byte data type")
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    axis = _norm_axis(axis, x.ndim)
+    m = moveaxis(x, axis, -1)
+    shifts = asarray(_np.array([7, 6, 5, 4, 3, 2, 1, 0] if bitorder == "big" else list(range(8)), dtype=_np.uint8),
+                     device=_core.device_of(m))
+    bits = ((m[..., None] >> shifts) & 1).astype("uint8")
+    bits = bits.reshape(m.shape[:-1] + (m.shape[-1] * 8,))
+    if count is not None:
+        total = bits.shape[-1]
+        keep = count if count >= 0 else max(total + count, 0)
+        if keep <= total:
+            bits = bits[..., :keep]
+        else:
+            bits = concatenate([bits, zeros(bits.shape[:-1] + (keep - total,), "uint8",
+                                            device=_core.device_of(bits))], axis=-1)
+    return moveaxis(bits, -1, axis)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """NumPy's cross product of 3-element (or 2-element, as NumPy still takes them) vectors along the given axes."""
+    from ._manipulation import broadcast_arrays, moveaxis, stack
+
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    x, y = _arr(a), _arr(b)
+    x = moveaxis(x, _norm_axis(axisa, x.ndim), -1)
+    y = moveaxis(y, _norm_axis(axisb, y.ndim), -1)
+    if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    a0, a1 = x[..., 0], x[..., 1]
+    b0, b1 = y[..., 0], y[..., 1]
+    if x.shape[-1] == 2 and y.shape[-1] == 2:
+        return a0 * b1 - a1 * b0
+    a2 = x[..., 2] if x.shape[-1] == 3 else a0 * 0
+    b2 = y[..., 2] if y.shape[-1] == 3 else b0 * 0
+    c = stack(broadcast_arrays(a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
+    return moveaxis(c, -1, _norm_axis(axisc, c.ndim))
+
+
 def block(arrays):
     """Nested lists of arrays joined innermost along the last axis, outward along earlier ones (NumPy's block)."""
     from ._manipulation import concatenate
@@ -539,4 +628,4 @@ def block(arrays):
 __all__ = ["append", "delete", "insert", "column_stack", "row_stack", "dstack", "hsplit", "vsplit", "dsplit", "rot90",
            "rollaxis", "resize", "trim_zeros", "ravel_multi_index", "unravel_index", "fill_diagonal", "put", "place",
            "putmask", "put_along_axis", "select", "choose", "piecewise", "apply_along_axis", "apply_over_axes",
-           "require", "block"]
+           "require", "ix_", "packbits", "unpackbits", "cross", "block"]
