@@ -254,3 +254,59 @@ def test_rejection_errors_as_numpy(call, error, match):
         call(np.random.default_rng(0))
     with pytest.raises(error, match=match):
         call(R.default_rng(0))
+
+
+@pytest.mark.parametrize("name,args", [("zipf", (2.0,)), ("zipf", (3.5,)), ("logseries", (0.5,)),
+                                       ("logseries", (0.95,)), ("hypergeometric", (10, 20, 8)),
+                                       ("hypergeometric", (100, 50, 120))])
+def test_discrete_distributions_match_numpys(name, args):
+    """The probabilities of the first values, the median and (for hypergeometric) mean and variance, against
+    NumPy's own draws."""
+    n = 100_000
+    got = getattr(R.default_rng(17), name)(*args, size=n).get()
+    want = getattr(np.random.default_rng(17), name)(*args, size=n)
+    assert got.dtype == want.dtype == np.int64 and got.shape == want.shape
+    lo = int(min(got.min(), want.min()))
+    pa = np.bincount(np.minimum(got, lo + 40) - lo, minlength=41) / n
+    pb = np.bincount(np.minimum(want, lo + 40) - lo, minlength=41) / n
+    assert np.max(np.abs(pa - pb)) < 0.006, (pa[:10], pb[:10])
+    assert np.median(got) == np.median(want)
+    if name == "hypergeometric":
+        assert abs(got.mean() - want.mean()) < 0.03 and abs(got.var() / want.var() - 1) < 0.05
+
+
+@pytest.mark.parametrize("call,match", [(lambda g: g.zipf(1), "a <= 1"), (lambda g: g.logseries(1), "p >= 1"),
+                                        (lambda g: g.hypergeometric(-1, 2, 1), "ngood < 0"),
+                                        (lambda g: g.hypergeometric(2, 2, 5), "ngood \\+ nbad < nsample"),
+                                        (lambda g: g.hypergeometric(2, 2, -1), "nsample < 0")])
+def test_discrete_errors_as_numpy(call, match):
+    for gen in (np.random.default_rng(0), R.default_rng(0)):
+        with pytest.raises(ValueError, match=match):
+            call(gen)
+    assert int(R.default_rng(0).logseries(0.0)) == 1 and int(R.default_rng(0).hypergeometric(0, 0, 0)) == 0
+
+
+def test_bytes_permuted_spawn_and_global_state():
+    g = R.default_rng(4)
+    b = g.bytes(10)
+    assert isinstance(b, bytes) and len(b) == 10 and R.default_rng(4).bytes(10) == b
+    x = tnp.asarray(np.arange(24).reshape(4, 6))
+    for axis in (None, 0, 1):
+        p = g.permuted(x, axis=axis).get()
+        if axis is None:
+            assert sorted(p.ravel()) == list(range(24))
+        else:
+            np.testing.assert_array_equal(np.sort(p, axis=axis), np.arange(24).reshape(4, 6))
+    kids = g.spawn(3)
+    draws = [k.random(4).get() for k in kids]
+    assert len({d.tobytes() for d in draws}) == 3  # independent streams
+    np.testing.assert_array_equal(R.default_rng(4).spawn(3)[1].random(4).get(), draws[1])  # reproducible
+    R.seed(9)
+    state = R.get_state()
+    first = R.rand(5).get()
+    R.set_state(state)
+    np.testing.assert_array_equal(R.rand(5).get(), first)
+    r = R.random_integers(3, 5, size=1000).get()
+    assert r.min() == 3 and r.max() == 5
+    with pytest.raises(ValueError, match="get_state"):
+        R.set_state(("MT19937", None))

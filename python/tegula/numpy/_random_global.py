@@ -10,7 +10,8 @@ __all__ = ["seed", "rand", "randn", "randint", "random", "random_sample", "ranf"
            "logistic", "gumbel", "rayleigh", "weibull", "pareto", "power", "lognormal", "standard_cauchy",
            "geometric", "triangular", "standard_gamma", "gamma", "chisquare", "beta", "standard_t", "f", "poisson",
            "binomial", "dirichlet", "multivariate_normal", "negative_binomial", "wald", "vonmises",
-           "noncentral_chisquare", "noncentral_f", "multinomial"]
+           "noncentral_chisquare", "noncentral_f", "multinomial", "zipf", "logseries", "hypergeometric",
+           "random_integers", "bytes", "get_state", "set_state"]
 
 _state = {"generator": None}
 
@@ -139,10 +140,39 @@ wald = _forward("wald", 2)
 vonmises = _forward("vonmises", 2)
 noncentral_chisquare = _forward("noncentral_chisquare", 2)
 noncentral_f = _forward("noncentral_f", 3)
+zipf = _forward("zipf", 1)
+logseries = _forward("logseries", 1)
+hypergeometric = _forward("hypergeometric", 3)
 
 
 def multinomial(n, pvals, size=None):
     return _g().multinomial(n, pvals, size)
+
+
+def random_integers(low, high=None, size=None):
+    """Integers in [low, high] (NumPy's deprecated form of randint(low, high + 1))."""
+    if high is None:
+        low, high = 1, low
+    return randint(low, int(high) + 1, size)
+
+
+def bytes(length):  # noqa: A001 - NumPy's name
+    return _g().bytes(length)
+
+
+def get_state():
+    """The global generator's state: a dict naming Philox4x32 with its key and counter (not NumPy's MT19937
+    tuple)."""
+    return dict(_g().bit_generator.state)
+
+
+def set_state(state):
+    from .random import Philox, default_rng
+
+    if not isinstance(state, dict) or state.get("bit_generator") != "Philox4x32":
+        raise ValueError("set_state takes the dict get_state() returns (bit_generator 'Philox4x32')")
+    key = (int(state["key"][1]) << 32) | int(state["key"][0])
+    _state["generator"] = default_rng(Philox(key=key, counter=int(state["counter"])))
 
 
 def dirichlet(alpha, size=None):

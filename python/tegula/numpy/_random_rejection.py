@@ -278,3 +278,97 @@ def vonmises(gen, mu, kappa, size):
     normal = wrap(mf + f.sqrt(1.0 / kk) * gen._normal((n,), "float64"))
     out = f.where(kf < 1e-8, uniform, f.where(kf > 1e6, normal, wrapped))
     return out.reshape(shape)
+
+
+def zipf(gen, a, size):
+    """Devroye's rejection for the Zipf (zeta) distribution, as NumPy's; values past int64's range are redrawn."""
+    from . import _ufuncs as f
+    from .random import _size_tuple
+
+    (av,), (ha,) = _params(gen, (a,))
+    if ha is not None and (_np.any(ha <= 1) or _np.any(_np.isnan(ha))):
+        raise ValueError("a <= 1 or a is NaN")
+    shape = _size_tuple(size) if size is not None else av.shape
+    n = math.prod(shape)
+    if n == 0:
+        return gen._host(_np.zeros(shape, dtype=_np.int64))
+    (af,) = _flat((av,), shape)
+    am1 = af - 1.0
+    b = f.exp2(am1)
+
+    def devroye(idx):
+        am, bb = am1[idx], b[idx]
+        u = 1.0 - gen._unit((idx.shape[0],), "float64")  # in (0, 1]
+        v = gen._unit((idx.shape[0],), "float64")
+        x = f.floor(f.exp(-f.log(u) / am))
+        fits = (x >= 1.0) & (x <= 9.2e18)
+        xs = f.where(fits, x, 1.0)
+        t = f.exp(am * f.log1p(1.0 / xs))
+        return fits & (v * xs * (t - 1.0) / (bb - 1.0) <= t / bb), xs
+
+    return _rounds(n, gen.device, 1.0, devroye).astype("int64").reshape(shape)
+
+
+def logseries(gen, p, size):
+    """Kemp's second algorithm for the logarithmic series distribution, as NumPy's."""
+    from . import _ufuncs as f
+    from .random import _size_tuple
+
+    (pv,), (hp,) = _params(gen, (p,))
+    if hp is not None and (_np.any(hp < 0) or _np.any(hp >= 1) or _np.any(_np.isnan(hp))):
+        raise ValueError("p < 0, p >= 1 or p is NaN")
+    shape = _size_tuple(size) if size is not None else pv.shape
+    n = math.prod(shape)
+    if n == 0:
+        return gen._host(_np.zeros(shape, dtype=_np.int64))
+    (pf,) = _flat((pv,), shape)
+    r = f.log1p(-pf)
+
+    def kemp(idx):
+        p_, r_ = pf[idx], r[idx]
+        v = gen._unit((idx.shape[0],), "float64")
+        u = gen._unit((idx.shape[0],), "float64")
+        q = -f.expm1(r_ * u)
+        q_ok = f.where((q > 0) & (q < 1), q, 0.5)
+        deep = f.floor(1.0 + f.log(f.where(v > 0, v, 1.0)) / f.log(q_ok))
+        one = v >= p_
+        deep_ok = (v <= q * q) & (deep >= 1.0) & (v > 0)
+        value = f.where(one, 1.0, f.where(v <= q * q, deep, f.where(v >= q, 1.0, 2.0)))
+        return one | deep_ok | (v > q * q), value
+
+    return _rounds(n, gen.device, 1.0, kemp).astype("int64").reshape(shape)
+
+
+def hypergeometric(gen, ngood, nbad, nsample, size):
+    """Good items in nsample drawn without replacement from ngood good and nbad bad ones: one Bernoulli draw per
+    item taken, with the odds of what is left (min(nsample, total - nsample) rounds, by the symmetry NumPy uses)."""
+    from . import _ufuncs as f
+    from .random import _size_tuple
+
+    (g, b, s_), (hg, hb, hs) = _params(gen, (ngood, nbad, nsample))
+    if hg is not None and _np.any(hg < 0):
+        raise ValueError("ngood < 0")
+    if hb is not None and _np.any(hb < 0):
+        raise ValueError("nbad < 0")
+    if hs is not None and _np.any(hs < 0):
+        raise ValueError("nsample < 0")
+    if hg is not None and hb is not None and hs is not None and _np.any(hg + hb < hs):
+        raise ValueError("ngood + nbad < nsample")
+    shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(g.shape, b.shape, s_.shape)
+    n = math.prod(shape)
+    if n == 0:
+        return gen._host(_np.zeros(shape, dtype=_np.int64))
+    gf, bf, sf = _flat((g, b, s_), shape)
+    total = gf + bf
+    flip = sf > total * 0.5
+    draws = f.where(flip, total - sf, sf)  # draw the smaller side, take the complement after
+    rounds = int(draws.max()) if n else 0
+    good_left, left, got = gf, total, gf * 0.0
+    for k in range(rounds):
+        active = draws > k
+        u = gen._unit((n,), "float64")
+        hit = active & (u * left < good_left)
+        got = got + f.where(hit, 1.0, 0.0)
+        good_left = good_left - f.where(hit, 1.0, 0.0)
+        left = left - f.where(active, 1.0, 0.0)
+    return f.where(flip, gf - got, got).astype("int64").reshape(shape)

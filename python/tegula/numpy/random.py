@@ -84,7 +84,7 @@ class Philox:
                 raise ValueError("key must be one 64-bit value or two 32-bit words")
             self.key = (int(k[0]) & 0xFFFFFFFF, int(k[-1] >> _np.uint64(32) if k.size == 1 else k[1]) & 0xFFFFFFFF)
         else:
-            self.seed_seq = _np.random.SeedSequence(seed)
+            self.seed_seq = seed if isinstance(seed, _np.random.SeedSequence) else _np.random.SeedSequence(seed)
             words = self.seed_seq.generate_state(2, _np.uint32)
             self.key = (int(words[0]), int(words[1]))
         self.counter = int(counter)
@@ -119,7 +119,7 @@ class Generator:
     (exponential, laplace, logistic, gumbel, rayleigh, weibull, pareto, power, lognormal, standard_cauchy,
     geometric, triangular), choice with or without p, and rejection samplers (gamma, beta, chisquare, dirichlet,
     standard_t, f, poisson, binomial, negative_binomial, vonmises, noncentral_chisquare, noncentral_f) plus
-    wald, multinomial and multivariate_normal. Not here yet: hypergeometric, zipf and logseries."""
+    zipf, logseries, hypergeometric, wald, multinomial and multivariate_normal."""
 
     def __init__(self, bit_generator, device=None):
         if not isinstance(bit_generator, Philox):
@@ -466,6 +466,50 @@ class Generator:
             rest = rest - pj
         counts.append(left)
         return stack(counts, axis=-1).astype("int64")
+
+    def zipf(self, a, size=None):
+        from ._random_rejection import zipf
+
+        return zipf(self, a, size)
+
+    def logseries(self, p, size=None):
+        from ._random_rejection import logseries
+
+        return logseries(self, p, size)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        from ._random_rejection import hypergeometric
+
+        return hypergeometric(self, ngood, nbad, nsample, size)
+
+    def bytes(self, length):
+        """length random bytes (a Python bytes object, from the same Philox stream)."""
+        n = operator.index(length)
+        return self._words(-(-n // 4)).get().tobytes()[:n]  # (the name bytes is numpy.random.bytes here)
+
+    def permuted(self, x, axis=None, out=None):
+        """x with each slice along axis shuffled independently (all elements together when axis is None)."""
+        from ._array_api import take_along_axis
+        from ._sort import argsort
+
+        a = x if isinstance(x, _core.ndarray) else self._host(x)
+        if axis is None:
+            r = a.reshape(-1)[self._perm(a.size)].reshape(a.shape)
+        else:
+            w = self._words(2 * a.size).reshape(-1, 2).astype("uint64")
+            keys = ((w[:, 0] << 32) | w[:, 1]).reshape(a.shape)
+            r = take_along_axis(a, argsort(keys, axis=axis), axis=axis)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    def spawn(self, n_children):
+        """n independent Generators, from the children of this one's SeedSequence (as NumPy's spawn)."""
+        seq = getattr(self.bit_generator, "seed_seq", None)
+        if seq is None:
+            raise TypeError("The underlying SeedSequence does not implement spawning.")
+        return [Generator(Philox(child), self.device) for child in seq.spawn(n_children)]
 
     def vonmises(self, mu, kappa, size=None):
         from ._random_rejection import vonmises
