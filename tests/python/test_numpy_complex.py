@@ -304,9 +304,28 @@ def test_reductions_with_where_keepdims_ddof(dtype, device, rng):
 
 @pytest.mark.parametrize("name", ["prod", "max", "min", "argmax", "argmin", "cumprod", "nanmax", "nanmin",
                                   "nanargmax", "nanargmin", "nanprod"])
-def test_missing_reductions_raise_not_implemented_naming_it(name, device):
-    with pytest.raises(NotImplementedError, match=f"^{name} of complex"):
-        getattr(tnp, name)(t(np.array([1 + 1j, 2]), device))
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_reductions_without_an_engine_form(name, dtype, device):
+    """prod/cumprod (pairwise and doubling products) and the lexicographic max/min/argmax/argmin with their nan*
+    forms, against NumPy: every axis, keepdims, NaN parts (propagating, or skipped by the nan* forms), ties."""
+    rng = np.random.default_rng(5)
+    ints = rng.integers(-3, 3, (4, 7)) + 1j * rng.integers(-3, 3, (4, 7))  # many ties in the real parts
+    nans = rng.standard_normal((5, 6)) + 1j * rng.standard_normal((5, 6))
+    nans[1, 2], nans[3, 0], nans[3, 4] = complex(np.nan, 1), complex(2, np.nan), complex(np.nan, np.nan)
+    tol = 1e-5 if dtype == "complex64" else 1e-12
+    for z in (ints.astype(dtype), nans.astype(dtype)):
+        for axis in ([None, 0, 1] if name != "cumprod" else [None, 0, 1]):
+            want = getattr(np, name)(z, axis=axis)
+            got = getattr(tnp, name)(t(z, device), axis=axis).get()
+            assert got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype
+            np.testing.assert_allclose(got, want, rtol=10 * tol, atol=10 * tol, equal_nan=True)
+        if name not in ("cumprod",):
+            want = getattr(np, name)(z, axis=1, keepdims=True)
+            np.testing.assert_allclose(getattr(tnp, name)(t(z, device), axis=1, keepdims=True).get(), want,
+                                       rtol=10 * tol, atol=10 * tol, equal_nan=True)
+    if name.startswith("nanarg"):
+        with pytest.raises(ValueError, match="All-NaN slice"):
+            getattr(tnp, name)(t(np.full((2, 3), complex(np.nan, 0), dtype=dtype), device), axis=1)
 
 
 # ---- creation -----------------------------------------------------------------------------------------

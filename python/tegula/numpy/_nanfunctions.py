@@ -22,8 +22,11 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    if _is_complex(_arr(a)):
-        raise NotImplementedError("nanprod of complex arrays is not implemented yet")
+    if _is_complex(_arr(a)):  # a value with a NaN part counts as NaN
+        from ._complex_reductions import _is_nan
+
+        z = _arr(a)
+        return prod(_is_nan(z)._where(z._scalar_like(1), z), axis, dtype, out, keepdims, initial, where)
     return prod(_nan_filled(a, 1), axis, dtype, out, keepdims, initial, where)
 
 
@@ -46,7 +49,10 @@ def _nan_extreme(op, a, axis, out, keepdims, initial, where):
     NaN without it (NumPy also warns). A NaN initial is skipped too, like any NaN."""
     a = _arr(a)
     if _is_complex(a):
-        raise NotImplementedError(f"nan{op} of complex arrays is not implemented yet")
+        from . import _complex_reductions as C
+
+        return _finish(C.extreme(a, axis, keepdims, op == "max", skip_nan=True, initial=initial, where=where), out,
+                       True)
     if initial is None and where is not True:
         raise _no_identity("fmax" if op == "max" else "fmin")
     if not _is_float(a) or a.size == 0:
@@ -74,7 +80,16 @@ def _nan_arg(op, a, axis, out, keepdims):
     """nanargmax/nanargmin: an all-NaN slice raises ValueError, as in NumPy (this reads one flag back)."""
     a = _arr(a)
     if _is_complex(a):
-        raise NotImplementedError(f"nan{op} of complex arrays is not implemented yet")
+        from . import _complex_reductions as C
+
+        nan = C._is_nan(a)
+        if nan.size and bool(nan.all(axis=axis).any()):
+            raise ValueError("All-NaN slice encountered")
+        r = C.argextreme(a, axis, op == "argmax", skip_nan=True)
+        if keepdims:
+            r = r.reshape((1,) * a.ndim if axis is None else tuple(1 if k == axis % a.ndim else s
+                                                                    for k, s in enumerate(a.shape)))
+        return _finish(r, out, True)
     empty = _all_nan(a, axis, False)
     if empty is not None and empty.size and bool(any(empty)):
         raise ValueError("All-NaN slice encountered")

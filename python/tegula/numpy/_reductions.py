@@ -117,19 +117,29 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    a = _no_complex_reduction("prod", a if dtype is None else _arr(a).astype(dtype_name(dtype)))
+    a = _arr(a) if dtype is None else _arr(a).astype(dtype_name(dtype))
+    if _is_complex(a):  # no complex product in the engine: pairwise element-wise products
+        from . import _complex_reductions as C
+
+        return _finish(C.prod(a, axis, keepdims, initial, where), out, True)
     return _reduce("prod", a, axis, keepdims, dtype, out, initial, where)
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
     """A where= mask needs initial= (maximum has no identity), as in NumPy."""
-    a = _no_complex_reduction("max", a)
+    if _is_complex(_arr(a)):
+        from . import _complex_reductions as C
+
+        return _finish(C.extreme(a, axis, keepdims, True, initial=initial, where=where), out, True)
     return _reduce("max", a, axis, keepdims, None, out, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
     """A where= mask needs initial= (minimum has no identity), as in NumPy."""
-    a = _no_complex_reduction("min", a)
+    if _is_complex(_arr(a)):
+        from . import _complex_reductions as C
+
+        return _finish(C.extreme(a, axis, keepdims, False, initial=initial, where=where), out, True)
     return _reduce("min", a, axis, keepdims, None, out, initial, where)
 
 
@@ -138,6 +148,14 @@ amax, amin = max, min
 
 def _argreduce(op, a, axis, out, keepdims):
     a = _arr(a)
+    if _is_complex(a):  # NumPy's lexicographic order, computed from the parts
+        from . import _complex_reductions as C
+
+        r = C.argextreme(a, axis, op == "argmax")
+        if keepdims:
+            r = r.reshape((1,) * a.ndim if axis is None else tuple(1 if k == axis % a.ndim else s
+                                                                    for k, s in enumerate(a.shape)))
+        return _finish(r, out, True)
     if axis is None:
         r = a.ravel()._reduce(op, 0, False)
         if keepdims:
@@ -148,12 +166,10 @@ def _argreduce(op, a, axis, out, keepdims):
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
-    a = _no_complex_reduction("argmax", a)
     return _argreduce("argmax", a, axis, out, keepdims)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
-    a = _no_complex_reduction("argmin", a)
     return _argreduce("argmin", a, axis, out, keepdims)
 
 
@@ -255,13 +271,6 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     return _finish(nonzero._reduce("sum", _axis(axis), bool(keepdims)) > 0, out, True)
 
 
-def _no_complex_reduction(name, a):
-    a = _arr(a)
-    if _is_complex(a):
-        raise NotImplementedError(f"{name} of complex arrays is not implemented yet")
-    return a
-
-
 def count_nonzero(a, axis=None, *, keepdims=False):
     return (_arr(a) != 0)._reduce("sum", _axis(axis), bool(keepdims))
 
@@ -288,7 +297,11 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    a = _no_complex_reduction("cumprod", a if dtype is None else _arr(a).astype(dtype_name(dtype)))
+    a = _arr(a) if dtype is None else _arr(a).astype(dtype_name(dtype))
+    if _is_complex(a):
+        from . import _complex_reductions as C
+
+        return _finish(C.cumprod(a, axis), out, True)
     return _scan("cumprod", a, axis, dtype, out)
 
 
