@@ -216,3 +216,38 @@ def test_sort_kernels_compile_for_the_gpu(kernel, args):
         tc.Program(k["source"], name="sort.cu", options=tc.ProgramOptions(arch="sm_90")).compile(target_type="cubin")
     except tc.DriverNotFoundError as e:
         pytest.skip(f"NVRTC is not available: {e}")
+
+
+@pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_weighted_quantiles_as_numpy(name):
+    """weights= with method 'inverted_cdf' (NumPy's only weighted method): every axis form, keepdims, NaNs,
+    leading zero weights, and 1-D weights along one axis."""
+    a = RNG.standard_normal((4, 9))
+    w = RNG.integers(1, 4, (4, 9)).astype(float)
+    w[0, :2], w[2, 5], w[3, 0] = 0, 0, 0
+    with_nan = a.copy()
+    with_nan[1, 3] = np.nan
+    qs = [0.0, 0.1, 0.5, 0.9, 1.0] if "quantile" in name else [0, 10, 50, 90, 100]
+    for x in (a, with_nan):
+        for axis in (None, 0, 1, (0, 1)):
+            for keepdims in (False, True):
+                want = getattr(np, name)(x, qs, axis=axis, method="inverted_cdf", weights=w, keepdims=keepdims)
+                got = getattr(tnp, name)(tnp.asarray(x), qs, axis=axis, method="inverted_cdf", weights=tnp.asarray(w),
+                                         keepdims=keepdims).get()
+                assert got.shape == want.shape
+                np.testing.assert_array_equal(got, want)
+    if not name.startswith("nan"):  # (NumPy 2.4's own nan* forms fail on 1-D weights)
+        want = getattr(np, name)(a, qs[2], axis=1, method="inverted_cdf", weights=w[0])
+        np.testing.assert_array_equal(getattr(tnp, name)(tnp.asarray(a), qs[2], axis=1, method="inverted_cdf",
+                                                         weights=w[0]).get(), want)
+
+
+@pytest.mark.parametrize("call", [lambda m: m.quantile(m.ones(3), 0.5, weights=m.ones(3)),
+                                  lambda m: m.quantile(m.ones((2, 3)), 0.5, axis=1, method="inverted_cdf",
+                                                       weights=-m.ones((2, 3))),
+                                  lambda m: m.quantile(m.ones((2, 3)), 0.5, axis=1, method="inverted_cdf",
+                                                       weights=m.ones((2, 2))),
+                                  lambda m: m.quantile(m.ones((2, 3)), 0.5, axis=0, method="inverted_cdf",
+                                                       weights=m.asarray([[0.0, 1, 1], [0, 1, 1]]))])
+def test_weighted_quantile_errors_as_numpy(call):
+    assert_same_error(call)

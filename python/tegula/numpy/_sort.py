@@ -657,24 +657,96 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, keepdims, "linear", True, out)
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, percent):
+    """NumPy's weighted quantile (method 'inverted_cdf' only, as NumPy): values sorted along the axis with their
+    weights, the normalised cumulative weights, and per quantile the first value whose cumulative weight reaches
+    it (leading zero weights never chosen). NaN values: the result is NaN (nan_aware: they weigh nothing)."""
+    from . import _ufuncs as f
+    from ._array_api import take_along_axis
+    from ._manipulation import broadcast_to, expand_dims, moveaxis, stack
+    from ._reductions import cumsum
+
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    a = _arr(a)
+    qa = _np.asarray(q, dtype=_np.float64) / (100.0 if percent else 1.0)
+    if _np.any((qa < 0) | (qa > 1)) or _np.any(_np.isnan(qa)):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent else "Quantiles must be in the range [0, 1]")
+    w = _arr(weights, a).astype("float64")
+    if w.shape != a.shape:
+        if isinstance(axis, (int, _np.integer)) and w.ndim == 1 and a.ndim and w.shape[0] == a.shape[axis % a.ndim]:
+            shape = [1] * a.ndim
+            shape[axis % a.ndim] = w.shape[0]
+            w = broadcast_to(w.reshape(shape), a.shape)
+        else:
+            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+    if bool((w < 0).any()):
+        raise ValueError("Weights must be non-negative.")
+    if a._dtype_name.startswith(("int", "uint", "bool")):
+        a = a.astype("float64")
+    axes = None if axis is None else ((axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis))
+    if axes is None:
+        x, ww = a.reshape(-1), w.reshape(-1)
+    else:
+        axes = tuple(ax % a.ndim for ax in axes)
+        rest = tuple(a.shape[d] for d in range(a.ndim) if d not in axes)
+        last = tuple(range(a.ndim - len(axes), a.ndim))
+        x, ww = moveaxis(a, axes, last).reshape(rest + (-1,)), moveaxis(w, axes, last).reshape(rest + (-1,))
+    n = x.shape[-1]
+    if n == 0:
+        raise ValueError("cannot compute the quantile of an empty slice")
+    order = argsort(x, axis=-1)
+    xs, ws = take_along_axis(x, order, -1), take_along_axis(ww, order, -1)
+    isf = xs._dtype_name.startswith(("float", "bfloat"))
+    if nan_aware and isf:
+        ws = f.where(xs != xs, 0.0, ws)
+    cdf = cumsum(ws, axis=-1)
+    total = cdf[..., -1:]
+    if bool((~f.isfinite(total) | (total == 0)).any()):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    cdf = cdf / total
+    cdf = f.where(cdf == 0, -1.0, cdf)  # leading zero weights: never the answer
+    results = []
+    for qv in qa.reshape(-1):
+        idx = f.minimum((cdf < qv).sum(axis=-1, keepdims=True), n - 1)
+        r = take_along_axis(xs, idx, -1)
+        if isf and not nan_aware:
+            r = f.where(xs[..., -1:] != xs[..., -1:], xs[..., -1:], r)  # a NaN in the slice: NaN
+        r = r.reshape(r.shape[:-1])
+        if keepdims:
+            if axes is None:
+                r = r.reshape((1,) * a.ndim)
+            else:
+                for d in sorted(axes):
+                    r = expand_dims(r, d)
+        results.append(r)
+    res = results[0] if _np.ndim(q) == 0 else stack(results, axis=0).reshape(qa.shape + results[0].shape)
+    if out is not None:
+        out._assign(res)
+        return out
+    return res
+
+
+def _quantile_or_weighted(a, q, axis, keepdims, method, weights, nan_aware, out, percent):
     if weights is not None:
-        raise NotImplementedError("quantile with weights is not supported yet")
-    return _quantile(a, q, axis, keepdims, method, False, out)
+        return _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, percent)
+    return _quantile(a, q, axis, keepdims, method, nan_aware, out, percent=percent)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+    return _quantile_or_weighted(a, q, axis, keepdims, method, weights, False, out, False)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
-    if weights is not None:
-        raise NotImplementedError("percentile with weights is not supported yet")
-    return _quantile(a, q, axis, keepdims, method, False, out, percent=True)
+    return _quantile_or_weighted(a, q, axis, keepdims, method, weights, False, out, True)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
-    return _quantile(a, q, axis, keepdims, method, True, out)
+    return _quantile_or_weighted(a, q, axis, keepdims, method, weights, True, out, False)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
-    return _quantile(a, q, axis, keepdims, method, True, out, percent=True)
+    return _quantile_or_weighted(a, q, axis, keepdims, method, weights, True, out, True)
 
 
 def repeat_counts(a, counts, axis):
