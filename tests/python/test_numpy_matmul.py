@@ -226,3 +226,15 @@ def test_vdot_and_kron():
         got, want = tnp.kron(tnp.asarray(x), tnp.asarray(y)).get(), np.kron(x, y)
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+def test_einsum_interleaved_form():
+    """einsum(op0, sublist0, op1, sublist1, ..., [sublistout]), as NumPy's."""
+    a, b = _r((2, 3), "float64"), _r((3, 4), "float64")
+    for args in [(a, [0, 1], b, [1, 2]), (a, [0, 1], b, [1, 2], [0, 2]), (a, [0, 1], [1, 0]),
+                 (a, [Ellipsis, 1], b, [1, 2], [Ellipsis, 2]), (a, [0, 1], [])]:
+        want = np.einsum(*args)
+        got = tnp.einsum(*(tnp.asarray(x) if isinstance(x, np.ndarray) else x for x in args))
+        np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+    with pytest.raises(ValueError, match="valid range"):
+        tnp.einsum(tnp.asarray(a), [0, 60])

@@ -111,9 +111,33 @@ def _pair(a, ta, b, tb, keep):
     return r.reshape(tuple(size[c] for c in batch + left + right)), "".join(batch + left + right)
 
 
+def _interleaved(args):
+    """NumPy's interleaved form einsum(op0, sublist0, op1, sublist1, ..., [sublistout]) as (subscripts, operands):
+    each sublist's integers (or Ellipsis) become letters."""
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+    def word(sub):
+        out = []
+        for s in sub:
+            if s is Ellipsis:
+                out.append("...")
+            elif isinstance(s, (int, _np.integer)) and 0 <= int(s) < len(letters):
+                out.append(letters[int(s)])
+            else:
+                raise ValueError("subscript is not within the valid range [0, 52)")
+        return "".join(out)
+
+    ops, subs = list(args[0::2]), list(args[1::2])
+    explicit = len(args) % 2 == 1
+    if explicit:
+        target = ops.pop()  # the last item of an odd-length list is the output sublist
+        return ",".join(word(x) for x in subs) + "->" + word(target), ops
+    return ",".join(word(x) for x in subs), ops
+
+
 def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     if not isinstance(subscripts, str):
-        raise TypeError("einsum takes the subscripts as a string (the interleaved operand form is not supported)")
+        subscripts, operands = _interleaved((subscripts,) + operands)
     ops = [_arr(x) for x in operands]
     if not ops:
         raise ValueError("No input operands")
