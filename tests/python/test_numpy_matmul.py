@@ -238,3 +238,17 @@ def test_einsum_interleaved_form():
         np.testing.assert_allclose(got.get(), want, rtol=1e-12)
     with pytest.raises(ValueError, match="valid range"):
         tnp.einsum(tnp.asarray(a), [0, 60])
+
+
+def test_matmul_axes():
+    """The gufunc axes= argument: core axes anywhere in the operands and the output."""
+    rng = np.random.default_rng(8)
+    a, b, v = rng.standard_normal((3, 2, 5)), rng.standard_normal((5, 4, 3)), rng.standard_normal(5)
+    for x, y, axes in [(a, b, [(1, 2), (0, 1), (1, 0)]), (a, v, [(0, 2), (0,), (0,)]),
+                       (a, rng.standard_normal((3, 5, 4)), [(-2, -1), (-2, -1), (-2, -1)])]:
+        want = np.matmul(x, y, axes=axes)
+        got = tnp.matmul(tnp.asarray(x), tnp.asarray(y), axes=axes).get()
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    with pytest.raises(TypeError, match="axis can only be used"):
+        tnp.matmul(tnp.ones((2, 2)), tnp.ones((2, 2)), axis=0)

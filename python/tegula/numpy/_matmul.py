@@ -20,9 +20,41 @@ from ._core import ndarray
 _BLAS = ("float16", "bfloat16", "float32", "float64")
 
 
+def _matmul_on_axes(a, b, axes, out, dtype):
+    """matmul with the gufunc axes= argument: each operand's core axes (two, or one for a 1-D operand) moved last,
+    multiplied, and the result's core axes moved where axes[2] says."""
+    from ._manipulation import moveaxis
+
+    if not isinstance(axes, (list, tuple)) or len(axes) != 3:
+        raise ValueError("axes should be a list with an entry for all 3 inputs and outputs")
+    a, b = _arr(a), _arr(b)
+    cores = []
+    for x, ax in zip((a, b), axes[:2]):
+        ax = tuple(ax) if isinstance(ax, (list, tuple)) else (ax,)
+        if len(ax) != min(x.ndim, 2):
+            raise ValueError(f"axes item has {len(ax)} entries but the operand has {min(x.ndim, 2)} core dimensions")
+        cores.append(moveaxis(x, list(ax), list(range(x.ndim - len(ax), x.ndim))))
+    r = matmul(cores[0], cores[1], dtype=dtype)
+    out_ax = axes[2]
+    out_ax = tuple(out_ax) if isinstance(out_ax, (list, tuple)) else (out_ax,)
+    n_core = (a.ndim >= 2) + (b.ndim >= 2)
+    if len(out_ax) != n_core:
+        raise ValueError(f"axes item for the output has {len(out_ax)} entries, the result has {n_core} core "
+                         "dimensions")
+    if n_core:
+        r = moveaxis(r, list(range(r.ndim - n_core, r.ndim)), list(out_ax))
+    if out is not None:
+        out._assign(r)
+        return out
+    return r
+
+
 def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", axes=None, axis=None):
-    if axes is not None or axis is not None:
-        raise NotImplementedError("matmul's axes=/axis= are not supported; move the axes first (moveaxis)")
+    if axis is not None:
+        raise TypeError("matmul: axis can only be used with a single shared core dimension, not with the 3 distinct "
+                        "ones implied by signature (n?,k),(k,m?)->(n?,m?).")
+    if axes is not None:
+        return _matmul_on_axes(x1, x2, axes, out, dtype)
     a, b = _arr(x1), _arr(x2)
     if b._device_id != a._device_id:
         raise ValueError(f"arrays on different devices ({_core.device_of(a)} and {_core.device_of(b)}) cannot be "
