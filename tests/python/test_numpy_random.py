@@ -310,3 +310,19 @@ def test_bytes_permuted_spawn_and_global_state():
     assert r.min() == 3 and r.max() == 5
     with pytest.raises(ValueError, match="get_state"):
         R.set_state(("MT19937", None))
+
+
+def test_multivariate_hypergeometric():
+    x = R.default_rng(0).multivariate_hypergeometric([5, 10, 15], 6, size=50_000).get()
+    assert x.dtype == np.int64 and x.shape == (50_000, 3) and (x.sum(axis=1) == 6).all()
+    np.testing.assert_allclose(x.mean(axis=0), [1.0, 2.0, 3.0], atol=0.02)  # nsample * colors / total
+    want_var = [6 * (5 / 30) * (25 / 30) * 24 / 29, 6 * (10 / 30) * (20 / 30) * 24 / 29, 6 * 0.5 * 0.5 * 24 / 29]
+    np.testing.assert_allclose(x.var(axis=0), want_var, rtol=0.05)
+    for call in (lambda g: g.multivariate_hypergeometric([5, -1], 2), lambda g: g.multivariate_hypergeometric([5, 1], 7),
+                 lambda g: g.multivariate_hypergeometric([5, 1], 2, method="x"),
+                 lambda g: g.multivariate_hypergeometric([5, 1], -2)):
+        with pytest.raises(ValueError) as want:
+            call(np.random.default_rng(0))
+        with pytest.raises(ValueError) as got:
+            call(R.default_rng(0))
+        assert str(got.value) == str(want.value)

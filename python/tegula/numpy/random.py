@@ -119,7 +119,7 @@ class Generator:
     (exponential, laplace, logistic, gumbel, rayleigh, weibull, pareto, power, lognormal, standard_cauchy,
     geometric, triangular), choice with or without p, and rejection samplers (gamma, beta, chisquare, dirichlet,
     standard_t, f, poisson, binomial, negative_binomial, vonmises, noncentral_chisquare, noncentral_f) plus
-    zipf, logseries, hypergeometric, wald, multinomial and multivariate_normal."""
+    zipf, logseries, hypergeometric, multivariate_hypergeometric, wald, multinomial and multivariate_normal."""
 
     def __init__(self, bit_generator, device=None):
         if not isinstance(bit_generator, Philox):
@@ -510,6 +510,37 @@ class Generator:
         if seq is None:
             raise TypeError("The underlying SeedSequence does not implement spawning.")
         return [Generator(Philox(child), self.device) for child in seq.spawn(n_children)]
+
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
+        """Draws of nsample items without replacement from groups of the given sizes: one hypergeometric draw per
+        group, each from what the earlier groups left (both of NumPy's methods give this distribution)."""
+        from ._manipulation import stack
+        from ._random_rejection import hypergeometric
+
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        c = _np.asarray(colors.get() if isinstance(colors, _core.ndarray) else colors)
+        if c.ndim != 1 or (c.size and (c.dtype.kind not in "iu" or _np.any(c < 0))):
+            raise ValueError("colors must be a one-dimensional sequence of nonnegative integers not exceeding "
+                             f"{_np.iinfo(_np.int64).max}.")
+        if nsample < 0:
+            raise ValueError("nsample must be nonnegative.")
+        if nsample > int(c.sum()):
+            raise ValueError("nsample > sum(colors)")
+        shape = _size_tuple(size)
+        left = self._host(_np.full(shape, float(nsample)))
+        rest = int(c.sum())
+        counts = []
+        for k in range(c.shape[0]):
+            rest -= int(c[k])
+            if k == c.shape[0] - 1:
+                x = left
+            else:
+                x = hypergeometric(self, self._host(_np.full(shape, float(c[k]))), float(rest), left, shape)
+                x = x.astype("float64")
+            counts.append(x)
+            left = left - x
+        return stack(counts, axis=-1).astype("int64") if counts else self._host(_np.zeros(shape + (0,), _np.int64))
 
     def vonmises(self, mu, kappa, size=None):
         from ._random_rejection import vonmises
