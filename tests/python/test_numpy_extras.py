@@ -296,3 +296,18 @@ def test_host_io_printing_and_dtype_utilities(tmp_path):
     assert tnp.shares_memory(b, b[1:, ::2]) and not tnp.shares_memory(b[:1], b[2:])
     assert tnp.may_share_memory(b, b.T) and not tnp.shares_memory(b, tnp.asarray(np.arange(12.0)))
     assert not tnp.isfortran(b) and tnp.isfortran(b.T)
+
+
+
+def test_frompyfunc_isnat_and_buffers():
+    from tegula.numpy import _host_utils
+    from tegula.tile import PerformanceWarning
+
+    _host_utils._SAID["frompyfunc"] = False
+    add = tnp.frompyfunc(lambda a, b: a + 2 * b, 2, 1)
+    with pytest.warns(PerformanceWarning, match="runs its Python function on the host"):
+        r = add(tnp.asarray([1, 2]), tnp.asarray([10, 20]))
+    np.testing.assert_array_equal(r.astype(np.int64), [21, 42])
+    with pytest.raises(TypeError, match="only defined for np.datetime64"):
+        tnp.isnat(tnp.asarray([1.0]))
+    assert tnp.getbufsize() == np.getbufsize()

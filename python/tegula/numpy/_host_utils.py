@@ -12,8 +12,8 @@ from ._common import _arr
 
 # dtype utilities and print options: NumPy's own (they see dtypes and settings, never array data)
 from numpy import (base_repr, binary_repr, errstate, format_float_positional, format_float_scientific,  # noqa: F401
-                   get_printoptions, geterr, geterrcall, iterable, min_scalar_type, mintypecode, printoptions,
-                   promote_types, set_printoptions, seterr, seterrcall, typename)
+                   get_printoptions, getbufsize, geterr, geterrcall, iterable, min_scalar_type, mintypecode,
+                   printoptions, promote_types, set_printoptions, setbufsize, seterr, seterrcall, typename)
 # (seterr/geterr/errstate govern NumPy's own floating-point warnings on the host: tegula's kernels raise none,
 # as CuPy's do not)
 
@@ -107,6 +107,38 @@ def array_str(a, *args, **kwargs):
     return _np.array_str(_host(_arr(a)), *args, **kwargs)
 
 
+def fromregex(file, regexp, dtype, encoding=None, *, device=None):
+    return _to_device(_np.fromregex(file, regexp, dtype, encoding=encoding), device)
+
+
+def isnat(x):
+    """tegula arrays hold no datetime64/timedelta64 values, so this is NumPy's TypeError for every other dtype."""
+    raise TypeError("ufunc 'isnat' is only defined for np.datetime64 and np.timedelta64.")
+
+
+def frompyfunc(func, nin, nout, *, identity=None):
+    """A function applying the Python callable element by element, as NumPy's frompyfunc: it runs on the host
+    (a Python call per element cannot run on a GPU), said once by a PerformanceWarning, and gives object arrays
+    as NumPy's does (NumPy arrays: tegula arrays have no object dtype)."""
+    uf = _np.frompyfunc(func, nin, nout, identity=identity)
+
+    def apply(*args, **kwargs):
+        import warnings
+
+        from tegula.tile import PerformanceWarning
+
+        if not _SAID["frompyfunc"]:
+            _SAID["frompyfunc"] = True
+            warnings.warn("tegula.numpy.frompyfunc runs its Python function on the host, element by element, and "
+                          "returns NumPy object arrays", PerformanceWarning, stacklevel=2)
+        return uf(*[_host(a) for a in args], **kwargs)
+    apply.__name__ = getattr(func, "__name__", "frompyfunc")
+    return apply
+
+
+_SAID = {"frompyfunc": False}
+
+
 def asarray_chkfinite(a, dtype=None, order=None, *, device=None):
     from ._creation import asarray
     from ._ufuncs import isfinite
@@ -153,7 +185,7 @@ def _extent(a):
     return lo, hi + a.itemsize
 
 
-__all__ = ["base_repr", "binary_repr", "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "einsum_path",
+__all__ = ["fromregex", "isnat", "frompyfunc", "getbufsize", "setbufsize", "base_repr", "binary_repr", "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "einsum_path",
            "format_float_positional", "format_float_scientific", "get_printoptions",
            "iterable", "min_scalar_type", "mintypecode", "printoptions", "promote_types", "set_printoptions",
            "typename", "issubdtype", "common_type", "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt",
