@@ -417,3 +417,23 @@ def test_index_errors_still_raised(device):
         a[[0, 5]]
     with pytest.raises(IndexError):
         a[np.array([True, False])]
+
+
+@pytest.mark.parametrize("name", ["arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_inverse_functions(name, dtype, device):
+    """Kahan's formulas against NumPy on finite values: tiny, moderate and huge ones, next to the branch points
+    +-1 and +-i, and on the cuts with both signs of zero."""
+    rng = np.random.default_rng(6)
+    pts = [s * (rng.standard_normal(60) + 1j * rng.standard_normal(60)) for s in (1e-12, 1e-5, 0.3, 1.0, 3.0, 1e5)]
+    if dtype == "complex128":
+        pts.append(1e150 * (rng.standard_normal(20) + 1j * rng.standard_normal(20)))
+    pts += [c + 1e-6 * (rng.standard_normal(20) + 1j * rng.standard_normal(20)) for c in (1, -1, 1j, -1j)]
+    pts.append(np.array([2 + 0j, -2 + 0j, 0.5 + 0j, 2j, -2j, complex(2, -0.0), complex(-2, -0.0), complex(0.0, 2),
+                         complex(-0.0, 2), complex(-0.0, -2), 0j, complex(-0.0, -0.0)]))
+    z = np.concatenate(pts).astype(dtype)
+    want = getattr(np, name)(z)
+    got = getattr(tnp, name)(t(z, device)).get()
+    assert got.dtype == want.dtype
+    err = np.abs(got - want) / np.maximum(np.abs(want), np.finfo(dtype).tiny)
+    assert err.max() < (1e-14 if dtype == "complex128" else 1e-6), z[np.argmax(err)]

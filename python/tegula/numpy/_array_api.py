@@ -173,8 +173,10 @@ def nextafter(x1, x2, /, out=None, **kw):
 def _float_unary(op, name):
     def f(x, /, out=None, **kw):
         x = _F._as_float(x)
-        if _F._is_complex(x):  # NumPy has these for complex (C99 casin & co.); the engine does not yet
-            raise NotImplementedError(f"{name} of complex arrays is not implemented yet")
+        if _F._is_complex(x):  # Kahan's formulas on the parts (_complex_inverse.py)
+            from ._complex_inverse import BY_NAME
+
+            return _F._finish(BY_NAME[op](x), out, kw.get("where", True), kw.get("dtype"))
         return _F._finish(x._unary(op), out, kw.get("where", True), kw.get("dtype"))
     f.__name__ = name
     return f
