@@ -22,10 +22,16 @@ def _sqrt_parts(a, b):
     return _parts(a._complex(b)._unary("sqrt"))
 
 
-def _asin_parts(x, y):
+def _roots(x, y, shift):
+    """sqrt(shift - z) and sqrt(shift + z) as parts (shift 1), or sqrt(z - 1) and sqrt(z + 1) (shift -1)."""
     one = x._scalar_like(1)
-    p1, q1 = _sqrt_parts(one - x, -y)   # sqrt(1 - z)
-    p2, q2 = _sqrt_parts(one + x, y)    # sqrt(1 + z)
+    p1, q1 = _sqrt_parts(one - x, -y) if shift > 0 else _sqrt_parts(x - one, y)
+    p2, q2 = _sqrt_parts(one + x, y) if shift > 0 else _sqrt_parts(x + one, y)
+    return p1, q1, p2, q2
+
+
+def _asin_parts(x, y):
+    p1, q1, p2, q2 = _roots(x, y, 1)   # sqrt(1 - z), sqrt(1 + z)
     re = x._binary("atan2", p1 * p2 - q1 * q2, False)
     im = (p1 * q2 - q1 * p2)._unary("asinh")
     return re, im
@@ -39,9 +45,7 @@ def asin(z):
 
 def acos(z):
     x, y = _parts(z)
-    one = x._scalar_like(1)
-    p1, q1 = _sqrt_parts(one - x, -y)
-    p2, q2 = _sqrt_parts(one + x, y)
+    p1, q1, p2, q2 = _roots(x, y, 1)
     re = 2 * p1._binary("atan2", p2, False)
     im = (p2 * q1 - q2 * p1)._unary("asinh")
     return re._complex(im)
@@ -55,9 +59,7 @@ def asinh(z):
 
 def acosh(z):
     x, y = _parts(z)
-    one = x._scalar_like(1)
-    p1, q1 = _sqrt_parts(x - one, y)   # sqrt(z - 1)
-    p2, q2 = _sqrt_parts(x + one, y)   # sqrt(z + 1)
+    p1, q1, p2, q2 = _roots(x, y, -1)   # sqrt(z - 1), sqrt(z + 1)
     re = (p1 * p2 + q1 * q2)._unary("asinh")
     im = 2 * q1._binary("atan2", p2, False)
     return re._complex(im)

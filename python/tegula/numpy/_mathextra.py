@@ -164,8 +164,8 @@ def bitwise_count(x):
     x = _arr(x)
     name = x._dtype_name
     if not name.startswith(("int", "uint", "bool")):
-        raise TypeError(f"ufunc 'bitwise_count' not supported for the input types, and the inputs could not be "
-                        f"safely coerced to any supported types according to the casting rule ''safe''")
+        raise TypeError("ufunc 'bitwise_count' not supported for the input types, and the inputs could not be "
+                        "safely coerced to any supported types according to the casting rule ''safe''")
     if name == "bool":
         return x.astype("uint8")
     bits = 8 * x.itemsize

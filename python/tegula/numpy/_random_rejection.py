@@ -61,6 +61,20 @@ def _flat(params, shape):
     return [ascontiguousarray(broadcast_to(p, shape)).reshape(-1) for p in params]
 
 
+def _prepared(gen, arrays, size):
+    """(each parameter broadcast to the draw's shape and flattened, that shape, the number of draws); the flat
+    parameters are None when there are no draws."""
+    from .random import _size_tuple
+
+    shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(*[a.shape for a in arrays])
+    n = math.prod(shape)
+    return (_flat(arrays, shape) if n else None), shape, n
+
+
+def _no_draws(gen, shape):
+    return gen._host(_np.zeros(shape, dtype=_np.int64))
+
+
 def _rounds(n, device, first, draw):
     """Runs rejection rounds over n values: draw(idx) returns (accepted mask, values) for the pending indices idx;
     returns the float64 results. `first` is the value every result starts from (overwritten when accepted)."""
@@ -112,7 +126,6 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
 
 def poisson(gen, lam, size):
     from . import _ufuncs as f
-    from .random import _size_tuple
 
     (lm,), (hl,) = _params(gen, (lam,))
     if hl is not None:
@@ -120,11 +133,10 @@ def poisson(gen, lam, size):
             raise ValueError("lam < 0 or lam is NaN")
         if _np.any(hl >= 1.0e19):  # NumPy's limit: beyond it the result no longer fits an int64
             raise ValueError("lam value too large")
-    shape = _size_tuple(size) if size is not None else lm.shape
-    n = math.prod(shape)
+    flat, shape, n = _prepared(gen, (lm,), size)
     if n == 0:
-        return gen._host(_np.zeros(shape, dtype=_np.int64))
-    (lf,) = _flat((lm,), shape)
+        return _no_draws(gen, shape)
+    (lf,) = flat
     small = lf < 10.0
     limit = f.exp(-lf)
     slam = f.sqrt(lf)
@@ -170,7 +182,6 @@ def poisson(gen, lam, size):
 
 def binomial(gen, n_trials, p, size):
     from . import _ufuncs as f
-    from .random import _size_tuple
 
     (nt, pp), (hn, hp) = _params(gen, (n_trials, p))
     if hn is not None and _np.any(hn < 0):
@@ -178,11 +189,10 @@ def binomial(gen, n_trials, p, size):
     nt = nt if hn is None else gen._host(_np.floor(hn))  # NumPy takes the integer part of n
     if hp is not None and (_np.any(hp < 0) or _np.any(hp > 1) or _np.any(_np.isnan(hp))):
         raise ValueError("p < 0, p > 1 or p is NaN")
-    shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(nt.shape, pp.shape)
-    count = math.prod(shape)
+    flat, shape, count = _prepared(gen, (nt, pp), size)
     if count == 0:
-        return gen._host(_np.zeros(shape, dtype=_np.int64))
-    nf, pf = _flat((nt, pp), shape)
+        return _no_draws(gen, shape)
+    nf, pf = flat
     flip = pf > 0.5
     q_small = f.where(flip, 1.0 - pf, pf)  # draw with min(p, q), then n - k where p was flipped
     big = nf * q_small >= 10.0
@@ -239,16 +249,14 @@ def vonmises(gen, mu, kappa, size):
     """Best and Fisher's rejection on the wrapped Cauchy envelope (as NumPy's), kappa < 1e-8 uniform on the
     circle, kappa > 1e6 the wrapped normal; results in [-pi, pi]."""
     from . import _ufuncs as f
-    from .random import _size_tuple
 
     (m, k), (hm, hk) = _params(gen, (mu, kappa))
     if hk is not None and (_np.any(hk < 0) or _np.any(_np.isnan(hk))):
         raise ValueError("kappa < 0")
-    shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(m.shape, k.shape)
-    n = math.prod(shape)
+    flat, shape, n = _prepared(gen, (m, k), size)
     if n == 0:
         return gen._host(_np.zeros(shape))
-    mf, kf = _flat((m, k), shape)
+    mf, kf = flat
     kk = f.where(kf > 0, kf, 1.0)
     r = 1.0 + f.sqrt(1.0 + 4.0 * kk * kk)
     rho = (r - f.sqrt(2.0 * r)) / (2.0 * kk)
@@ -283,16 +291,14 @@ def vonmises(gen, mu, kappa, size):
 def zipf(gen, a, size):
     """Devroye's rejection for the Zipf (zeta) distribution, as NumPy's; values past int64's range are redrawn."""
     from . import _ufuncs as f
-    from .random import _size_tuple
 
     (av,), (ha,) = _params(gen, (a,))
     if ha is not None and (_np.any(ha <= 1) or _np.any(_np.isnan(ha))):
         raise ValueError("a <= 1 or a is NaN")
-    shape = _size_tuple(size) if size is not None else av.shape
-    n = math.prod(shape)
+    flat, shape, n = _prepared(gen, (av,), size)
     if n == 0:
-        return gen._host(_np.zeros(shape, dtype=_np.int64))
-    (af,) = _flat((av,), shape)
+        return _no_draws(gen, shape)
+    (af,) = flat
     am1 = af - 1.0
     b = f.exp2(am1)
 
@@ -312,16 +318,14 @@ def zipf(gen, a, size):
 def logseries(gen, p, size):
     """Kemp's second algorithm for the logarithmic series distribution, as NumPy's."""
     from . import _ufuncs as f
-    from .random import _size_tuple
 
     (pv,), (hp,) = _params(gen, (p,))
     if hp is not None and (_np.any(hp < 0) or _np.any(hp >= 1) or _np.any(_np.isnan(hp))):
         raise ValueError("p < 0, p >= 1 or p is NaN")
-    shape = _size_tuple(size) if size is not None else pv.shape
-    n = math.prod(shape)
+    flat, shape, n = _prepared(gen, (pv,), size)
     if n == 0:
-        return gen._host(_np.zeros(shape, dtype=_np.int64))
-    (pf,) = _flat((pv,), shape)
+        return _no_draws(gen, shape)
+    (pf,) = flat
     r = f.log1p(-pf)
 
     def kemp(idx):
@@ -343,7 +347,6 @@ def hypergeometric(gen, ngood, nbad, nsample, size):
     """Good items in nsample drawn without replacement from ngood good and nbad bad ones: one Bernoulli draw per
     item taken, with the odds of what is left (min(nsample, total - nsample) rounds, by the symmetry NumPy uses)."""
     from . import _ufuncs as f
-    from .random import _size_tuple
 
     (g, b, s_), (hg, hb, hs) = _params(gen, (ngood, nbad, nsample))
     if hg is not None and _np.any(hg < 0):
@@ -354,11 +357,10 @@ def hypergeometric(gen, ngood, nbad, nsample, size):
         raise ValueError("nsample < 0")
     if hg is not None and hb is not None and hs is not None and _np.any(hg + hb < hs):
         raise ValueError("ngood + nbad < nsample")
-    shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(g.shape, b.shape, s_.shape)
-    n = math.prod(shape)
+    flat, shape, n = _prepared(gen, (g, b, s_), size)
     if n == 0:
-        return gen._host(_np.zeros(shape, dtype=_np.int64))
-    gf, bf, sf = _flat((g, b, s_), shape)
+        return _no_draws(gen, shape)
+    gf, bf, sf = flat
     total = gf + bf
     flip = sf > total * 0.5
     draws = f.where(flip, total - sf, sf)  # draw the smaller side, take the complement after

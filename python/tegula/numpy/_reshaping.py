@@ -519,6 +519,18 @@ def ix_(*args):
     return tuple(out)
 
 
+def _bits_along(x, axis, bitorder):
+    """(x with `axis` moved last, that axis normalised): flattened for axis None; bitorder checked."""
+    from ._manipulation import moveaxis
+
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    axis = _norm_axis(axis, x.ndim)
+    return moveaxis(x, axis, -1), axis
+
+
 def packbits(a, axis=None, bitorder="big"):
     """Each 8 elements of (a != 0) along axis (flattened for None) packed into a uint8, zero-padded at the end."""
     from ._creation import asarray, zeros
@@ -527,12 +539,8 @@ def packbits(a, axis=None, bitorder="big"):
     x = _arr(a)
     if x._dtype_name.startswith(("float", "complex", "bfloat")):
         raise TypeError("Expected an input array of integer or boolean data type")
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
-    if axis is None:
-        x, axis = x.reshape(-1), 0
-    axis = _norm_axis(axis, x.ndim)
-    m = moveaxis((x != 0).astype("uint8"), axis, -1)
+    m, axis = _bits_along(x != 0, axis, bitorder)
+    m = m.astype("uint8")
     n = m.shape[-1]
     pad = (-n) % 8
     if pad:
@@ -550,12 +558,7 @@ def unpackbits(a, axis=None, count=None, bitorder="big"):
     x = _arr(a)
     if x._dtype_name != "uint8":
         raise TypeError("Expected an input array of unsigned byte data type")
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
-    if axis is None:
-        x, axis = x.reshape(-1), 0
-    axis = _norm_axis(axis, x.ndim)
-    m = moveaxis(x, axis, -1)
+    m, axis = _bits_along(x, axis, bitorder)
     shifts = asarray(_np.array([7, 6, 5, 4, 3, 2, 1, 0] if bitorder == "big" else list(range(8)), dtype=_np.uint8),
                      device=_core.device_of(m))
     bits = ((m[..., None] >> shifts) & 1).astype("uint8")
