@@ -6,10 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tegula::rt {
-class device;
-class stream;
-}  // namespace tegula::rt
+#include "tegula/runtime/fwd.hpp"
 
 namespace tegula::libs {
 

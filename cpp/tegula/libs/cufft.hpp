@@ -5,10 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace tegula::rt {
-class device;
-class stream;
-}  // namespace tegula::rt
+#include "tegula/runtime/fwd.hpp"
 
 namespace tegula::libs {
 

@@ -7,11 +7,7 @@
 #include <string>
 
 #include "tegula/ir/dtype.hpp"
-
-namespace tegula::rt {
-class device;
-class stream;
-}  // namespace tegula::rt
+#include "tegula/runtime/fwd.hpp"
 
 namespace tegula::libs {
 
