@@ -117,6 +117,10 @@ CASES = {
     "polyval": lambda m: m.polyval(m.asarray(P), m.asarray(V)),
     "polyfit": lambda m: m.polyfit(m.asarray(X), m.asarray(2 * X ** 2 - X + 3), 2),
     "polyfit weights": lambda m: m.polyfit(m.asarray(X), m.asarray(np.sin(X)), 3, w=m.asarray(np.linspace(1, 2, 9))),
+    "polyfit full": lambda m: m.polyfit(m.asarray(X), m.asarray(np.sin(X)), 3, full=True),
+    "polyfit cov": lambda m: m.polyfit(m.asarray(X), m.asarray(np.sin(X)), 3, cov=True),
+    "polyfit cov unscaled 2-D": lambda m: m.polyfit(m.asarray(X), m.asarray(np.stack([np.sin(X), X], 1)), 2,
+                                                    cov="unscaled"),
     "polyadd": lambda m: m.polyadd(m.asarray([1, 2]), m.asarray([9, 5, 4])),
     "polysub": lambda m: m.polysub(m.asarray([1.0, 2]), m.asarray([9.0, 5, 4])),
     "polymul": lambda m: m.polymul(m.asarray([1, 2, 3]), m.asarray([9, 5, 1])),
@@ -250,6 +254,7 @@ ERRORS = [
     lambda m: m.average(m.ones((2, 3)), weights=m.ones(3)), lambda m: m.average(m.ones(3), weights=m.zeros(3)),
     lambda m: m.gradient(m.ones(1)), lambda m: m.polyder(m.ones(3), -1), lambda m: m.polyfit(m.ones(3), m.ones(3), -1),
     lambda m: m.block((m.ones(2), m.ones(2))), lambda m: m.cov(m.ones((2, 2, 2))),
+    lambda m: m.polyfit(m.asarray([1.0, 2, 3]), m.asarray([1.0, 2, 3]), 2, cov=True),
 ]
 
 

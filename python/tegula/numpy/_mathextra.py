@@ -516,8 +516,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     from . import linalg
     from ._construct import vander
 
-    if full or cov:
-        raise NotImplementedError("polyfit with full=True or cov=True is not supported yet")
     deg = int(deg)
     if deg < 0:
         raise ValueError("expected deg >= 0")
@@ -540,8 +538,29 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     if rcond is None:
         rcond = xa.shape[0] * _np.finfo(_np.float64).eps
     scale = _f().sqrt((lhs * lhs).sum(axis=0))
-    c = linalg.lstsq(lhs / scale, rhs, rcond=rcond)[0]
-    return (c.T / scale).T
+    lhs = lhs / scale
+    c, resids, rank, sv = linalg.lstsq(lhs, rhs, rcond=rcond)
+    c = (c.T / scale).T
+    order = deg + 1
+    if rank != order and not full:
+        import warnings
+
+        warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning, stacklevel=2)
+    if full:
+        return c, resids, rank, sv, rcond
+    if not cov:
+        return c
+    from . import linalg as la
+    from ._matmul import outer
+
+    base = la.inv(lhs.T @ lhs) / outer(scale, scale)
+    if cov == "unscaled":
+        fac = 1.0
+    else:
+        if xa.shape[0] <= order:
+            raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+        fac = resids / (xa.shape[0] - order)
+    return c, (base * fac if ya.ndim == 1 else base[:, :, None] * fac)
 
 
 def poly(seq_of_zeros):
