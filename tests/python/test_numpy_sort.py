@@ -251,3 +251,23 @@ def test_weighted_quantiles_as_numpy(name):
                                                        weights=m.asarray([[0.0, 1, 1], [0, 1, 1]]))])
 def test_weighted_quantile_errors_as_numpy(call):
     assert_same_error(call)
+
+
+@pytest.mark.parametrize("method", ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+                                    "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+                                    "normal_unbiased", "linear", "lower", "higher", "nearest", "midpoint"])
+@pytest.mark.parametrize("name", ["quantile", "nanquantile"])
+def test_every_quantile_method_as_numpy(name, method):
+    """NumPy's thirteen methods (its virtual-index rules and interpolation), with NaNs, all-NaN rows, integer input
+    (the methods that pick a value keep its dtype) and a one-element row, on every axis."""
+    a = RNG.standard_normal((5, 11))
+    with_nan = a.copy()
+    with_nan[1, 3], with_nan[4, :], with_nan[2, :10] = np.nan, np.nan, np.nan
+    qs = [0.0, 0.01, 0.1, 0.25, 0.5, 0.7, 0.9, 0.99, 1.0]
+    for x in (a, with_nan, RNG.integers(0, 10, (4, 7)), a[0, :1]):
+        for axis in ([None, 0, 1] if x.ndim == 2 else [None]):
+            with np.errstate(all="ignore"):
+                want = getattr(np, name)(x, qs, axis=axis, method=method)
+            got = getattr(tnp, name)(tnp.asarray(x), qs, axis=axis, method=method).get()
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13, equal_nan=True)

@@ -559,7 +559,49 @@ def unique_all(x, /):
 
 
 # ---- order statistics ----------------------------------------------------------------------------
-_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+            "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+            "normal_unbiased")
+_DISCRETE = ("lower", "higher", "nearest", "inverted_cdf", "closest_observation")
+# Hyndman and Fan's continuous methods as NumPy's (alpha, beta): virtual index n q + alpha + q (1 - alpha - beta) - 1
+_HYNDMAN_FAN = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
+                "median_unbiased": (1 / 3.0, 1 / 3.0), "normal_unbiased": (3 / 8.0, 3 / 8.0)}
+
+
+def _hyndman_fan_value(xs, n, qv, method):
+    """One quantile by NumPy's virtual-index rules for the methods beyond linear/lower/higher/nearest/midpoint:
+    xs sorted along its last axis, n the number of values that count (a float, or an array of shape rest + (1,)
+    for nanquantile); the result keeps a last axis of length 1."""
+    from . import _ufuncs as f
+    from ._array_api import take_along_axis
+    from ._creation import full
+
+    dev_n = isinstance(n, _core.ndarray)
+    nn = n if dev_n else full(xs.shape[:-1] + (1,), float(n), "float64", device=_core.device_of(xs))
+    if method in ("inverted_cdf", "closest_observation"):  # discrete: one of the two neighbours
+        idx = nn * qv - 1 - (0.5 if method == "closest_observation" else 0.0)
+        prev = f.floor(idx)
+        gamma = idx - prev
+        take_prev = (gamma == 0) if method == "inverted_cdf" else (gamma == 0) & (prev % 2 == 1)
+        at = f.maximum(f.where(take_prev, prev, prev + 1), 0)
+        at = f.minimum(at, f.maximum(nn - 1, 0)).astype("int64")
+        return take_along_axis(xs, at, -1)
+    if method == "averaged_inverted_cdf":
+        v = nn * qv - 1
+    else:
+        alpha, beta = _HYNDMAN_FAN[method]
+        v = nn * qv + (alpha + qv * (1 - alpha - beta)) - 1
+    prev = f.floor(v)
+    last = f.maximum(nn - 1, 0)
+    above, below = v >= nn - 1, v < 0
+    lo = f.where(above, last, f.where(below, 0.0, prev)).astype("int64")
+    hi = f.where(above, last, f.where(below, 0.0, prev + 1)).astype("int64")
+    gamma = v - prev
+    if method == "averaged_inverted_cdf":
+        gamma = f.where(gamma == 0, 0.5, 1.0)
+    a, b = take_along_axis(xs, lo, -1), take_along_axis(xs, hi, -1)
+    d = b - a
+    return f.where(gamma >= 0.5, b - d * (1 - gamma), a + d * gamma)  # NumPy's _lerp
 
 
 def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
@@ -576,6 +618,8 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
     qa = _np.asarray(q, dtype=_np.float64) / (100.0 if percent else 1.0)
     if _np.any((qa < 0) | (qa > 1)) or _np.any(_np.isnan(qa)):
         raise ValueError("Percentiles must be in the range [0, 100]" if percent else "Quantiles must be in the range [0, 1]")
+    # the methods that pick one of the values keep an integer (or bool) input's dtype, as NumPy's
+    keep = a._dtype_name if a._dtype_name.startswith(("int", "uint", "bool")) and method in _DISCRETE else None
     if a._dtype_name.startswith(("int", "uint", "bool")):
         a = a.astype("float64")
     axes = None if axis is None else ((axis,) if isinstance(axis, int) else tuple(axis))
@@ -615,14 +659,18 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
             hi_i = f.minimum(lo_i + 1, f.maximum(valid - 1, 0).astype("int64"))
             frac = pos - lo_p
             lo_v, hi_v = take_along_axis(xs, lo_i, -1), take_along_axis(xs, hi_i, -1)
-        if method == "lower":
+        if method not in _METHODS[:5]:
+            r = _hyndman_fan_value(xs, valid if valid is not None else n, float(qv), method)
+        elif method == "lower":
             r = lo_v
         elif method == "higher":
-            r = hi_v if (valid is not None or frac > 0) else lo_v
-        elif method == "nearest":
-            r = f.where(frac > 0.5, hi_v, lo_v) if valid is not None else (hi_v if frac > 0.5 or (frac == 0.5 and lo_i % 2) else lo_v)
+            r = f.where(frac > 0, hi_v, lo_v) if valid is not None else (hi_v if frac > 0 else lo_v)
+        elif method == "nearest":  # NumPy rounds the position half to even
+            r = f.where((frac > 0.5) | ((frac == 0.5) & (lo_i % 2 == 1)), hi_v, lo_v) if valid is not None else \
+                (hi_v if frac > 0.5 or (frac == 0.5 and lo_i % 2) else lo_v)
         elif method == "midpoint":
-            r = (lo_v + hi_v) * 0.5 if (valid is not None or frac > 0) else lo_v
+            r = f.where(frac > 0, (lo_v + hi_v) * 0.5, lo_v) if valid is not None else \
+                ((lo_v + hi_v) * 0.5 if frac > 0 else lo_v)
         else:
             r = lo_v + (hi_v - lo_v) * frac if (valid is not None or frac > 0) else lo_v
         if isf and not nan_aware:
@@ -643,6 +691,8 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
         from ._manipulation import stack
 
         res = stack(results, axis=0).reshape(qa.shape + results[0].shape)
+    if keep is not None:
+        res = res.astype(keep)
     if out is not None:
         out._assign(res)
         return out
