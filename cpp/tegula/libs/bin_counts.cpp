@@ -17,27 +17,38 @@ namespace {
 constexpr int threads = 256;
 constexpr std::int64_t max_shared_bins = 6144;  // 48 KB of 8-byte counters
 
+// What both counting programs share: a block counts into its own zeroed counters in shared memory (SHARED) and
+// adds them to `counts` at the end, or counts straight into `counts`.
+const char* block_counts_source = R"(
+template <class ACC, bool SHARED>
+__device__ ACC* tg_block_counts(ACC* counts, long long bins) {
+  extern __shared__ __align__(16) unsigned char tg_smem[];
+  if (!SHARED) return counts;
+  ACC* local = reinterpret_cast<ACC*>(tg_smem);
+  for (long long k = threadIdx.x; k < bins; k += blockDim.x) local[k] = ACC(0);
+  __syncthreads();
+  return local;
+}
+template <class ACC, bool SHARED>
+__device__ void tg_flush_counts(const ACC* local, ACC* counts, long long bins) {
+  if (!SHARED) return;
+  __syncthreads();
+  for (long long k = threadIdx.x; k < bins; k += blockDim.x)
+    if (local[k] != ACC(0)) atomicAdd(&counts[k], local[k]);
+}
+)";
+
 // ACC: the shared counter type; SHARED: count in shared memory first. W: the weight type (void: ones).
 const char* kernel_source = R"(
 template <class W, class ACC, bool SHARED>
 __device__ void tg_count(const long long* idx, const W* w, long long n, long long bins, ACC* counts) {
-  extern __shared__ __align__(16) unsigned char tg_smem[];
-  ACC* local = reinterpret_cast<ACC*>(tg_smem);
-  if (SHARED) {
-    for (long long k = threadIdx.x; k < bins; k += blockDim.x) local[k] = ACC(0);
-    __syncthreads();
-  }
-  ACC* target = SHARED ? local : counts;
+  ACC* target = tg_block_counts<ACC, SHARED>(counts, bins);
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     const long long k = idx[i];
     if (k >= 0 && k < bins) atomicAdd(&target[k], w ? ACC(w[i]) : ACC(1));
   }
-  if (SHARED) {
-    __syncthreads();
-    for (long long k = threadIdx.x; k < bins; k += blockDim.x)
-      if (local[k] != ACC(0)) atomicAdd(&counts[k], local[k]);
-  }
+  tg_flush_counts<ACC, SHARED>(target, counts, bins);
 }
 #define TG_COUNT(name, W, ACC, SHARED)                                                                      \
   extern "C" __global__ void __launch_bounds__(256) name(const long long* idx, const W* w, long long n,       \
@@ -54,13 +65,7 @@ TG_COUNT(tg_count_float64_global, double, double, false)
 const char* uniform_source = R"(
 template <bool SHARED>
 __device__ void tg_count_uniform(const TX* x, const TW* w, long long n, long long bins, const TE* edges, ACC* counts) {
-  extern __shared__ __align__(16) unsigned char tg_smem[];
-  ACC* local = reinterpret_cast<ACC*>(tg_smem);
-  if (SHARED) {
-    for (long long k = threadIdx.x; k < bins; k += blockDim.x) local[k] = ACC(0);
-    __syncthreads();
-  }
-  ACC* target = SHARED ? local : counts;
+  ACC* target = tg_block_counts<ACC, SHARED>(counts, bins);
   const TE first = edges[0], last = edges[bins];
   const double lo = (double)first, span = (double)last - (double)first;
   const double scale = span > 0 ? (double)bins / span : 0.0;
@@ -74,11 +79,7 @@ __device__ void tg_count_uniform(const TX* x, const TW* w, long long n, long lon
     while (k < bins - 1 && v >= edges[k + 1]) ++k;
     atomicAdd(&target[k], HAS_W ? ACC(w[i]) : ACC(1));
   }
-  if (SHARED) {
-    __syncthreads();
-    for (long long k = threadIdx.x; k < bins; k += blockDim.x)
-      if (local[k] != ACC(0)) atomicAdd(&counts[k], local[k]);
-  }
+  tg_flush_counts<ACC, SHARED>(target, counts, bins);
 }
 extern "C" __global__ void __launch_bounds__(256) tg_count_uniform_shared(const TX* x, const TW* w, long long n,
                                                                           long long bins, const TE* edges, ACC* counts) {
@@ -133,7 +134,7 @@ rt::launch_config count_config(rt::device& dev, std::int64_t n, bool shared, std
 
 }  // namespace
 
-std::string bin_counts_source() { return kernel_source; }
+std::string bin_counts_source() { return std::string(block_counts_source) + kernel_source; }
 
 std::string bin_counts_uniform_source(const std::string& x_type, bin_weights w) {
   const char* tx = x_type == "float32" ? "float"
@@ -146,7 +147,8 @@ std::string bin_counts_uniform_source(const std::string& x_type, bin_weights w) 
   const std::string tw = w == bin_weights::float64 ? "double" : "long long";
   const std::string acc = w == bin_weights::float64 ? "double" : "unsigned long long";
   return std::string("using TX = ") + tx + ";\nusing TE = " + te + ";\nusing TW = " + tw + ";\nusing ACC = " + acc +
-         ";\n#define HAS_W " + (w == bin_weights::none ? "false" : "true") + "\n" + uniform_source;
+         ";\n#define HAS_W " + (w == bin_weights::none ? "false" : "true") + "\n" + block_counts_source +
+         uniform_source;
 }
 
 void count_bins_uniform(rt::device& dev, const rt::stream& s, std::uintptr_t x, const std::string& x_type,

@@ -37,10 +37,19 @@ def _asin_parts(x, y):
     return re, im
 
 
-def asin(z):
+def _apply(parts_of, z, rotated=False):
+    """f(z) from parts_of(x, y) -> (Re f, Im f); rotated: -i f(i z), which turns asin into asinh and atanh into atan
+    (f(i z) = re + i im, so -i f(i z) = im - i re)."""
     x, y = _parts(z)
-    re, im = _asin_parts(x, y)
-    return re._complex(im)
+    if not rotated:
+        re, im = parts_of(x, y)
+        return re._complex(im)
+    re, im = parts_of(-y, x)
+    return im._complex(-re)
+
+
+def asin(z):
+    return _apply(_asin_parts, z)
 
 
 def acos(z):
@@ -52,9 +61,7 @@ def acos(z):
 
 
 def asinh(z):
-    x, y = _parts(z)
-    re, im = _asin_parts(-y, x)   # asin(i z) = re + i im; asinh(z) = -i (re + i im) = im - i re
-    return im._complex(-re)
+    return _apply(_asin_parts, z, rotated=True)
 
 
 def acosh(z):
@@ -80,15 +87,11 @@ def _atanh_parts(x, y):
 
 
 def atanh(z):
-    x, y = _parts(z)
-    re, im = _atanh_parts(x, y)
-    return re._complex(im)
+    return _apply(_atanh_parts, z)
 
 
 def atan(z):
-    x, y = _parts(z)
-    re, im = _atanh_parts(-y, x)   # atanh(i z) = re + i im; atan(z) = -i (re + i im) = im - i re
-    return im._complex(-re)
+    return _apply(_atanh_parts, z, rotated=True)
 
 
 BY_NAME = {"asin": asin, "acos": acos, "atan": atan, "asinh": asinh, "acosh": acosh, "atanh": atanh}
