@@ -70,8 +70,11 @@ TESTS=()
 # TEGULA_TEST_DIRS picks the test folders (default both); TEGULA_PYTEST_CAP caps pytest's seconds (default 300).
 for d in ${TEGULA_TEST_DIRS:-tests/python tests/gpu}; do [ -e "$REPO/$d" ] && TESTS+=("$REPO/$d"); done
 if (( ${#TESTS[@]} )); then
-  timeout "$(limit "${TEGULA_PYTEST_CAP:-300}" 100)" "$PY" -m pytest -q -rs -o faulthandler_timeout=90 --durations=15 ${PYTEST_ARGS:-} "${TESTS[@]}" --junitxml "$OUT/pytest.xml" 2>&1 | tee "$OUT/pytest.log"
-  echo "pytest exit code ${PIPESTATUS[0]}"
+  # -v: each test's name and outcome as it ends, so a run cut short by the timeout still says what failed.
+  timeout "$(limit "${TEGULA_PYTEST_CAP:-300}" 100)" "$PY" -m pytest -v -rs -o faulthandler_timeout=90 --durations=15 ${PYTEST_ARGS:-} "${TESTS[@]}" --junitxml "$OUT/pytest.xml" > "$OUT/pytest.log" 2>&1
+  echo "pytest exit code $?"
+  grep -E " (FAILED|ERROR)( |$)|^(FAILED|ERROR) |Timeout" "$OUT/pytest.log" | head -40
+  tail -n 3 "$OUT/pytest.log"
 else
   echo "pytest skipped: no tests/python or tests/gpu" | tee "$OUT/pytest.log"
 fi

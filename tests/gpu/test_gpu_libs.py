@@ -91,6 +91,24 @@ def test_math_matmul_autotune():
     assert _rel(r, np.maximum(_ref(a) @ _ref(b) + _ref(bias), 0)) < 2e-2
 
 
+def test_math_matmul_repeated_execute_reads_the_operands_each_time():
+    """The second execute() takes the prepared fast path: a fresh result each call, and operands written in place
+    between calls are seen (it keeps pointers, not values)."""
+    a, b, bias = _g((300, 200), "float32"), _g((200, 160), "float32"), _g((160,), "float32")
+    mm = tm.Matmul(a, b, bias=bias, epilog="relu_bias", allow_tf32=False)
+    r1 = mm.execute()
+    assert mm._fast is not None
+    r2 = mm.execute()
+    assert r2._data_ptr != r1._data_ptr and r2.shape == (300, 160) and r2.dtype == tnp.float32
+    want = np.maximum(_ref(a) @ _ref(b) + _ref(bias), 0)
+    assert _rel(r1, want) < 1e-5 and _rel(r2, want) < 1e-5
+    a[...] = tnp.asarray(RNG.standard_normal((300, 200)).astype(np.float32), device="cuda")
+    bias[...] = 1.0
+    r3 = mm.execute()
+    assert _rel(r3, np.maximum(_ref(a) @ _ref(b) + 1.0, 0)) < 1e-5
+    assert _rel(r1, want) < 1e-5  # the earlier result is its own memory
+
+
 @pytest.mark.parametrize("f8", ["float8_e4m3fn"])
 @pytest.mark.parametrize("epilog", ["none", "relu_bias"])
 def test_math_matmul_float8_through_cublaslt(f8, epilog):

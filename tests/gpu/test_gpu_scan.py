@@ -57,6 +57,7 @@ def test_more_blocks_than_fit_at_once():
     x = (RNG.standard_normal((1 << 22) + 11) * 3).astype(np.float32)
     _check_sum(_scan(x, blocks_per_sm=64), x)
     _check_sum(_scan(x, blocks_per_sm=1), x)
+    _check_sum(_scan(x, blocks_per_sm=-1), x)  # one tile per block
 
 
 def test_in_place():
@@ -92,3 +93,5 @@ def test_bad_input():
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, threads=100)
     with pytest.raises(ValueError, match="negative"):
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, -1)
+    with pytest.raises(ValueError, match="blocks per SM"):
+        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, blocks_per_sm=-2)

@@ -114,34 +114,47 @@ __device__ __forceinline__ void tg_store_tile(float* out, long long n, long long
   }
 }
 
-// Warp 0: the combined values of every tile before `tile`, read 32 tiles at a time (lane l reads tile - 1 - l and
-// further back by 32s) until one of them has published its inclusive prefix. Tiles before 0 count as a prefix of
-// the identity, so the first 32 tiles end in the first round.
-__device__ float tg_look_back(const unsigned long long* status, long long tile, int lane) {
+// The combined values of every tile before `tile`, with the whole block reading: thread i reads tile - 1 - i (and
+// further back by TG_THREADS each round) until a tile with its inclusive prefix is found. Each warp waits until its
+// 32 tiles have published at least their totals, sums those up to the nearest prefix, and the warps' parts are
+// combined nearest first. Reading a block's worth of tiles per round keeps the look-back short when many tiles are
+// in flight at once (a persistent grid starts hundreds together, none with its prefix yet); one warp reading 32 at a
+// time would move the known prefixes forward only 32 tiles per round trip to L2.
+__device__ float tg_look_back(const unsigned long long* status, long long tile, int warp, int lane,
+                              float (&s_part)[TG_WARPS], int (&s_done)[TG_WARPS]) {
   float prefix = TG_IDENT;
-  long long j = tile - 1 - lane;
+  long long j = tile - 1 - threadIdx.x;
   while (true) {
     unsigned long long s;
-    while (true) {
+    do {
       s = j >= 0 ? tg_ld_status(status + j) : ((TG_PREFIX << 32) | __float_as_uint(TG_IDENT));
-      if (__all_sync(TG_FULL, (s >> 32) != 0ull)) break;
-    }
+    } while (!__all_sync(TG_FULL, (s >> 32) != 0ull));
     const unsigned done = __ballot_sync(TG_FULL, (s >> 32) == TG_PREFIX);
     float v = __uint_as_float(unsigned(s));
-    if (done) {
-      if (lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix
-      return tg_op(prefix, tg_warp_total(v));
+    if (done && lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix
+    const float part = tg_warp_total(v);
+    if (lane == 0) s_part[warp] = part, s_done[warp] = done != 0u;
+    __syncthreads();
+    bool found = false;
+    for (int w = 0; w < TG_WARPS && !found; ++w) {  // every thread, the same order: the same result everywhere
+      prefix = tg_op(prefix, s_part[w]);
+      found = s_done[w] != 0;
     }
-    prefix = tg_op(prefix, tg_warp_total(v));
-    j -= 32;
+    __syncthreads();  // the parts are rewritten next round
+    if (found) return prefix;
+    j -= TG_THREADS;
   }
 }
 
+// one_tile = 0: a persistent grid, each block taking tiles by ticket until none are left. one_tile = 1: one tile
+// per block (a grid of every tile, in ticket order).
 extern "C" __global__ void __launch_bounds__(TG_THREADS)
 tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsigned long long* status,
-                unsigned long long* ticket) {
+                unsigned long long* ticket, int one_tile) {
   __shared__ long long s_tile[2];       // tickets, alternating so a new one never overwrites one still being read
-  __shared__ float s_warp[TG_WARPS];    // each warp's segment total, then the value its segment starts from
+  __shared__ float s_warp[TG_WARPS];    // each warp's segment total
+  __shared__ float s_part[TG_WARPS];    // the look-back's parts, one per warp
+  __shared__ int s_done[TG_WARPS];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   int slot = 0;
   if (threadIdx.x == 0) s_tile[0] = (long long)atomicAdd(ticket, 1ull);
@@ -151,8 +164,8 @@ tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsig
   if (tile < tiles) tg_load_tile(in, n, tile, warp, lane, cur);
   while (tile < tiles) {
     slot ^= 1;
-    if (threadIdx.x == 0) s_tile[slot] = (long long)atomicAdd(ticket, 1ull);
-    __syncthreads();
+    if (threadIdx.x == 0) s_tile[slot] = one_tile ? tiles : (long long)atomicAdd(ticket, 1ull);
+    __syncthreads();  // also: every warp has read s_warp of the previous tile
     const long long next = s_tile[slot];
     float4 nxt[TG_VECS];
     if (next < tiles) tg_load_tile(in, n, next, warp, lane, nxt);  // in flight during the scan and look-back
@@ -178,25 +191,23 @@ tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsig
     if (lane == 0) s_warp[warp] = carry;
     __syncthreads();
 
-    if (warp == 0) {  // the tile's total, its prefix from the tiles before it, and each segment's start
-      const float t = lane < TG_WARPS ? s_warp[lane] : TG_IDENT;
-      const float inc = tg_warp_inclusive(t, lane);
-      const float aggregate = __shfl_sync(TG_FULL, inc, 31);
-      float exc = __shfl_up_sync(TG_FULL, inc, 1);
-      if (lane == 0) exc = TG_IDENT;
-      float prefix = TG_IDENT;
-      if (tile == 0) {
-        if (lane == 0) tg_st_status(status, TG_PREFIX, aggregate);
-      } else {
-        if (lane == 0) tg_st_status(status + tile, TG_AGGREGATE, aggregate);
-        prefix = tg_look_back(status, tile, lane);
-        if (lane == 0) tg_st_status(status + tile, TG_PREFIX, tg_op(prefix, aggregate));
-      }
-      if (lane < TG_WARPS) s_warp[lane] = tg_op(prefix, exc);
+    // Every warp: the tile's total and where its own segment starts within the tile.
+    const float t = lane < TG_WARPS ? s_warp[lane] : TG_IDENT;
+    const float inc = tg_warp_inclusive(t, lane);
+    const float aggregate = __shfl_sync(TG_FULL, inc, 31);
+    float exc = __shfl_up_sync(TG_FULL, inc, 1);
+    if (lane == 0) exc = TG_IDENT;
+    const float local = __shfl_sync(TG_FULL, exc, warp);
+    float prefix = TG_IDENT;
+    if (tile == 0) {
+      if (threadIdx.x == 0) tg_st_status(status, TG_PREFIX, aggregate);
+    } else {
+      if (threadIdx.x == 0) tg_st_status(status + tile, TG_AGGREGATE, aggregate);
+      prefix = tg_look_back(status, tile, warp, lane, s_part, s_done);
+      if (threadIdx.x == 0) tg_st_status(status + tile, TG_PREFIX, tg_op(prefix, aggregate));
     }
-    __syncthreads();
 
-    const float start = s_warp[warp];
+    const float start = tg_op(prefix, local);
 #pragma unroll
     for (int k = 0; k < TG_VECS; ++k) {
       cur[k].x = tg_op(start, cur[k].x);
@@ -239,7 +250,8 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   if (p.n < 0) fail(error_kind::invalid_argument, "negative scan length");
   const int threads = p.threads ? p.threads : chained_scan_threads, items = p.items ? p.items : chained_scan_items;
   check_tile(threads, items, p.load, p.store);
-  if (p.blocks_per_sm < 0) fail(error_kind::invalid_argument, "chained scan: negative blocks per SM");
+  if (p.blocks_per_sm < -1)
+    fail(error_kind::invalid_argument, "chained scan: blocks per SM is -1 (one tile per block), 0 (as many as fit) or more");
   if (!chained_scan_applies(p.in, p.out))
     fail(error_kind::invalid_argument, "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
   if (p.n == 0) return;
@@ -254,15 +266,18 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   });
   const std::int64_t tile = std::int64_t(threads) * items;
   const std::int64_t tiles = (p.n + tile - 1) / tile;
-  const int per_sm = p.blocks_per_sm ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, 0, dev);
+  const bool one_tile = p.blocks_per_sm == -1;
+  const int per_sm = p.blocks_per_sm > 0 ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, 0, dev);
   if (per_sm < 1) fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
-  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
+  const std::int64_t grid = one_tile ? tiles : std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
+  if (grid > 0x7fffffff) fail(error_kind::invalid_argument, "chained scan: ", tiles, " tiles are more than a grid holds");
 
   auto scratch = rt::buffer::allocate(ticket_bytes + std::size_t(tiles) * sizeof(std::uint64_t), dev.default_stream());
   scratch->fill(0, s);
   const auto ticket = std::uintptr_t(scratch->ptr()), status = ticket + ticket_bytes;
   cub_params a(*k.scan);
-  a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket;
+  a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket
+    << int(one_tile);
   rt::launch(s, cub_launch_config(unsigned(grid), unsigned(threads)), *k.scan, a.buffer());
   scratch->close(&s);  // freed in order after the kernel
 }

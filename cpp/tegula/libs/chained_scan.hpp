@@ -7,8 +7,10 @@
 //   look-back, so memory stays busy while it waits;
 // - loads and stores are float4 in the striped order (each warp instruction covers 512 contiguous bytes); a warp
 //   scans its stripes with shuffles, with no shared-memory transpose;
-// - the look-back reads 32 predecessors at a time, each one 64-bit word holding a flag and the value, so a single
-//   relaxed load sees both.
+// - the look-back reads a block's worth of predecessors at a time (every warp 32), each one 64-bit word holding a
+//   flag and the value, so a single relaxed load sees both. The first measurement (one warp, 32 at a time) ran at
+//   half of CUB's speed: with hundreds of tiles started together, the known prefixes moved forward only 32 tiles
+//   per round trip to L2.
 // The float sums group differently from NumPy's sequential cumsum, as CUB's and every parallel scan's do.
 #pragma once
 #include <cstdint>
@@ -25,7 +27,7 @@ struct chained_scan_problem {
   int threads = 0, items = 0;  // the tile: threads per block (multiple of 32), items per thread (multiple of 4)
   int load = 0;                // 0: ld.global, 1: ld.global.nc (in and out must not overlap), 2: ld.global.cs
   int store = 0;               // 0: st.global, 1: st.global.cs (streaming)
-  int blocks_per_sm = 0;       // 0: as many as fit
+  int blocks_per_sm = 0;       // 0: as many as fit; -1: one tile per block (no persistent grid, no prefetch)
 };
 
 // Whether the chained scan takes this problem: float32 pointers aligned to 16 bytes.

@@ -66,7 +66,7 @@ def prod(a, axis=None, keepdims=False, initial=None, where=True):
             if n % 2:
                 x = concatenate([x, ones(rest + (1,), a._dtype_name, device=_core.device_of(a))], axis=-1)
                 n += 1
-            x = x[..., 0::2] * x[..., 1::2]
+            x = _core.settled(x[..., 0::2] * x[..., 1::2])
             n //= 2
         r = x[..., 0]
     if initial is not None:
@@ -90,7 +90,7 @@ def cumprod(a, axis=None):
     n = x.shape[-1]
     d = 1
     while d < n:
-        x = concatenate([x[..., :d], x[..., d:] * x[..., :-d]], axis=-1)
+        x = _core.settled(concatenate([x[..., :d], x[..., d:] * x[..., :-d]], axis=-1))
         d *= 2
     return moveaxis(x, -1, axis)
 

@@ -121,6 +121,16 @@ def to_numpy(a):
     return out
 
 
+def settled(*arrays):
+    """Computes each pending array now and returns them. For the state a loop carries from round to round: every
+    round then plans the same small graph and reuses one cached kernel, where a pending chain would grow by a round
+    each time and compile a new, longer kernel for every round (quadratic NVRTC time on the GPU)."""
+    for a in arrays:
+        if a._pending:
+            a._materialize()
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
 def as_array(x, dev=None, dtype=None):
     """x as a tegula ndarray (tegula arrays pass through; host data is copied to `dev`)."""
     if isinstance(x, ndarray):

@@ -52,8 +52,7 @@ def gcd(x1, x2):
     while bool((b != 0).any()):
         nz = b != 0
         r = f.where(nz, a % f.where(nz, b, 1), 0)
-        a = f.where(nz, b, a)
-        b = r
+        a, b = _core.settled(f.where(nz, b, a), r)
     return a
 
 

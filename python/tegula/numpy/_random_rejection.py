@@ -39,18 +39,11 @@ def loggam(x):
 
 
 def _params(gen, values):
-    """Host or device parameters as float64 tegula arrays on gen's device, and the host copies for the checks
-    (None for a device parameter)."""
-    out, host = [], []
-    for v in values:
-        if isinstance(v, _core.ndarray):
-            out.append(v.astype("float64"))
-            host.append(None)
-        else:
-            h = _np.asarray(v, dtype=_np.float64)
-            out.append(gen._host(h))
-            host.append(h)
-    return out, host
+    """Host or device parameters as float64 tegula arrays (host values copied to gen's device). The samplers here
+    take checked parameters: the Generator methods check them (tegula/numpy/_random_checks.py)."""
+    dev = _core.device_id(gen.device)
+    return [_core.as_array(v if isinstance(v, _core.ndarray) else _np.asarray(v, _np.float64), dev, "float64")
+            for v in values]
 
 
 def _flat(params, shape):
@@ -96,9 +89,7 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
     from . import _ufuncs as f
     from .random import _size_tuple
 
-    (k,), (hk,) = _params(gen, (shape_k,))
-    if hk is not None and (_np.any(hk < 0) or _np.any(_np.isnan(hk))):
-        raise ValueError("shape < 0")
+    (k,) = _params(gen, (shape_k,))
     shape = _size_tuple(size) if size is not None else k.shape
     n = math.prod(shape)
     (kf,) = _flat((k,), shape)
@@ -113,7 +104,7 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
         u = gen._unit((idx.shape[0],), "float64", open_low=True)
         v = (1.0 + cc * x) ** 3
         ok = (v > 0.0) & (f.log(u) < 0.5 * x * x + dd - dd * v + dd * f.log(f.where(v > 0.0, v, 1.0)))
-        return ok, dd * v
+        return ok | (dd != dd), dd * v  # a NaN shape (NumPy lets it through) gives NaN at once
 
     g = _rounds(n, gen.device, 0.0, draw) if n else gen._host(_np.zeros(0))
     if n:
@@ -127,17 +118,12 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
 def poisson(gen, lam, size):
     from . import _ufuncs as f
 
-    (lm,), (hl,) = _params(gen, (lam,))
-    if hl is not None:
-        if _np.any(hl < 0) or _np.any(_np.isnan(hl)):
-            raise ValueError("lam < 0 or lam is NaN")
-        if _np.any(hl >= 1.0e19):  # NumPy's limit: beyond it the result no longer fits an int64
-            raise ValueError("lam value too large")
+    (lm,) = _params(gen, (lam,))
     flat, shape, n = _prepared(gen, (lm,), size)
     if n == 0:
         return _no_draws(gen, shape)
     (lf,) = flat
-    small = lf < 10.0
+    small = ~(lf >= 10.0)  # NaN lam (from noncentral_chisquare's NaN parameters) ends at once in the product loop
     limit = f.exp(-lf)
     slam = f.sqrt(lf)
     loglam = f.log(f.where(lf > 0, lf, 1.0))
@@ -175,7 +161,7 @@ def poisson(gen, lam, size):
         while bool(live.any()):
             count = count + f.where(live, 1.0, 0.0)
             prod = prod * f.where(live, gen._unit((idx.shape[0],), "float64", open_low=True), 1.0)
-            live = live & (prod > lim)
+            count, prod, live = _core.settled(count, prod, live & (prod > lim))
         out[idx] = count
     return out.astype("int64").reshape(shape)
 
@@ -183,12 +169,8 @@ def poisson(gen, lam, size):
 def binomial(gen, n_trials, p, size):
     from . import _ufuncs as f
 
-    (nt, pp), (hn, hp) = _params(gen, (n_trials, p))
-    if hn is not None and _np.any(hn < 0):
-        raise ValueError("n < 0")
-    nt = nt if hn is None else gen._host(_np.floor(hn))  # NumPy takes the integer part of n
-    if hp is not None and (_np.any(hp < 0) or _np.any(hp > 1) or _np.any(_np.isnan(hp))):
-        raise ValueError("p < 0, p > 1 or p is NaN")
+    nt, pp = _params(gen, (n_trials, p))
+    nt = f.floor(nt)  # NumPy takes the integer part of n
     flat, shape, count = _prepared(gen, (nt, pp), size)
     if count == 0:
         return _no_draws(gen, shape)
@@ -239,7 +221,7 @@ def binomial(gen, n_trials, p, size):
             pk = pk * (n_ - k) / (k + 1.0) * (p_ / f.where(q_ > 0, q_, 1.0))
             k = k + f.where(live, 1.0, 0.0)
             cdf = cdf + f.where(live, pk, 0.0)
-            live = live & (u > cdf) & (k < n_)
+            pk, k, cdf, live = _core.settled(pk, k, cdf, live & (u > cdf) & (k < n_))
         out[isml] = k
     out = f.where(flip, nf - out, out)
     return out.astype("int64").reshape(shape)
@@ -250,9 +232,7 @@ def vonmises(gen, mu, kappa, size):
     circle, kappa > 1e6 the wrapped normal; results in [-pi, pi]."""
     from . import _ufuncs as f
 
-    (m, k), (hm, hk) = _params(gen, (mu, kappa))
-    if hk is not None and (_np.any(hk < 0) or _np.any(_np.isnan(hk))):
-        raise ValueError("kappa < 0")
+    m, k = _params(gen, (mu, kappa))
     flat, shape, n = _prepared(gen, (m, k), size)
     if n == 0:
         return gen._host(_np.zeros(shape))
@@ -284,7 +264,7 @@ def vonmises(gen, mu, kappa, size):
     wrapped = wrap(f.where(half < 0.5, -angle, angle) + mf)
     uniform = math.pi * (2.0 * gen._unit((n,), "float64") - 1.0) + mf * 0.0
     normal = wrap(mf + f.sqrt(1.0 / kk) * gen._normal((n,), "float64"))
-    out = f.where(kf < 1e-8, uniform, f.where(kf > 1e6, normal, wrapped))
+    out = f.where(kf < 1e-8, uniform, f.where(kf > 1e6, normal, f.where(kf != kf, kf, wrapped)))
     return out.reshape(shape)
 
 
@@ -292,9 +272,7 @@ def zipf(gen, a, size):
     """Devroye's rejection for the Zipf (zeta) distribution, as NumPy's; values past int64's range are redrawn."""
     from . import _ufuncs as f
 
-    (av,), (ha,) = _params(gen, (a,))
-    if ha is not None and (_np.any(ha <= 1) or _np.any(_np.isnan(ha))):
-        raise ValueError("a <= 1 or a is NaN")
+    (av,) = _params(gen, (a,))
     flat, shape, n = _prepared(gen, (av,), size)
     if n == 0:
         return _no_draws(gen, shape)
@@ -319,9 +297,7 @@ def logseries(gen, p, size):
     """Kemp's second algorithm for the logarithmic series distribution, as NumPy's."""
     from . import _ufuncs as f
 
-    (pv,), (hp,) = _params(gen, (p,))
-    if hp is not None and (_np.any(hp < 0) or _np.any(hp >= 1) or _np.any(_np.isnan(hp))):
-        raise ValueError("p < 0, p >= 1 or p is NaN")
+    (pv,) = _params(gen, (p,))
     flat, shape, n = _prepared(gen, (pv,), size)
     if n == 0:
         return _no_draws(gen, shape)
@@ -348,15 +324,7 @@ def hypergeometric(gen, ngood, nbad, nsample, size):
     item taken, with the odds of what is left (min(nsample, total - nsample) rounds, by the symmetry NumPy uses)."""
     from . import _ufuncs as f
 
-    (g, b, s_), (hg, hb, hs) = _params(gen, (ngood, nbad, nsample))
-    if hg is not None and _np.any(hg < 0):
-        raise ValueError("ngood < 0")
-    if hb is not None and _np.any(hb < 0):
-        raise ValueError("nbad < 0")
-    if hs is not None and _np.any(hs < 0):
-        raise ValueError("nsample < 0")
-    if hg is not None and hb is not None and hs is not None and _np.any(hg + hb < hs):
-        raise ValueError("ngood + nbad < nsample")
+    g, b, s_ = _params(gen, (ngood, nbad, nsample))
     flat, shape, n = _prepared(gen, (g, b, s_), size)
     if n == 0:
         return _no_draws(gen, shape)
@@ -370,7 +338,6 @@ def hypergeometric(gen, ngood, nbad, nsample, size):
         active = draws > k
         u = gen._unit((n,), "float64")
         hit = active & (u * left < good_left)
-        got = got + f.where(hit, 1.0, 0.0)
-        good_left = good_left - f.where(hit, 1.0, 0.0)
-        left = left - f.where(active, 1.0, 0.0)
+        got, good_left, left = _core.settled(got + f.where(hit, 1.0, 0.0), good_left - f.where(hit, 1.0, 0.0),
+                                             left - f.where(active, 1.0, 0.0))
     return f.where(flip, gf - got, got).astype("int64").reshape(shape)

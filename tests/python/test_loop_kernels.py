@@ -1,0 +1,41 @@
+"""Loops in the NumPy layer that carry arrays from round to round (rejection samplers, Euclid's steps, doubling
+scans) settle their state each round, so every round reuses one cached kernel: the number of kernels built does
+not grow with the number of rounds (a pending chain would compile a new, longer kernel per round on the GPU)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import tegula.numpy as tnp
+from tegula import _tegula
+from tegula.numpy import random as R
+
+
+def _builds(fn):
+    before = _tegula.array_stats()["builds"]
+    fn()
+    return _tegula.array_stats()["builds"] - before
+
+
+CASES = {
+    # (a warm-up needing few rounds, the same call at the same size needing many more rounds)
+    "binomial inversion": (lambda: R.default_rng(1).binomial(20, 0.01, 4096).get(),
+                           lambda: R.default_rng(2).binomial(60, 0.15, 4096).get()),
+    "poisson small lam": (lambda: R.default_rng(1).poisson(0.5, 4096).get(),
+                          lambda: R.default_rng(2).poisson(9.0, 4096).get()),
+    "hypergeometric": (lambda: R.default_rng(1).hypergeometric(3, 5, 2, 64).get(),
+                       lambda: R.default_rng(2).hypergeometric(30, 50, 25, 64).get()),
+    "gcd": (lambda: tnp.gcd(tnp.asarray([6, 9]), tnp.asarray([4, 6])).get(),
+            lambda: tnp.gcd(tnp.asarray([832040, 1346269]), tnp.asarray([514229, 832040])).get()),
+    "complex cumprod": (lambda: tnp.cumprod(tnp.asarray(np.ones(4, np.complex128))).get(),
+                        lambda: tnp.cumprod(tnp.asarray(np.ones(1000, np.complex128))).get()),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_rounds_reuse_one_kernel(name):
+    warm, many = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        warm()
+        assert _builds(many) <= 2, name
