@@ -158,7 +158,7 @@ def _bias_relu(ctx):
         _check("tegula.math relu_bias", torch.from_dlpack(r),
                torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
         first = _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps))
-        mm.autotune(candidates=16, repeats=5)
+        mm.autotune(candidates=16, repeats=10)
         _check("tegula.math relu_bias (autotuned)", torch.from_dlpack(mm.execute()),
                torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
         tuned = _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps))

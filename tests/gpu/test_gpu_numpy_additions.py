@@ -36,6 +36,9 @@ def _on_gpu(x):
 
 @pytest.mark.parametrize("name", list(EXTRAS.CASES))
 def test_extras_on_the_gpu(name):
+    if EXTRAS._numpy_raises(EXTRAS.CASES[name]):
+        EXTRAS.assert_same_error(EXTRAS.CASES[name])
+        return
     with np.errstate(all="ignore"):
         want = EXTRAS.CASES[name](np)
     got = EXTRAS.CASES[name](tnp)

@@ -202,10 +202,22 @@ def _same(got, want, name):
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_as_numpy(name):
+    if _numpy_raises(CASES[name]):  # this NumPy refuses the case (cross of 2-vectors from NumPy 2.5): so must we
+        assert_same_error(CASES[name])
+        return
     with np.errstate(all="ignore"):
         want = CASES[name](np)
     got = _host(CASES[name](tnp))
     _same(got, want, name)
+
+
+def _numpy_raises(case):
+    try:
+        with np.errstate(all="ignore"):
+            case(np)
+    except Exception:
+        return True
+    return False
 
 
 def test_in_place_writers():

@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 import tegula.numpy as tnp
+from numpy_util import assert_same_error
+from tegula.numpy import _core
 from tegula.numpy import random as R
 
 M32 = 0xFFFFFFFF
@@ -204,7 +206,9 @@ def test_rejection_distributions_match_numpys(name, args):
     else:
         assert np.max(np.abs(qa - qb) / (np.abs(qb) + 0.05)) < (0.15 if name == "standard_t" else 0.05), (qa, qb)
     assert abs(got.mean() - want.mean()) < 6 * want.std() / np.sqrt(n) + 1e-12
-    assert abs(got.var() / want.var() - 1) < (0.15 if name == "noncentral_f" else 0.05)  # F's variance is noisy
+    # F's variance is noisy: with 8 denominator degrees of freedom its fourth moment is infinite (NumPy's own
+    # draws of f(5, 8) vary by +-10% in variance from seed to seed at this size)
+    assert abs(got.var() / want.var() - 1) < (0.15 if name in ("f", "noncentral_f") else 0.05)
 
 
 def test_rejection_edges_and_composites():
@@ -326,3 +330,64 @@ def test_multivariate_hypergeometric():
         with pytest.raises(ValueError) as got:
             call(R.default_rng(0))
         assert str(got.value) == str(want.value)
+
+
+NAN = float("nan")
+
+
+def _arr(v):
+    """A parameter as an array of the library under test (a tegula array on the device for tegula.numpy)."""
+    return lambda xp: xp.asarray(v)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("normal", (0.0, _arr([1.0, -1.0]))), ("normal", (0.0, _arr([-0.0]))), ("exponential", (_arr([-1.0]),)),
+    ("uniform", (_arr([0.0, -1e308]), 1e308)), ("uniform", (0.0, _arr(NAN))),
+    ("standard_gamma", (_arr([-1.0]),)), ("gamma", (_arr([-1.0]), 1.0)), ("gamma", (1.0, _arr([-1.0]))),
+    ("beta", (_arr([0.0]), 1.0)), ("beta", (1.0, _arr([0.0]))), ("chisquare", (_arr([0.0]),)),
+    ("standard_t", (_arr([0.0]),)), ("f", (_arr([0.0]), 1.0)), ("f", (1.0, _arr([0.0]))),
+    ("noncentral_chisquare", (_arr([0.0]), 1.0)), ("noncentral_chisquare", (1.0, _arr([-1.0]))),
+    ("noncentral_f", (1.0, _arr([0.0]), 1.0)), ("noncentral_f", (1.0, 1.0, _arr([-1.0]))),
+    ("wald", (_arr([0.0]), 1.0)), ("wald", (1.0, _arr([0.0]))), ("vonmises", (0.0, _arr([-1.0]))),
+    ("laplace", (0.0, _arr([-1.0]))), ("logistic", (0.0, _arr([-1.0]))), ("gumbel", (0.0, _arr([-1.0]))),
+    ("rayleigh", (_arr([-1.0]),)), ("weibull", (_arr([-1.0]),)), ("pareto", (_arr([0.0]),)), ("power", (_arr([0.0]),)),
+    ("lognormal", (0.0, _arr([-1.0]))), ("geometric", (_arr([0.5, NAN]),)),
+    ("triangular", (_arr([1.0]), 0.0, 2.0)), ("triangular", (0.0, _arr([3.0]), 2.0)),
+    ("triangular", (_arr([1.0]), 1.0, _arr([1.0]))), ("triangular", (1.0, 0.0, _arr([2.0]))),
+    ("poisson", (_arr([-1.0]),)), ("poisson", (_arr([NAN]),)), ("poisson", (_arr(NAN),)), ("poisson", (_arr([1e20]),)),
+    ("binomial", (_arr([-1]), 0.5)), ("binomial", (5, _arr([1.5]))), ("binomial", (5, _arr(NAN))),
+    ("binomial", (_arr([-1]), _arr([1.5]))),
+    ("negative_binomial", (_arr([0.0]), 0.5)), ("negative_binomial", (_arr([NAN]), 0.5)),
+    ("negative_binomial", (1.0, _arr([1.5]))), ("negative_binomial", (_arr([1e18]), 1e-5)),
+    ("zipf", (_arr([1.0]),)), ("zipf", (_arr(NAN),)), ("logseries", (_arr([1.0]),)),
+    ("hypergeometric", (_arr([-1]), 2, 1)), ("hypergeometric", (2, 2, _arr([5]))),
+    ("hypergeometric", (_arr([-1]), _arr([-1]), _arr([-1]))), ("hypergeometric", (_arr([10 ** 9]), 1, 1)),
+    ("multinomial", (_arr([-1]), [0.5, 0.5])), ("dirichlet", (_arr([1.0, -1.0]),)),
+])
+@pytest.mark.filterwarnings("ignore:overflow encountered")  # NumPy's own, from uniform's range check
+def test_device_parameter_errors_as_numpy(name, args):
+    """Parameters given as arrays (tegula arrays on the device for tegula.numpy) are checked as NumPy checks its
+    arrays: the same exception type and words (which differ from the 0-d case for some)."""
+    assert_same_error(lambda xp: getattr(xp.random.default_rng(0), name)(*[a(xp) if callable(a) else a for a in args]))
+
+
+@pytest.mark.parametrize("name,args", [("standard_gamma", (NAN,)), ("beta", (1.0, NAN)), ("vonmises", (0.0, NAN)),
+                                       ("noncentral_chisquare", (0.5, NAN)), ("dirichlet", ([1.0, NAN],))])
+def test_nan_parameters_numpy_accepts_give_nan(name, args):
+    for params in (args, [tnp.asarray(a) for a in args]):
+        assert np.isnan(getattr(R.default_rng(0), name)(*params, size=4).get()).all()
+
+
+def test_array_parameters_live_on_the_generators_device(monkeypatch):
+    """Host array parameters go to the generator's device, not the default one (here a CUDA device this machine
+    lacks, so a parameter placed there fails)."""
+    monkeypatch.setattr(_core, "_DEFAULT", 0)
+    g = R.default_rng(1, device="cpu")
+    two = [1.0, 2.0]
+    for name, args in [("uniform", ([0.0, 1.0], [2.0, 3.0])), ("normal", (two, two)), ("exponential", (two,)),
+                       ("lognormal", (two, two)), ("laplace", (two, two)), ("gamma", (two, two)), ("beta", (two, two)),
+                       ("wald", (two, two)), ("noncentral_chisquare", ([0.5, 3.0], two)), ("poisson", ([1.0, 20.0],)),
+                       ("binomial", ([5, 50], [0.5, 0.5])), ("multinomial", ([5, 6], [0.5, 0.5]))]:
+        r = getattr(g, name)(*args)
+        assert _core.device_of(r) == _core.Device("cpu"), name
+        assert r.get().shape[0] == 2

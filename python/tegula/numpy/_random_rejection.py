@@ -69,20 +69,28 @@ def _no_draws(gen, shape):
 
 
 def _rounds(n, device, first, draw):
-    """Runs rejection rounds over n values: draw(idx) returns (accepted mask, values) for the pending indices idx;
-    returns the float64 results. `first` is the value every result starts from (overwritten when accepted)."""
-    from ._creation import arange, full
-    from ._indexing import nonzero_flat
+    """Runs rejection rounds over n values: draw() returns (accepted mask, values) for all n; returns the float64
+    results, each the value of the first round that accepted it. `first` is what every result starts from.
+    Every round draws for all n values and keeps the newly accepted ones by a mask: the same fused kernels at the
+    same size each round, so nothing is compiled after the first round (gathering the pending values instead would
+    shrink the arrays round by round, and each new size class compiles the round's kernels again on the GPU). The
+    rounds are few (a value is pending after r rounds with probability q ** r, q the rejection rate), and each
+    one's only sync is whether any value is still pending."""
+    from . import _ufuncs as f
+    from ._creation import full
 
     out = full((n,), first, "float64", device=device)
-    idx = arange(n, dtype="int64", device=device)
-    while idx.shape[0]:
-        ok, values = draw(idx)
-        take = nonzero_flat(ok)
-        if take.shape[0]:
-            out[idx[take]] = values[take]
-        idx = idx[nonzero_flat(~ok)]
-    return out
+    pending = full((n,), True, "bool", device=device)
+    while True:
+        ok, values = _core.settled(*draw())
+        out, pending = _core.settled(f.where(pending & ok, values, out), pending & ~ok)
+        if not bool(pending.any()):
+            return out
+
+
+def _subset(idx, arrays):
+    """Each array's values at the indices idx, computed now (the rounds then read them as they lie)."""
+    return _core.settled(*[x[idx] for x in arrays])
 
 
 def standard_gamma(gen, shape_k, size, dtype="float64"):
@@ -97,11 +105,12 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
     alpha = f.where(boost, kf + 1.0, kf)
     d = alpha - 1.0 / 3.0
     c = 1.0 / f.sqrt(9.0 * d)
+    d, c = _core.settled(d, c)  # computed once, not again inside every round's gathers
 
-    def draw(idx):
-        dd, cc = d[idx], c[idx]
-        x = gen._normal((idx.shape[0],), "float64")
-        u = gen._unit((idx.shape[0],), "float64", open_low=True)
+    def draw():
+        dd, cc = d, c
+        x = gen._normal((n,), "float64")
+        u = gen._unit((n,), "float64", open_low=True)
         v = (1.0 + cc * x) ** 3
         ok = (v > 0.0) & (f.log(u) < 0.5 * x * x + dd - dd * v + dd * f.log(f.where(v > 0.0, v, 1.0)))
         return ok | (dd != dd), dd * v  # a NaN shape (NumPy lets it through) gives NaN at once
@@ -131,10 +140,11 @@ def poisson(gen, lam, size):
     a = -0.059 + 0.02483 * b
     invalpha = 1.1239 + 1.1328 / (b - 3.4)
     vr = 0.9277 - 3.6224 / (b - 2.0)
+    lf, a, b, invalpha, vr, loglam = _core.settled(lf, a, b, invalpha, vr, loglam)
 
-    def ptrs(idx):
-        m = idx.shape[0]
-        lam_, a_, b_, ia, vr_, ll = lf[idx], a[idx], b[idx], invalpha[idx], vr[idx], loglam[idx]
+    def ptrs(params):
+        lam_, a_, b_, ia, vr_, ll = params
+        m = lam_.shape[0]
         u = gen._unit((m,), "float64") - 0.5
         v = gen._unit((m,), "float64", open_low=True)
         us = 0.5 - f.abs(u)
@@ -150,7 +160,8 @@ def poisson(gen, lam, size):
     out = gen._host(_np.zeros(n))
     ib = nonzero_flat(~small)
     if ib.shape[0]:
-        out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda i: ptrs(ib[i]))
+        sub = _subset(ib, (lf, a, b, invalpha, vr, loglam))
+        out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda: ptrs(sub))
     # lam < 10: the number of uniforms whose running product stays above exp(-lam), counted in rounds
     idx = nonzero_flat(small)
     if idx.shape[0]:
@@ -188,10 +199,11 @@ def binomial(gen, n_trials, p, size):
     lpq = f.log(f.where(big, q_small / qq, 1.0))
     m = f.floor((nf + 1.0) * q_small)
     h = loggam(m + 1.0) + loggam(nf - m + 1.0)
+    nf, a, b, c, vr, alpha, lpq, m, h = _core.settled(nf, a, b, c, vr, alpha, lpq, m, h)
 
-    def btrs(idx):
-        k_n = idx.shape[0]
-        n_, a_, b_, c_, vr_, al, lp, m_, h_ = (x[idx] for x in (nf, a, b, c, vr, alpha, lpq, m, h))
+    def btrs(params):
+        n_, a_, b_, c_, vr_, al, lp, m_, h_ = params
+        k_n = n_.shape[0]
         u = gen._unit((k_n,), "float64") - 0.5
         v = gen._unit((k_n,), "float64", open_low=True)
         us = 0.5 - f.abs(u)
@@ -207,7 +219,8 @@ def binomial(gen, n_trials, p, size):
     out = gen._host(_np.zeros(count))
     ib = nonzero_flat(big)
     if ib.shape[0]:
-        out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda i: btrs(ib[i]))
+        sub = _subset(ib, (nf, a, b, c, vr, alpha, lpq, m, h))
+        out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda: btrs(sub))
     isml = nonzero_flat(~big)
     if isml.shape[0]:  # inversion: walk k up from 0 while the uniform exceeds the CDF
         n_, p_ = nf[isml], q_small[isml]
@@ -241,14 +254,15 @@ def vonmises(gen, mu, kappa, size):
     r = 1.0 + f.sqrt(1.0 + 4.0 * kk * kk)
     rho = (r - f.sqrt(2.0 * r)) / (2.0 * kk)
     s = f.where(kf < 1e-5, 1.0 / kk + kk, (1.0 + rho * rho) / (2.0 * rho))
+    s, kk = _core.settled(s, kk)
 
-    def best_fisher(idx):
-        s_, k_ = s[idx], kk[idx]
-        u = gen._unit((idx.shape[0],), "float64")
+    def best_fisher():
+        s_, k_ = s, kk
+        u = gen._unit((n,), "float64")
         z = f.cos(math.pi * u)
         w = (1.0 + s_ * z) / (s_ + z)
         y = k_ * (s_ - w)
-        v = gen._unit((idx.shape[0],), "float64", open_low=True)
+        v = gen._unit((n,), "float64", open_low=True)
         ok = (y * (2.0 - y) - v >= 0) | ((y > 0) & (f.log(f.where(y > 0, y, 1.0) / v) + 1.0 - y >= 0))
         return ok, w
 
@@ -279,11 +293,12 @@ def zipf(gen, a, size):
     (af,) = flat
     am1 = af - 1.0
     b = f.exp2(am1)
+    am1, b = _core.settled(am1, b)
 
-    def devroye(idx):
-        am, bb = am1[idx], b[idx]
-        u = 1.0 - gen._unit((idx.shape[0],), "float64")  # in (0, 1]
-        v = gen._unit((idx.shape[0],), "float64")
+    def devroye():
+        am, bb = am1, b
+        u = 1.0 - gen._unit((n,), "float64")  # in (0, 1]
+        v = gen._unit((n,), "float64")
         x = f.floor(f.exp(-f.log(u) / am))
         fits = (x >= 1.0) & (x <= 9.2e18)
         xs = f.where(fits, x, 1.0)
@@ -302,12 +317,12 @@ def logseries(gen, p, size):
     if n == 0:
         return _no_draws(gen, shape)
     (pf,) = flat
-    r = f.log1p(-pf)
+    r = _core.settled(f.log1p(-pf))
 
-    def kemp(idx):
-        p_, r_ = pf[idx], r[idx]
-        v = gen._unit((idx.shape[0],), "float64")
-        u = gen._unit((idx.shape[0],), "float64")
+    def kemp():
+        p_, r_ = pf, r
+        v = gen._unit((n,), "float64")
+        u = gen._unit((n,), "float64")
         q = -f.expm1(r_ * u)
         q_ok = f.where((q > 0) & (q < 1), q, 0.5)
         deep = f.floor(1.0 + f.log(f.where(v > 0, v, 1.0)) / f.log(q_ok))

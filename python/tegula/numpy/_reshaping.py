@@ -585,6 +585,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     y = moveaxis(y, _norm_axis(axisb, y.ndim), -1)
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if x.shape[-1] == 2 or y.shape[-1] == 2:
+        # 2-element vectors: deprecated in NumPy 2.0, an error from 2.5. The installed NumPy decides (its warning
+        # or its error, on two tiny host vectors of these lengths).
+        _np.cross(_np.zeros(x.shape[-1]), _np.zeros(y.shape[-1]))
     a0, a1 = x[..., 0], x[..., 1]
     b0, b1 = y[..., 0], y[..., 1]
     if x.shape[-1] == 2 and y.shape[-1] == 2:

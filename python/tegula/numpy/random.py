@@ -21,6 +21,7 @@ import numpy as _np
 import tegula.tile as _tt
 
 from . import _core
+from ._random_checks import check as _check
 
 __all__ = ["Generator", "Philox", "default_rng"]  # and numpy.random's module-level functions, at the end
 
@@ -135,6 +136,13 @@ class Generator:
         """Host values as a tegula array on this generator's device."""
         return _core.as_array(_np.asarray(values, dtype=dtype), _core.device_id(self.device))
 
+    def _param(self, v, dtype="float64"):
+        """A distribution parameter in dtype: a NumPy scalar (a constant of the expression) for a host scalar, else
+        a tegula array (host values copied to this generator's device)."""
+        if isinstance(v, _core.ndarray):
+            return _core.as_array(v, dtype=dtype)
+        return _np.dtype(dtype).type(v) if _np.ndim(v) == 0 else self._host(v, dtype)
+
     def _words(self, n):
         return self.bit_generator.words(n, self.device)
 
@@ -164,10 +172,12 @@ class Generator:
         return _finish(r, out)
 
     def uniform(self, low=0.0, high=1.0, size=None, dtype="float64"):
+        _check("uniform", low=low, high=high)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(low), _np.shape(high))
         u = self._unit(shape, dtype)
         dt = _float_dtype(dtype)
-        return _cast(low, dt) + (_cast(high, dt) - _cast(low, dt)) * u
+        lo = self._param(low, dt)
+        return lo + (self._param(high, dt) - lo) * u
 
     def standard_normal(self, size=None, dtype="float64", out=None):
         _float_dtype(dtype, "standard_normal")
@@ -175,11 +185,13 @@ class Generator:
         return _finish(self._normal(shape, dtype), out)
 
     def normal(self, loc=0.0, scale=1.0, size=None, dtype="float64"):
-        if _np.any(_np.asarray(scale) < 0):
-            raise ValueError("scale < 0")
+        _check("normal", loc=loc, scale=scale)
+        return self._scaled_normal(loc, scale, size, dtype)
+
+    def _scaled_normal(self, loc, scale, size, dtype):
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(loc), _np.shape(scale))
         dt = _float_dtype(dtype)
-        return _cast(loc, dt) + _cast(scale, dt) * self._normal(shape, dtype)
+        return self._param(loc, dt) + self._param(scale, dt) * self._normal(shape, dtype)
 
     def _normal(self, shape, dtype):
         """Box-Muller over pairs of uniforms: (r cos t, r sin t), r = sqrt(-2 log u1) with u1 in (0, 1]."""
@@ -199,120 +211,108 @@ class Generator:
     def exponential(self, scale=1.0, size=None, dtype="float64"):
         from . import _ufuncs as f
 
-        if _np.any(_np.asarray(scale) < 0):
-            raise ValueError("scale < 0")
+        _check("exponential", scale=scale)
         shape = _size_tuple(size) if size is not None else _np.shape(scale)
         dt = _float_dtype(dtype)
-        return -_cast(scale, dt) * f.log(self._unit(shape, dtype, open_low=True))
+        return -self._param(scale, dt) * f.log(self._unit(shape, dtype, open_low=True))
 
     def standard_exponential(self, size=None, dtype="float64", method="inv", out=None):
         from . import _ufuncs as f
 
         return _finish(-f.log(self._unit(_size_tuple(size), dtype, open_low=True)), out)
 
-    def _by_inverse(self, params, size, transform, check=None):
+    def _by_inverse(self, name, size, transform, **params):
         """float64 samples transform(u, *params) with u uniform in (0, 1], of `size` or the parameters' broadcast
-        shape: every distribution here with a closed-form inverse CDF is one fused expression."""
-        arrays = [_np.asarray(v) if not isinstance(v, _core.ndarray) else v for v in params]
-        if check is not None:
-            check(*[v if isinstance(v, _np.ndarray) else None for v in arrays])
-        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(*[_np.shape(v) for v in params])
+        shape, after the checks of distribution `name`: every distribution here with a closed-form inverse CDF is
+        one fused expression."""
+        _check(name, **params)
+        shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(*map(_np.shape, params.values()))
         u = self._unit(shape, "float64", open_low=True)
-        return transform(u, *[_cast(v, "float64") for v in params])
+        return transform(u, *[self._param(v) for v in params.values()])
 
     def laplace(self, loc=0.0, scale=1.0, size=None):
         from . import _ufuncs as f
 
         def lap(u, m, b):  # u in (0, 1]: the two halves by the sign of u - 1/2
             return m - b * f.sign(u - 0.5) * f.log(1.0 - 2.0 * f.abs(u - 0.5) + 2.0 ** -54)
-        return self._by_inverse((loc, scale), size, lap, _nonnegative("scale", 1))
+        return self._by_inverse("laplace", size, lap, loc=loc, scale=scale)
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
         from . import _ufuncs as f
 
-        return self._by_inverse((loc, scale), size, lambda u, m, s: m + s * f.log(u / (1.0 - u + 2.0 ** -54)),
-                                _nonnegative("scale", 1))
+        return self._by_inverse("logistic", size, lambda u, m, s: m + s * f.log(u / (1.0 - u + 2.0 ** -54)),
+                                loc=loc, scale=scale)
 
     def gumbel(self, loc=0.0, scale=1.0, size=None):
         from . import _ufuncs as f
 
-        return self._by_inverse((loc, scale), size, lambda u, m, b: m - b * f.log(-f.log(u * (1.0 - 2.0 ** -53))),
-                                _nonnegative("scale", 1))
+        return self._by_inverse("gumbel", size, lambda u, m, b: m - b * f.log(-f.log(u * (1.0 - 2.0 ** -53))),
+                                loc=loc, scale=scale)
 
     def rayleigh(self, scale=1.0, size=None):
         from . import _ufuncs as f
 
-        return self._by_inverse((scale,), size, lambda u, s: s * f.sqrt(-2.0 * f.log(u)), _nonnegative("scale", 0))
+        return self._by_inverse("rayleigh", size, lambda u, s: s * f.sqrt(-2.0 * f.log(u)), scale=scale)
 
     def weibull(self, a, size=None):
         from . import _ufuncs as f
 
-        return self._by_inverse((a,), size, lambda u, k: (-f.log(u)) ** (1.0 / k), _nonnegative("a", 0))
+        return self._by_inverse("weibull", size, lambda u, k: (-f.log(u)) ** (1.0 / k), a=a)
 
     def pareto(self, a, size=None):
         from . import _ufuncs as f
 
-        return self._by_inverse((a,), size, lambda u, k: f.exp(-f.log(u) / k) - 1.0, _positive("a", 0))
+        return self._by_inverse("pareto", size, lambda u, k: f.exp(-f.log(u) / k) - 1.0, a=a)
 
     def power(self, a, size=None):
         from . import _ufuncs as f
 
-        return self._by_inverse((a,), size, lambda u, k: f.exp(f.log(u) / k), _positive("a", 0))
+        return self._by_inverse("power", size, lambda u, k: f.exp(f.log(u) / k), a=a)
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
         from . import _ufuncs as f
 
-        return f.exp(self.normal(mean, sigma, size))
+        _check("lognormal", mean=mean, sigma=sigma)
+        return f.exp(self._scaled_normal(mean, sigma, size, "float64"))
 
     def standard_cauchy(self, size=None):
         from . import _ufuncs as f
 
-        return self._by_inverse((), size, lambda u: f.tan(math.pi * (u - 0.5)))
+        return self._by_inverse("standard_cauchy", size, lambda u: f.tan(math.pi * (u - 0.5)))
 
     def geometric(self, p, size=None):
         """Trials to the first success: 1 + floor(log(u) / log(1 - p)), as int64."""
         from . import _ufuncs as f
 
-        def check(pv):
-            if pv is not None and (_np.any(pv <= 0) or _np.any(pv > 1) or _np.any(_np.isnan(pv))):
-                raise ValueError("p <= 0, p > 1 or p contains NaNs")
-        r = self._by_inverse((p,), size, lambda u, q: f.floor(f.log(u) / f.log1p(-q)) + 1.0, check)
+        r = self._by_inverse("geometric", size, lambda u, q: f.floor(f.log(u) / f.log1p(-q)) + 1.0, p=p)
         return f.where(r != r, 1.0, r).astype("int64")  # p == 1: log(u) / -inf is NaN or 0; one trial
 
     def triangular(self, left, mode, right, size=None):
         from . import _ufuncs as f
 
-        def check(lo, mo, hi):
-            if lo is not None and mo is not None and hi is not None:
-                if _np.any(lo > mo):
-                    raise ValueError("left > mode")
-                if _np.any(mo > hi):
-                    raise ValueError("mode > right")
-                if _np.any(lo == hi):
-                    raise ValueError("left == right")
-
         def tri(u, lo, mo, hi):
             c = (mo - lo) / (hi - lo)
             return f.where(u <= c, lo + f.sqrt(u * (hi - lo) * (mo - lo)), hi - f.sqrt((1.0 - u) * (hi - lo) * (hi - mo)))
-        return self._by_inverse((left, mode, right), size, tri, check)
+        return self._by_inverse("triangular", size, tri, left=left, mode=mode, right=right)
 
     # ---- drawn by rejection (tegula/numpy/_random_rejection.py) ----
     def standard_gamma(self, shape, size=None, dtype="float64", out=None):
         from ._random_rejection import standard_gamma
 
+        _check("standard_gamma", shape=shape)
         return _finish(standard_gamma(self, shape, size, _float_dtype(dtype, "standard_gamma")), out)
 
     def gamma(self, shape, scale=1.0, size=None):
         from ._random_rejection import standard_gamma
 
-        _nonnegative("scale", 0)(_host_param(scale))
-        return standard_gamma(self, shape, size) * _cast(scale, "float64")
+        _check("gamma", shape=shape, scale=scale)
+        return standard_gamma(self, shape, size) * self._param(scale)
 
     def chisquare(self, df, size=None):
         from ._random_rejection import standard_gamma
 
-        _positive("df", 0)(_host_param(df))
-        return 2.0 * standard_gamma(self, _half(df), size)
+        _check("chisquare", df=df)
+        return 2.0 * standard_gamma(self, self._param(df) * 0.5, size)
 
     def beta(self, a, b, size=None):
         """X / (X + Y) with X ~ gamma(a), Y ~ gamma(b); where both underflow to 0 (a and b tiny), a draw of the
@@ -320,81 +320,77 @@ class Generator:
         from . import _ufuncs as f
         from ._random_rejection import standard_gamma
 
-        _positive("a", 0)(_host_param(a))
-        _positive("b", 0)(_host_param(b))
+        _check("beta", a=a, b=b)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(a), _np.shape(b))
         x, y = standard_gamma(self, a, shape), standard_gamma(self, b, shape)
         s = x + y
-        ca, cb = _cast(a, "float64"), _cast(b, "float64")
+        ca, cb = self._param(a), self._param(b)
         limit = f.where(self._unit(shape, "float64") < ca / (ca + cb), 1.0, 0.0)
-        return f.where(s > 0, x / f.where(s > 0, s, 1.0), limit)
+        return f.where(s == 0, limit, x / f.where(s == 0, 1.0, s))  # NaN where a or b is NaN, as NumPy
 
     def dirichlet(self, alpha, size=None):
         from ._random_rejection import standard_gamma
 
-        al = alpha.get() if isinstance(alpha, _core.ndarray) else _np.asarray(alpha, dtype=_np.float64)
+        al = alpha if isinstance(alpha, _core.ndarray) else _np.asarray(alpha, dtype=_np.float64)
         if al.ndim != 1:
             raise ValueError("object of too small depth for desired array" if al.ndim == 0 else
                              "object too deep for desired array")
-        if _np.any(al < 0) or _np.any(_np.isnan(al)):
-            raise ValueError("alpha < 0")
+        _check("dirichlet", alpha=al)
         shape = _size_tuple(size) + (al.shape[0],)
         g = standard_gamma(self, al, shape)
         total = g.sum(axis=-1, keepdims=True)
         from . import _ufuncs as f
 
-        return g / f.where(total > 0, total, 1.0)
+        return g / f.where(total == 0, 1.0, total)
 
     def standard_t(self, df, size=None):
         from . import _ufuncs as f
         from ._random_rejection import standard_gamma
 
-        _positive("df", 0)(_host_param(df))
+        _check("standard_t", df=df)
         shape = _size_tuple(size) if size is not None else _np.shape(df)
         z = self._normal(shape, "float64")
-        return z / f.sqrt(2.0 * standard_gamma(self, _half(df), shape) / _cast(df, "float64"))
+        d = self._param(df)
+        return z / f.sqrt(2.0 * standard_gamma(self, d * 0.5, shape) / d)
 
     def f(self, dfnum, dfden, size=None):
         from ._random_rejection import standard_gamma
 
-        _positive("dfnum", 0)(_host_param(dfnum))
-        _positive("dfden", 0)(_host_param(dfden))
+        _check("f", dfnum=dfnum, dfden=dfden)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(dfnum), _np.shape(dfden))
-        num = standard_gamma(self, _half(dfnum), shape) / _cast(dfnum, "float64")
-        den = standard_gamma(self, _half(dfden), shape) / _cast(dfden, "float64")
+        dn, dd = self._param(dfnum), self._param(dfden)
+        num = standard_gamma(self, dn * 0.5, shape) / dn
+        den = standard_gamma(self, dd * 0.5, shape) / dd
         return num / den
 
     def poisson(self, lam=1.0, size=None):
         from ._random_rejection import poisson
 
+        _check("poisson", lam=lam)
         return poisson(self, lam, size)
 
     def binomial(self, n, p, size=None):
         from ._random_rejection import binomial
 
+        _check("binomial", n=n, p=p)
         return binomial(self, n, p, size)
 
     def negative_binomial(self, n, p, size=None):
         """Failures before the n-th success: poisson(gamma(n, (1 - p) / p)), as NumPy's."""
         from ._random_rejection import poisson, standard_gamma
 
-        hn, hp = _host_param(n), _host_param(p)
-        if hn is not None and (_np.any(hn <= 0) or _np.any(_np.isnan(hn))):
-            raise ValueError("n <= 0")
-        if hp is not None and (_np.any(hp <= 0) or _np.any(hp > 1) or _np.any(_np.isnan(hp))):
-            raise ValueError("p <= 0, p > 1 or p contains NaNs")
+        _check("negative_binomial", n=n, p=p)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(n), _np.shape(p))
-        pp = _cast(p, "float64")
+        pp = self._param(p)
         return poisson(self, standard_gamma(self, n, shape) * ((1.0 - pp) / pp), None)
 
     def wald(self, mean, scale, size=None):
         """The inverse Gaussian by Michael, Schucany and Haas's transformation of a normal and a uniform."""
         from . import _ufuncs as f
 
-        _positive("mean", 0)(_host_param(mean))
-        _positive("scale", 0)(_host_param(scale))
+        _check("wald", mean=mean, scale=scale)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(mean), _np.shape(scale))
-        mu, lam = _cast(mean, "float64"), _cast(scale, "float64")
+        mu, lam = self._param(mean), self._param(scale)
         y = self._normal(shape, "float64")
         y = mu * y * y
         x = mu + (mu / (2.0 * lam)) * (y - f.sqrt(4.0 * lam * y + y * y))
@@ -402,38 +398,34 @@ class Generator:
         return f.where(u <= mu / (mu + x), x, mu * mu / x)
 
     def noncentral_chisquare(self, df, nonc, size=None):
+        _check("noncentral_chisquare", df=df, nonc=nonc)
+        return self._noncentral_chisquare(df, nonc, size)
+
+    def _noncentral_chisquare(self, df, nonc, size):
         """nonc 0: chisquare(df); df > 1: chisquare(df - 1) + (z + sqrt(nonc))**2; else chisquare(df + 2 poisson(
         nonc / 2)): NumPy's three cases, chosen per element."""
         from . import _ufuncs as f
         from ._random_rejection import poisson, standard_gamma
 
-        _positive("df", 0)(_host_param(df))
-        hn = _host_param(nonc)
-        if hn is not None and (_np.any(hn < 0) or _np.any(_np.isnan(hn))):
-            raise ValueError("nonc < 0")
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(df), _np.shape(nonc))
-        d = _cast(df, "float64") + _np.zeros(shape) if not isinstance(df, _core.ndarray) else df + self._host(
-            _np.zeros(shape))
-        lam = _cast(nonc, "float64")
+        d = self._param(df) + self._host(_np.zeros(shape))
+        lam = self._param(nonc)
         plain = 2.0 * standard_gamma(self, d * 0.5, shape)
         z = self._normal(shape, "float64") + f.sqrt(lam * 1.0)
         above = 2.0 * standard_gamma(self, f.where(d > 1, d - 1.0, 1.0) * 0.5, shape) + z * z
         i = poisson(self, lam * 0.5 + d * 0.0, shape)
         below = 2.0 * standard_gamma(self, (d + 2.0 * i) * 0.5, shape)
-        return f.where(lam * 1.0 + d * 0.0 == 0, plain, f.where(d > 1, above, below))
+        return f.where(lam * 1.0 + d * 0.0 == 0, plain, f.where(d > 1, above, f.where(lam != lam, lam, below)))
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None):
         from ._random_rejection import standard_gamma
 
-        _positive("dfnum", 0)(_host_param(dfnum))
-        _positive("dfden", 0)(_host_param(dfden))
-        hn = _host_param(nonc)
-        if hn is not None and (_np.any(hn < 0) or _np.any(_np.isnan(hn))):
-            raise ValueError("nonc < 0")
+        _check("noncentral_f", dfnum=dfnum, dfden=dfden, nonc=nonc)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(dfnum), _np.shape(dfden),
                                                                                 _np.shape(nonc))
-        t = self.noncentral_chisquare(dfnum, nonc, shape) * _cast(dfden, "float64")
-        return t / (2.0 * standard_gamma(self, _half(dfden), shape) * _cast(dfnum, "float64"))
+        dn, dd = self._param(dfnum), self._param(dfden)
+        t = self._noncentral_chisquare(dfnum, nonc, shape) * dd
+        return t / (2.0 * standard_gamma(self, dd * 0.5, shape) * dn)
 
     def multinomial(self, n, pvals, size=None):
         """Counts of n draws over the categories of pvals (the last one takes what is left): one binomial per
@@ -442,9 +434,6 @@ class Generator:
         from ._manipulation import stack
         from ._random_rejection import binomial
 
-        hn = _host_param(n)
-        if hn is not None and _np.any(hn < 0):
-            raise ValueError("n < 0")
         pv = pvals.get() if isinstance(pvals, _core.ndarray) else _np.asarray(pvals, dtype=_np.float64)
         if pv.ndim == 0:
             raise ValueError("pvals must have at least 1 dimension")
@@ -452,9 +441,10 @@ class Generator:
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
         if _np.any(pv[..., :-1].sum(axis=-1) > 1.0 + 1e-12):
             raise ValueError("sum(pvals[:-1]) > 1.0")
+        _check("multinomial", n=n)
         k = pv.shape[-1]
         batch = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(n), pv.shape[:-1])
-        left = _cast(n, "float64") + self._host(_np.zeros(batch))
+        left = self._param(n) + self._host(_np.zeros(batch))
         rest = self._host(_np.ones(batch))
         counts = []
         for j in range(k - 1):
@@ -462,24 +452,26 @@ class Generator:
             q = f.clip(pj / f.where(rest > 0, rest, 1.0), 0.0, 1.0)
             x = binomial(self, left, q, batch).astype("float64")
             counts.append(x)
-            left = left - x
-            rest = rest - pj
+            left, rest = _core.settled(left - x, rest - pj)
         counts.append(left)
         return stack(counts, axis=-1).astype("int64")
 
     def zipf(self, a, size=None):
         from ._random_rejection import zipf
 
+        _check("zipf", a=a)
         return zipf(self, a, size)
 
     def logseries(self, p, size=None):
         from ._random_rejection import logseries
 
+        _check("logseries", p=p)
         return logseries(self, p, size)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None):
         from ._random_rejection import hypergeometric
 
+        _check("hypergeometric", ngood=ngood, nbad=nbad, nsample=nsample)
         return hypergeometric(self, ngood, nbad, nsample, size)
 
     def bytes(self, length):
@@ -545,6 +537,7 @@ class Generator:
     def vonmises(self, mu, kappa, size=None):
         from ._random_rejection import vonmises
 
+        _check("vonmises", mu=mu, kappa=kappa)
         return vonmises(self, mu, kappa, size)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
@@ -716,32 +709,6 @@ def _choice_weights(p, n):
     return pv.astype(_np.float64)
 
 
-def _host_param(v):
-    """A parameter's host values for the checks (None for a tegula array: those stay on the device, unchecked)."""
-    return None if isinstance(v, _core.ndarray) else _np.asarray(v, dtype=_np.float64)
-
-
-def _half(v):
-    return v * 0.5 if isinstance(v, _core.ndarray) else _np.asarray(v, dtype=_np.float64) * 0.5
-
-
-def _nonnegative(name, index):
-    """A parameter check: NumPy's ValueError when the index-th parameter (on the host) is negative."""
-    def check(*vs):
-        v = vs[index]
-        if v is not None and _np.any(v < 0):
-            raise ValueError(f"{name} < 0")
-    return check
-
-
-def _positive(name, index):
-    def check(*vs):
-        v = vs[index]
-        if v is not None and _np.any(v <= 0):
-            raise ValueError(f"{name} <= 0")
-    return check
-
-
 def default_rng(seed=None, *, device=None):
     """A Generator over Philox4x32-10 seeded as NumPy seeds (an int, a sequence of ints, a SeedSequence or None)."""
     if isinstance(seed, Generator):
@@ -756,14 +723,6 @@ def _float_dtype(dtype, what="random"):
     if name not in ("float32", "float64"):
         raise TypeError(f"Unsupported dtype {_np.dtype(dtype)!r} for {what}")
     return name
-
-
-def _cast(v, dtype):
-    if isinstance(v, _core.ndarray):
-        return v.astype(dtype) if v.dtype != dtype else v
-    if _np.ndim(v):
-        return _core.as_array(_np.asarray(v, dtype))
-    return _np.dtype(dtype).type(v)
 
 
 def _finish(r, out):
