@@ -15,6 +15,16 @@ from tegula.core import Program, ProgramOptions
 from child_process import run_python
 
 
+@pytest.fixture(autouse=True)
+def python_handles_ctrl_c():
+    """Python's own SIGINT handler for each test. A process started in the background by a shell without job control
+    begins with SIGINT ignored (Python then installs no handler, and its children inherit the ignoring); these tests
+    are about Ctrl-C reaching Python, so they put the handler in place (children get the default disposition)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def interrupt_after(seconds):
     t = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
     t.start()
