@@ -161,10 +161,11 @@ class Matmul:
         return self
 
     def autotune(self, candidates=8, repeats=5):
-        """Times up to `candidates` of cuBLASLt's proposed algorithms on these operands (`repeats` runs each; the
-        output is overwritten) and keeps the fastest for this problem shape, so execute() and every later product
-        of the same shape use it. `self.timings` holds [(heuristic rank, ms per run)], -1 for an algorithm that
-        refused. Host arrays have nothing to tune. Returns self."""
+        """Times up to `candidates` of cuBLASLt's proposed algorithms on these operands (`repeats` rounds, each
+        running every candidate once on its own; the output is overwritten) and keeps the fastest for this problem
+        shape, so execute() and every later product of the same shape use it; the heuristic's own choice stays
+        unless another is at least 3% faster. `self.timings` holds [(heuristic rank, median ms)], -1 for an
+        algorithm that refused. Host arrays have nothing to tune. Returns self."""
         if not self._planned:
             self.plan()
         if self.fp8:

@@ -297,7 +297,10 @@ std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& 
   auto algos = heuristics(st.handle, pl, p, candidates);
   // Round robin: each round runs every candidate once between its own pair of events, so a clock or power drift
   // during tuning (an H200 under a long bf16 run slows down) spreads over all candidates instead of penalising the
-  // ones timed last. Each candidate's time is its median over the rounds.
+  // ones timed last. Each candidate's time is its median over the rounds. Each run waits for the one before it to
+  // finish, as a product called on its own does: timed back to back (the GPU never idle), the candidates ranked
+  // differently from how they then ran one call at a time (H200, 8192^3 bf16 relu_bias: the pick ran 2% slower
+  // than the heuristic's own choice, twice).
   std::vector<bool> works(algos.size());
   for (std::size_t i = 0; i < algos.size(); ++i) works[i] = run(st, pl, algos[i].algo, p, s) == CUBLAS_STATUS_SUCCESS;
   std::vector<std::vector<std::pair<std::shared_ptr<rt::event>, std::shared_ptr<rt::event>>>> marks(algos.size());
@@ -308,6 +311,7 @@ std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& 
       start->record(s);
       check(run(st, pl, algos[i].algo, p, s), "cublasLtMatmul (autotune)");
       end->record(s);
+      end->synchronize();
       marks[i].emplace_back(std::move(start), std::move(end));
     }
   std::vector<std::pair<int, double>> times;
@@ -324,12 +328,12 @@ std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& 
     std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
     times.emplace_back(int(i), ms[ms.size() / 2]);
   }
-  // The fastest, unless it beats the heuristic's own first choice by less than 1% (within the noise of a tuning
+  // The fastest, unless it beats the heuristic's own first choice by less than 3% (within the noise of a tuning
   // run, where keeping the heuristic's choice is the steadier bet).
   int best = -1;
   for (auto [rank, t] : times)
     if (t > 0 && (best < 0 || t < times[best].second)) best = rank;
-  if (best > 0 && times[0].second > 0 && times[best].second > 0.99 * times[0].second) best = 0;
+  if (best > 0 && times[0].second > 0 && times[best].second > 0.97 * times[0].second) best = 0;
   if (best >= 0) pl.algo = algos[best].algo;  // later calls of this shape use it
   return times;
 }
