@@ -203,25 +203,31 @@ def _chained_scan(ctx, x, xt, gbs, reps):
     out = torch.empty_like(xt)
     found = []
     # (threads, items, load: 0 plain / 1 nc / 2 cs, store: 0 plain / 1 cs, blocks per SM: 0 as many as fit,
-    #  -1 one tile per block)
-    for threads, items, load, store, per_sm in ((256, 16, 0, 0, 0), (256, 16, 1, 0, 0), (256, 16, 0, 1, 0),
-                                                (256, 32, 0, 0, 0), (256, 32, 1, 1, 0), (512, 16, 0, 0, 0),
-                                                (128, 32, 0, 0, 0), (256, 16, 0, 0, 2), (256, 16, 0, 0, -1),
-                                                (128, 32, 0, 0, -1), (256, 32, 0, 0, -1), (128, 32, 1, 1, -1)):
+    #  -1 one tile per block by ticket, -2 by block index; look-back poll delay in ns; look-back warps, 0: all)
+    for threads, items, load, store, per_sm, delay, lbw in (
+            (256, 16, 0, 0, 0, 0, 1), (256, 16, 0, 0, 0, 200, 1), (256, 16, 0, 0, 0, 200, 0),
+            (256, 32, 0, 0, 0, 200, 1), (256, 32, 1, 1, 0, 500, 1), (128, 32, 0, 0, -1, 0, 0),
+            (128, 32, 1, 1, -1, 0, 0), (128, 32, 1, 1, -2, 0, 0), (128, 32, 1, 1, -2, 0, 1),
+            (128, 32, 1, 1, -2, 100, 1), (256, 16, 1, 1, -2, 0, 1), (256, 32, 1, 1, -2, 0, 1)):
         def go():
             _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), xt.numel(), threads=threads,
-                                           items=items, load=load, store=store, blocks_per_sm=per_sm)
+                                           items=items, load=load, store=store, blocks_per_sm=per_sm, delay=delay,
+                                           lookback_warps=lbw)
         out.fill_(float("nan"))
         go()
         torch.cuda.synchronize()
         check(out, f"chained scan {threads}x{items}")
+        grid = f"b{per_sm}" if per_sm > 0 else {-1: "o", -2: "i"}.get(per_sm, "")
         found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items,
-                      (f"l{load}" if load else "") + (f"s{store}" if store else "") + (f"b{per_sm}" if per_sm > 0 else "o" if per_sm else "")))
+                      (f"l{load}" if load else "") + (f"s{store}" if store else "") + grid
+                      + (f"d{delay}" if delay else "") + (f"w{lbw}" if lbw else "")))
     best = max(found)
     return rows + [row(W, "tegula (best chained scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
-                       note=f"{best[1]}x{best[2]}{best[3]} of " + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v in found)
-                            + " (kernel alone; l1/l2: nc / streaming loads, s1: streaming stores, bN: N blocks per SM, o: one tile per "
-                              "block)")]
+                       note=f"{best[1]}x{best[2]}{best[3]} of "
+                            + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v in found)
+                            + " (kernel alone; l1/l2: nc / streaming loads, s1: streaming stores, bN: N blocks per "
+                              "SM, o / i: one tile per block by ticket / by block index, dN: N ns between look-back "
+                              "polls, w1: one warp looks back)")]
 
 
 def _scan_tiles(ctx, xt, gbs, reps):

@@ -23,7 +23,7 @@ TEST(ChainedScan, VariantsCompileWithoutSpills) {
         std::make_tuple(false, 256, 32, 1, 1), std::make_tuple(false, 128, 16, 2, 0),
         std::make_tuple(false, 512, 8, 0, 1), std::make_tuple(false, 1024, 4, 1, 0)}) {
     jit::compile_request r;
-    r.source = chained_scan_source(mul, threads, items, load, store);
+    r.source = chained_scan_source(mul, threads, items, load, store, threads == 256 ? 200 : 0, items == 32 ? 1 : 0);
     r.options = {"--std=c++17", "-Xptxas", "-v"};
     r.arch = 90;
     jit::compile_result c = jit::nvrtc_compile(r);
@@ -39,6 +39,8 @@ TEST(ChainedScan, RefusesBadTiles) {
   EXPECT_THROW((void)chained_scan_source(false, 256, 6, 0, 0), error);   // not whole float4s
   EXPECT_THROW((void)chained_scan_source(false, 256, 0, 0, 0), error);
   EXPECT_THROW((void)chained_scan_source(false, 256, 16, 3, 0), error);  // no such load variant
+  EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 0, -1, 0), error);  // negative delay
+  EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 0, 0, 9), error);   // 9 look-back warps of 8
   EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 2), error);  // no such store variant
 }
 

@@ -57,7 +57,16 @@ def test_more_blocks_than_fit_at_once():
     x = (RNG.standard_normal((1 << 22) + 11) * 3).astype(np.float32)
     _check_sum(_scan(x, blocks_per_sm=64), x)
     _check_sum(_scan(x, blocks_per_sm=1), x)
-    _check_sum(_scan(x, blocks_per_sm=-1), x)  # one tile per block
+    _check_sum(_scan(x, blocks_per_sm=-1), x)  # one tile per block, by ticket
+    _check_sum(_scan(x, blocks_per_sm=-2), x)  # one tile per block, by block index
+
+
+@pytest.mark.parametrize("per_sm", [0, -1, -2])
+@pytest.mark.parametrize("delay,warps", [(0, 1), (200, 1), (300, 0), (0, 2)])
+def test_look_back_variants(per_sm, delay, warps):
+    """One warp, two, or the whole block reading predecessors, with and without a pause between polls."""
+    x = (RNG.standard_normal((1 << 21) + 77) * 5).astype(np.float32)
+    _check_sum(_scan(x, blocks_per_sm=per_sm, delay=delay, lookback_warps=warps), x)
 
 
 def test_in_place():
@@ -94,4 +103,8 @@ def test_bad_input():
     with pytest.raises(ValueError, match="negative"):
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, -1)
     with pytest.raises(ValueError, match="blocks per SM"):
-        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, blocks_per_sm=-2)
+        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, blocks_per_sm=-3)
+    with pytest.raises(ValueError, match="delay"):
+        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, delay=-5)
+    with pytest.raises(ValueError, match="look-back warps"):
+        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, lookback_warps=9)

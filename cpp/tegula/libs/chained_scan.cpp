@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::size_t ticket_bytes = 128;  // the ticket counter, alone in its cache line, before the tile status
 
-// The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD and TG_STORE.
+// The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD, TG_STORE, TG_DELAY and TG_LB_WARPS.
 // Tile t covers elements [t TILE, (t + 1) TILE). Warp w of the block owns the segment of SEG = 32 ITEMS elements
 // from w SEG, read as ITEMS / 4 stripes of 128: lane l holds stripe k's elements k 128 + 4 l .. + 3.
 // status[t] is 0 until tile t publishes its own total (flag 1) and then its inclusive prefix (flag 2): the flag in
@@ -114,40 +114,47 @@ __device__ __forceinline__ void tg_store_tile(float* out, long long n, long long
   }
 }
 
-// The combined values of every tile before `tile`, with the whole block reading: thread i reads tile - 1 - i (and
-// further back by TG_THREADS each round) until a tile with its inclusive prefix is found. Each warp waits until its
-// 32 tiles have published at least their totals, sums those up to the nearest prefix, and the warps' parts are
-// combined nearest first. Reading a block's worth of tiles per round keeps the look-back short when many tiles are
-// in flight at once (a persistent grid starts hundreds together, none with its prefix yet); one warp reading 32 at a
-// time would move the known prefixes forward only 32 tiles per round trip to L2.
+// The combined values of every tile before `tile`, read by the first TG_LB_WARPS warps (one, or the whole block):
+// thread i of them reads tile - 1 - i (and further back by 32 TG_LB_WARPS each round) until a tile with its
+// inclusive prefix is found. Each reading warp waits until its 32 tiles have published at least their totals
+// (pausing TG_DELAY ns between polls when TG_DELAY > 0, to spare L2 when many blocks wait at once), sums those up to
+// the nearest prefix, and the warps' parts are combined nearest first. Every thread of the block runs the rounds.
+// More warps move the known prefixes forward faster when many tiles are in flight together; fewer poll L2 less.
 __device__ float tg_look_back(const unsigned long long* status, long long tile, int warp, int lane,
                               float (&s_part)[TG_WARPS], int (&s_done)[TG_WARPS]) {
   float prefix = TG_IDENT;
   long long j = tile - 1 - threadIdx.x;
   while (true) {
-    unsigned long long s;
-    do {
-      s = j >= 0 ? tg_ld_status(status + j) : ((TG_PREFIX << 32) | __float_as_uint(TG_IDENT));
-    } while (!__all_sync(TG_FULL, (s >> 32) != 0ull));
-    const unsigned done = __ballot_sync(TG_FULL, (s >> 32) == TG_PREFIX);
-    float v = __uint_as_float(unsigned(s));
-    if (done && lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix
-    const float part = tg_warp_total(v);
-    if (lane == 0) s_part[warp] = part, s_done[warp] = done != 0u;
+    if (warp < TG_LB_WARPS) {
+      unsigned long long s;
+      while (true) {
+        s = j >= 0 ? tg_ld_status(status + j) : ((TG_PREFIX << 32) | __float_as_uint(TG_IDENT));
+        if (__all_sync(TG_FULL, (s >> 32) != 0ull)) break;
+#if TG_DELAY > 0
+        __nanosleep(TG_DELAY);
+#endif
+      }
+      const unsigned done = __ballot_sync(TG_FULL, (s >> 32) == TG_PREFIX);
+      float v = __uint_as_float(unsigned(s));
+      if (done && lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix
+      const float part = tg_warp_total(v);
+      if (lane == 0) s_part[warp] = part, s_done[warp] = done != 0u;
+    }
     __syncthreads();
     bool found = false;
-    for (int w = 0; w < TG_WARPS && !found; ++w) {  // every thread, the same order: the same result everywhere
+    for (int w = 0; w < TG_LB_WARPS && !found; ++w) {  // every thread, the same order: the same result everywhere
       prefix = tg_op(prefix, s_part[w]);
       found = s_done[w] != 0;
     }
     __syncthreads();  // the parts are rewritten next round
     if (found) return prefix;
-    j -= TG_THREADS;
+    j -= 32 * TG_LB_WARPS;
   }
 }
 
 // one_tile = 0: a persistent grid, each block taking tiles by ticket until none are left. one_tile = 1: one tile
-// per block (a grid of every tile, in ticket order).
+// per block (a grid of every tile, in ticket order). one_tile = 2: one tile per block, tile = block index (no ticket
+// round trip before the loads; relies on blocks starting in index order, as CUB's scan does).
 extern "C" __global__ void __launch_bounds__(TG_THREADS)
 tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsigned long long* status,
                 unsigned long long* ticket, int one_tile) {
@@ -157,7 +164,7 @@ tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsig
   __shared__ int s_done[TG_WARPS];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   int slot = 0;
-  if (threadIdx.x == 0) s_tile[0] = (long long)atomicAdd(ticket, 1ull);
+  if (threadIdx.x == 0) s_tile[0] = one_tile == 2 ? (long long)blockIdx.x : (long long)atomicAdd(ticket, 1ull);
   __syncthreads();
   long long tile = s_tile[0];
   float4 cur[TG_VECS];
@@ -236,37 +243,50 @@ void check_tile(int threads, int items, int load, int store) {
   if (store < 0 || store > 1) fail(error_kind::invalid_argument, "chained scan store variant ", store, " is not 0 or 1");
 }
 
+void check_look_back(int threads, int delay, int lookback_warps) {
+  if (delay < 0 || delay > 100000)
+    fail(error_kind::invalid_argument, "chained scan look-back delay of ", delay, " ns: 0 (none) to 100000");
+  if (lookback_warps < 0 || lookback_warps > threads / 32)
+    fail(error_kind::invalid_argument, "chained scan: ", lookback_warps, " look-back warps of a ", threads,
+         "-thread block (0: all of them)");
+}
+
 }  // namespace
 
 bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out) { return in % 16 == 0 && out % 16 == 0; }
 
-std::string chained_scan_source(bool multiply, int threads, int items, int load, int store) {
+std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay,
+                                int lookback_warps) {
   check_tile(threads, items, load, store);
+  check_look_back(threads, delay, lookback_warps);
   return str("#define TG_THREADS ", threads, "\n#define TG_ITEMS ", items, "\n#define TG_MUL ", multiply ? 1 : 0,
-             "\n#define TG_LOAD ", load, "\n#define TG_STORE ", store, "\n", kernel_body);
+             "\n#define TG_LOAD ", load, "\n#define TG_STORE ", store, "\n#define TG_DELAY ", delay,
+             "\n#define TG_LB_WARPS ", lookback_warps ? lookback_warps : threads / 32, "\n", kernel_body);
 }
 
 void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p) {
   if (p.n < 0) fail(error_kind::invalid_argument, "negative scan length");
   const int threads = p.threads ? p.threads : chained_scan_threads, items = p.items ? p.items : chained_scan_items;
   check_tile(threads, items, p.load, p.store);
-  if (p.blocks_per_sm < -1)
-    fail(error_kind::invalid_argument, "chained scan: blocks per SM is -1 (one tile per block), 0 (as many as fit) or more");
+  check_look_back(threads, p.delay, p.lookback_warps);
+  if (p.blocks_per_sm < -2)
+    fail(error_kind::invalid_argument, "chained scan: blocks per SM is -1 or -2 (one tile per block, by ticket or by "
+         "block index), 0 (as many as fit) or more");
   if (!chained_scan_applies(p.in, p.out))
     fail(error_kind::invalid_argument, "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
   if (p.n == 0) return;
   dev.make_current();
-  const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store);
+  const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
     scan_kernel built;
-    built.code = compile_nvrtc(chained_scan_source(p.multiply, threads, items, p.load, p.store), {}, dev.arch(),
+    built.code = compile_nvrtc(chained_scan_source(p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps), {}, dev.arch(),
                                "chained scan", false);
     built.scan = built.code->get_kernel("tg_chained_scan");
     return built;
   });
   const std::int64_t tile = std::int64_t(threads) * items;
   const std::int64_t tiles = (p.n + tile - 1) / tile;
-  const bool one_tile = p.blocks_per_sm == -1;
+  const int one_tile = p.blocks_per_sm < 0 ? -p.blocks_per_sm : 0;  // 1: by ticket, 2: by block index
   const int per_sm = p.blocks_per_sm > 0 ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, 0, dev);
   if (per_sm < 1) fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
   const std::int64_t grid = one_tile ? tiles : std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
@@ -277,7 +297,7 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   const auto ticket = std::uintptr_t(scratch->ptr()), status = ticket + ticket_bytes;
   cub_params a(*k.scan);
   a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket
-    << int(one_tile);
+    << one_tile;
   rt::launch(s, cub_launch_config(unsigned(grid), unsigned(threads)), *k.scan, a.buffer());
   scratch->close(&s);  // freed in order after the kernel
 }
