@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one script the GPU machine runs: build + install tegula, gtests (if GTest), pytest, bench; summary last.
 #   bash scripts/gpu_check.sh OUTDIR [--quick]
-# OUTDIR gets at most 8 files: build.log gtest.log pytest.log pytest.xml bench.log bench.json summary.txt
+# OUTDIR gets at most 8 files: build.log gtest.log pytest.log pytest.xml slow_tests.txt bench.log bench.json summary.txt
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 
@@ -71,10 +71,12 @@ TESTS=()
 for d in ${TEGULA_TEST_DIRS:-tests/python tests/gpu}; do [ -e "$REPO/$d" ] && TESTS+=("$REPO/$d"); done
 if (( ${#TESTS[@]} )); then
   # -v: each test's name and outcome as it ends, so a run cut short by the timeout still says what failed.
-  timeout "$(limit "${TEGULA_PYTEST_CAP:-300}" 100)" "$PY" -m pytest -v -rs -o faulthandler_timeout=90 --durations=15 ${PYTEST_ARGS:-} "${TESTS[@]}" --junitxml "$OUT/pytest.xml" > "$OUT/pytest.log" 2>&1
+  export TEGULA_SLOW_LOG="$OUT/slow_tests.txt" PYTHONPATH="$REPO/scripts${PYTHONPATH:+:$PYTHONPATH}"
+  timeout "$(limit "${TEGULA_PYTEST_CAP:-300}" 100)" "$PY" -m pytest -p pytest_slow -v -rs -o faulthandler_timeout=90 --durations=15 ${PYTEST_ARGS:-} "${TESTS[@]}" --junitxml "$OUT/pytest.xml" > "$OUT/pytest.log" 2>&1
   echo "pytest exit code $?"
   grep -E " (FAILED|ERROR)( |$)|^(FAILED|ERROR) |Timeout" "$OUT/pytest.log" | head -40
   tail -n 3 "$OUT/pytest.log"
+  [ -f "$OUT/slow_tests.txt" ] && { echo "slowest tests (of those over 2 s):"; sort -rn "$OUT/slow_tests.txt" | head -8; }
 else
   echo "pytest skipped: no tests/python or tests/gpu" | tee "$OUT/pytest.log"
 fi
