@@ -39,3 +39,18 @@ def test_rounds_reuse_one_kernel(name):
         warnings.simplefilter("ignore")
         warm()
         assert _builds(many) <= 2, name
+
+
+def test_small_one_row_arrays_share_three_tile_sizes():
+    """A 1-D (or contiguous) array's kernel tile is 256, 1024 or 4096 wide (8192 for a reduction's longest rows),
+    not a power of two per size: the same two expressions at 19 sizes up to 4097 build a dozen kernels at most
+    (each tile width exact or masked), where a tile per power of two built about 35."""
+    sizes = [1, 2, 3, 5, 8, 13, 40, 100, 200, 256, 300, 500, 700, 1000, 1500, 2048, 3000, 4096, 4097]
+
+    def run():
+        for n in sizes:
+            x = tnp.asarray(np.arange(n, dtype=np.float32))
+            np.testing.assert_allclose((x * 3.25 - 0.5).get(), np.arange(n, dtype=np.float32) * 3.25 - 0.5)
+            assert float(tnp.max(x * 0.75 + 2.0)) == pytest.approx((n - 1) * 0.75 + 2.0)
+
+    assert _builds(run) <= 12

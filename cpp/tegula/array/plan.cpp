@@ -18,6 +18,14 @@ std::int64_t pow2_at_least(std::int64_t n) {
   return p;
 }
 
+// The column tile of a single-row space (a 1-D or contiguous array): three sizes, not a power of two per size.
+// The tile is a compile-time constant of the kernel, so each size class compiles the same expression again; with
+// one row the wider tile costs a few masked lanes of one block, and an expression used at many small sizes (a loop
+// whose arrays shrink, say) compiles at most three times instead of up to thirteen.
+std::int64_t one_row_tile(std::int64_t C, std::int64_t cap) {
+  return std::min<std::int64_t>(C <= 256 ? 256 : C <= 1024 ? 1024 : 4096, std::max<std::int64_t>(cap, 1));
+}
+
 int find_seen(const std::vector<std::pair<const node*, int>>& seen, const node* n) {
   for (const auto& [k, v] : seen)  // graphs are small: a linear scan beats hashing
     if (k == n) return v;
@@ -168,11 +176,11 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   // Kernel shape and tiles.
   if (!reduce_root && !inner) {
     p.shape = kernel_shape::map;
-    p.TC = std::min<std::int64_t>(pow2_at_least(p.C), 4096);
+    p.TC = p.R == 1 ? one_row_tile(p.C, 4096) : std::min<std::int64_t>(pow2_at_least(p.C), 4096);
     p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(4096 / p.TC, 1));
   } else if (inner || p.C <= max_row_tile) {
     p.shape = kernel_shape::rows;
-    p.TC = pow2_at_least(p.C);
+    p.TC = p.R == 1 && !inner ? std::max(one_row_tile(p.C, max_row_tile), pow2_at_least(p.C)) : pow2_at_least(p.C);
     p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(2048 / p.TC, 1));
   } else if (scan_root) {
     p.shape = kernel_shape::scan_loop;
