@@ -169,23 +169,29 @@ class Autotuned:
         if not isinstance(s, core.Stream):
             s = core.Stream.from_handle(s)
         start, end = dev.create_event(timing=True), dev.create_event(timing=True)
-        results = []
-        for config in self.configs:
+        # Every config compiled and warmed first, then timed round robin (one launch of each per round, each on
+        # its own) and judged by its median: a clock or power drift while tuning (an H200 slows down under a long
+        # run of large products) then weighs on every config alike instead of on the ones timed last.
+        ready, errors = [], {}
+        for i, config in enumerate(self.configs):
             g = grid(dict(config.constants)) if callable(grid) else grid
             k, full = self._variant(config), self._full_args(args, config)
             try:
-                for _ in range(self.warmup):
+                for _ in range(max(self.warmup, 1)):  # at least once: a config that cannot launch is found here
                     launch(k, grid=g, args=full, stream=stream)
-                times = []
-                for _ in range(self.repeat):
-                    start.record(s)
-                    launch(k, grid=g, args=full, stream=stream)
-                    end.record(s)
-                    end.sync()
-                    times.append(end - start)
-                results.append((config, sorted(times)[len(times) // 2]))
+                ready.append((i, k, g, full))
             except Exception as e:  # noqa: BLE001 - a config that does not compile or fit is skipped, and said
-                results.append((config, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"))
+                errors[i] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        times = {i: [] for i, *_ in ready}
+        for _ in range(self.repeat):
+            for i, k, g, full in ready:
+                start.record(s)
+                launch(k, grid=g, args=full, stream=stream)
+                end.record(s)
+                end.sync()
+                times[i].append(end - start)
+        results = [(c, errors[i] if i in errors else sorted(times[i])[len(times[i]) // 2])
+                   for i, c in enumerate(self.configs)]
         self.timings[tkey] = results
         timed = [(ms, i) for i, (c, ms) in enumerate(results) if isinstance(ms, float)]
         if not timed:
