@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one script the GPU machine runs: build + install tegula, gtests (if GTest), pytest, bench; summary last.
 #   bash scripts/gpu_check.sh OUTDIR [--quick]
-# OUTDIR gets at most 8 files: build.log gtest.log pytest.log pytest.xml slow_tests.txt bench.log bench.json summary.txt
+# OUTDIR gets: build.log gtest.log pytest.log (pytest-N.log per shard) pytest-N.xml slow_tests.txt bench.log
+#   bench.json summary.txt
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 
@@ -67,15 +68,40 @@ fi
 echo "== pytest (log: pytest.log) -- from /tmp so the installed package is imported"
 cd /tmp || exit 1
 TESTS=()
-# TEGULA_TEST_DIRS picks the test folders (default both); TEGULA_PYTEST_CAP caps pytest's seconds (default 300).
+# TEGULA_TEST_DIRS picks the test folders (default both); TEGULA_PYTEST_CAP caps pytest's seconds (default 300);
+# TEGULA_PYTEST_SHARDS=N runs the test files in N pytest processes at once (default 1).
 for d in ${TEGULA_TEST_DIRS:-tests/python tests/gpu}; do [ -e "$REPO/$d" ] && TESTS+=("$REPO/$d"); done
 if (( ${#TESTS[@]} )); then
   # -v: each test's name and outcome as it ends, so a run cut short by the timeout still says what failed.
   export TEGULA_SLOW_LOG="$OUT/slow_tests.txt" PYTHONPATH="$REPO/scripts${PYTHONPATH:+:$PYTHONPATH}"
-  timeout "$(limit "${TEGULA_PYTEST_CAP:-300}" 100)" "$PY" -m pytest -p pytest_slow -v -rs -o faulthandler_timeout=90 --durations=15 ${PYTEST_ARGS:-} "${TESTS[@]}" --junitxml "$OUT/pytest.xml" > "$OUT/pytest.log" 2>&1
-  echo "pytest exit code $?"
+  PYTEST=("$PY" -m pytest -p pytest_slow -v -rs -o faulthandler_timeout=90 --durations=15 ${PYTEST_ARGS:-})
+  CAP=$(limit "${TEGULA_PYTEST_CAP:-300}" 100)
+  SHARDS=${TEGULA_PYTEST_SHARDS:-1}
+  if (( SHARDS > 1 )); then
+    # The test files dealt out to SHARDS pytest processes that run at once (the first GPU run of a fresh machine
+    # spends most of its time in NVRTC compiles, which are CPU-bound: 16 cores, one GPU). Each file stays whole.
+    FILES=()
+    for t in "${TESTS[@]}"; do
+      if [ -d "$t" ]; then while IFS= read -r f; do FILES+=("$f"); done < <(ls "$t"/test_*.py | sort); else FILES+=("$t"); fi
+    done
+    PIDS=()
+    for ((i = 0; i < SHARDS; i++)); do
+      MINE=()
+      for ((j = i; j < ${#FILES[@]}; j += SHARDS)); do MINE+=("${FILES[j]}"); done
+      (( ${#MINE[@]} )) || continue
+      timeout "$CAP" "${PYTEST[@]}" "${MINE[@]}" --junitxml "$OUT/pytest-$i.xml" > "$OUT/pytest-$i.log" 2>&1 &
+      PIDS+=($!)
+    done
+    CODES=()
+    for pid in "${PIDS[@]}"; do wait "$pid"; CODES+=($?); done
+    cat "$OUT"/pytest-*.log > "$OUT/pytest.log"
+    echo "pytest exit codes (${#PIDS[@]} shards): ${CODES[*]}"
+  else
+    timeout "$CAP" "${PYTEST[@]}" "${TESTS[@]}" --junitxml "$OUT/pytest-0.xml" > "$OUT/pytest.log" 2>&1
+    echo "pytest exit code $?"
+  fi
   grep -E " (FAILED|ERROR)( |$)|^(FAILED|ERROR) |Timeout" "$OUT/pytest.log" | head -40
-  tail -n 3 "$OUT/pytest.log"
+  grep -E "^=+ .*(passed|failed|error).* in " "$OUT/pytest.log"
   [ -f "$OUT/slow_tests.txt" ] && { echo "slowest tests (of those over 2 s):"; sort -rn "$OUT/slow_tests.txt" | head -8; }
 else
   echo "pytest skipped: no tests/python or tests/gpu" | tee "$OUT/pytest.log"
@@ -91,22 +117,33 @@ tail -n 5 "$OUT/bench.log"
 
 {
   echo "== summary (${SECONDS}s)"
-  "$PY" - "$OUT/pytest.xml" <<'EOF'
-import sys, xml.etree.ElementTree as ET
-try:
-    root = ET.parse(sys.argv[1]).getroot()
-except Exception as e:
-    sys.exit(f"pytest: no junit xml ({e})")
-suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
-n = {k: sum(int(s.get(k, 0)) for s in suites) for k in ("tests", "failures", "errors", "skipped")}
+  "$PY" - "$OUT" <<'EOF'
+import glob, os, sys, xml.etree.ElementTree as ET
+files = sorted(glob.glob(os.path.join(sys.argv[1], "pytest-*.xml")))
+if not files:
+    sys.exit("pytest: no junit xml (a pytest process cut short by its time limit writes none; see pytest.log)")
+n = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+bad_cases = []
+for path in files:
+    try:
+        root = ET.parse(path).getroot()
+    except Exception as e:
+        print(f"pytest: {os.path.basename(path)} unreadable ({e})")
+        continue
+    suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
+    for k in n:
+        n[k] += sum(int(s.get(k, 0)) for s in suites)
+    for case in root.iter("testcase"):
+        for tag in ("failure", "error"):
+            bad = case.find(tag)
+            if bad is not None:
+                msg = (bad.get("message") or "").splitlines()[0][:160] if bad.get("message") else ""
+                bad_cases.append(f"  {tag.upper()}: {case.get('classname')}.{case.get('name')}: {msg}")
 passed = n["tests"] - n["failures"] - n["errors"] - n["skipped"]
-print(f"pytest: {passed} passed, {n['failures']} failed, {n['errors']} errors, {n['skipped']} skipped")
-for case in root.iter("testcase"):
-    for tag in ("failure", "error"):
-        bad = case.find(tag)
-        if bad is not None:
-            msg = (bad.get("message") or "").splitlines()[0][:160] if bad.get("message") else ""
-            print(f"  {tag.upper()}: {case.get('classname')}.{case.get('name')}: {msg}")
+print(f"pytest: {passed} passed, {n['failures']} failed, {n['errors']} errors, {n['skipped']} skipped "
+      f"({len(files)} junit file(s))")
+if bad_cases:
+    print("\n".join(bad_cases))
 EOF
   grep -E "^\[  (PASSED|FAILED)  \] [0-9]+ tests?|gtest exit code|gtests skipped|gtest build failed" "$OUT/gtest.log" \
     2>/dev/null | sed 's/^/gtest: /'
