@@ -198,8 +198,8 @@ def test_rejection_distributions_match_numpys(name, args):
     variance within sampling error of NumPy's own draws (both sides cover both Poisson and binomial methods)."""
     n = 100_000
     got = getattr(R.default_rng(13), name)(*args, size=n).get()
-    want = getattr(np.random.default_rng(13), name)(*args, size=n)
-    assert got.dtype == want.dtype and got.shape == want.shape
+    want = getattr(np.random.default_rng(13), name)(*args, size=4 * n)  # NumPy's side: less sampling noise
+    assert got.dtype == want.dtype and got.shape == (n,)
     qa, qb = np.quantile(got, QUANTILES), np.quantile(want, QUANTILES)
     if name == "vonmises":  # angles: absolute differences (quantiles near 0 make relative ones meaningless)
         assert np.max(np.abs(qa - qb)) < 0.05, (qa, qb)

@@ -68,24 +68,36 @@ def _no_draws(gen, shape):
     return gen._host(_np.zeros(shape, dtype=_np.int64))
 
 
-def _rounds(n, device, first, draw):
-    """Runs rejection rounds over n values: draw() returns (accepted mask, values) for all n; returns the float64
-    results, each the value of the first round that accepted it. `first` is what every result starts from.
-    Every round draws for all n values and keeps the newly accepted ones by a mask: the same fused kernels at the
-    same size each round, so nothing is compiled after the first round (gathering the pending values instead would
-    shrink the arrays round by round, and each new size class compiles the round's kernels again on the GPU). The
-    rounds are few (a value is pending after r rounds with probability q ** r, q the rejection rate), and each
-    one's only sync is whether any value is still pending."""
+def _rounds(device, first, params, draw):
+    """Rejection rounds: draw(params) returns (accepted mask, values) for parameter arrays of any one length m;
+    returns the float64 results for the n values of `params`, each from the first round that accepted it. `first`
+    is what every result starts from.
+    The first round draws for all n values. The values it rejects (a fraction q, the sampler's rejection rate) are
+    gathered once, and the later rounds draw for that subset and keep the newly accepted values by a mask. So each
+    call runs its kernels at two sizes only, n and the subset's (gathering the pending values anew each round would
+    shrink the arrays round by round, and on the GPU every new size class compiles the round's kernels again), and
+    its work is about n + r q n for r later rounds (a value is still pending after them with probability q^r).
+    Each round's one sync is whether any value is still pending."""
     from . import _ufuncs as f
     from ._creation import full
+    from ._indexing import nonzero_flat
 
-    out = full((n,), first, "float64", device=device)
-    pending = full((n,), True, "bool", device=device)
+    ok, values = _core.settled(*draw(params))
+    out = _core.settled(f.where(ok, values, first))
+    idx = nonzero_flat(~ok)
+    m = idx.shape[0]
+    if m == 0:
+        return out
+    sub = _subset(idx, params)
+    got = full((m,), first, "float64", device=device)
+    pending = full((m,), True, "bool", device=device)
     while True:
-        ok, values = _core.settled(*draw())
-        out, pending = _core.settled(f.where(pending & ok, values, out), pending & ~ok)
+        ok, values = _core.settled(*draw(sub))
+        got, pending = _core.settled(f.where(pending & ok, values, got), pending & ~ok)
         if not bool(pending.any()):
-            return out
+            break
+    out[idx] = got
+    return out
 
 
 def _subset(idx, arrays):
@@ -105,17 +117,18 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
     alpha = f.where(boost, kf + 1.0, kf)
     d = alpha - 1.0 / 3.0
     c = 1.0 / f.sqrt(9.0 * d)
-    d, c = _core.settled(d, c)  # computed once, not again inside every round's gathers
+    d, c = _core.settled(d, c)  # computed once, not again in every round
 
-    def draw():
-        dd, cc = d, c
-        x = gen._normal((n,), "float64")
-        u = gen._unit((n,), "float64", open_low=True)
+    def draw(params):
+        dd, cc = params
+        m = dd.shape[0]
+        x = gen._normal((m,), "float64")
+        u = gen._unit((m,), "float64", open_low=True)
         v = (1.0 + cc * x) ** 3
         ok = (v > 0.0) & (f.log(u) < 0.5 * x * x + dd - dd * v + dd * f.log(f.where(v > 0.0, v, 1.0)))
         return ok | (dd != dd), dd * v  # a NaN shape (NumPy lets it through) gives NaN at once
 
-    g = _rounds(n, gen.device, 0.0, draw) if n else gen._host(_np.zeros(0))
+    g = _rounds(gen.device, 0.0, (d, c), draw) if n else gen._host(_np.zeros(0))
     if n:
         u = gen._unit((n,), "float64", open_low=True)
         g = f.where(boost, g * f.exp(f.log(u) / f.where(kf > 0, kf, 1.0)), g)
@@ -161,7 +174,7 @@ def poisson(gen, lam, size):
     ib = nonzero_flat(~small)
     if ib.shape[0]:
         sub = _subset(ib, (lf, a, b, invalpha, vr, loglam))
-        out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda: ptrs(sub))
+        out[ib] = _rounds(gen.device, 0.0, sub, ptrs)
     # lam < 10: the number of uniforms whose running product stays above exp(-lam), counted in rounds
     idx = nonzero_flat(small)
     if idx.shape[0]:
@@ -220,7 +233,7 @@ def binomial(gen, n_trials, p, size):
     ib = nonzero_flat(big)
     if ib.shape[0]:
         sub = _subset(ib, (nf, a, b, c, vr, alpha, lpq, m, h))
-        out[ib] = _rounds(ib.shape[0], gen.device, 0.0, lambda: btrs(sub))
+        out[ib] = _rounds(gen.device, 0.0, sub, btrs)
     isml = nonzero_flat(~big)
     if isml.shape[0]:  # inversion: walk k up from 0 while the uniform exceeds the CDF
         n_, p_ = nf[isml], q_small[isml]
@@ -256,17 +269,18 @@ def vonmises(gen, mu, kappa, size):
     s = f.where(kf < 1e-5, 1.0 / kk + kk, (1.0 + rho * rho) / (2.0 * rho))
     s, kk = _core.settled(s, kk)
 
-    def best_fisher():
-        s_, k_ = s, kk
-        u = gen._unit((n,), "float64")
+    def best_fisher(params):
+        s_, k_ = params
+        m = s_.shape[0]
+        u = gen._unit((m,), "float64")
         z = f.cos(math.pi * u)
         w = (1.0 + s_ * z) / (s_ + z)
         y = k_ * (s_ - w)
-        v = gen._unit((n,), "float64", open_low=True)
+        v = gen._unit((m,), "float64", open_low=True)
         ok = (y * (2.0 - y) - v >= 0) | ((y > 0) & (f.log(f.where(y > 0, y, 1.0) / v) + 1.0 - y >= 0))
         return ok, w
 
-    w = _rounds(n, gen.device, 0.0, best_fisher)
+    w = _rounds(gen.device, 0.0, (s, kk), best_fisher)
     half = gen._unit((n,), "float64")
     from ._array_api import arccos
 
@@ -295,17 +309,18 @@ def zipf(gen, a, size):
     b = f.exp2(am1)
     am1, b = _core.settled(am1, b)
 
-    def devroye():
-        am, bb = am1, b
-        u = 1.0 - gen._unit((n,), "float64")  # in (0, 1]
-        v = gen._unit((n,), "float64")
+    def devroye(params):
+        am, bb = params
+        m = am.shape[0]
+        u = 1.0 - gen._unit((m,), "float64")  # in (0, 1]
+        v = gen._unit((m,), "float64")
         x = f.floor(f.exp(-f.log(u) / am))
         fits = (x >= 1.0) & (x <= 9.2e18)
         xs = f.where(fits, x, 1.0)
         t = f.exp(am * f.log1p(1.0 / xs))
         return fits & (v * xs * (t - 1.0) / (bb - 1.0) <= t / bb), xs
 
-    return _rounds(n, gen.device, 1.0, devroye).astype("int64").reshape(shape)
+    return _rounds(gen.device, 1.0, (am1, b), devroye).astype("int64").reshape(shape)
 
 
 def logseries(gen, p, size):
@@ -319,10 +334,11 @@ def logseries(gen, p, size):
     (pf,) = flat
     r = _core.settled(f.log1p(-pf))
 
-    def kemp():
-        p_, r_ = pf, r
-        v = gen._unit((n,), "float64")
-        u = gen._unit((n,), "float64")
+    def kemp(params):
+        p_, r_ = params
+        m = p_.shape[0]
+        v = gen._unit((m,), "float64")
+        u = gen._unit((m,), "float64")
         q = -f.expm1(r_ * u)
         q_ok = f.where((q > 0) & (q < 1), q, 0.5)
         deep = f.floor(1.0 + f.log(f.where(v > 0, v, 1.0)) / f.log(q_ok))
@@ -331,7 +347,7 @@ def logseries(gen, p, size):
         value = f.where(one, 1.0, f.where(v <= q * q, deep, f.where(v >= q, 1.0, 2.0)))
         return one | deep_ok | (v > q * q), value
 
-    return _rounds(n, gen.device, 1.0, kemp).astype("int64").reshape(shape)
+    return _rounds(gen.device, 1.0, (pf, r), kemp).astype("int64").reshape(shape)
 
 
 def hypergeometric(gen, ngood, nbad, nsample, size):
