@@ -54,11 +54,12 @@ def _flat(params, shape):
     return [ascontiguousarray(broadcast_to(p, shape)).reshape(-1) for p in params]
 
 
-def _prepared(gen, arrays, size):
-    """(each parameter broadcast to the draw's shape and flattened, that shape, the number of draws); the flat
-    parameters are None when there are no draws."""
+def _prepared(gen, values, size):
+    """(each parameter (host or device values, as _params takes them) broadcast to the draw's shape and flattened,
+    that shape, the number of draws); the flat parameters are None when there are no draws."""
     from .random import _size_tuple
 
+    arrays = _params(gen, values)
     shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(*[a.shape for a in arrays])
     n = math.prod(shape)
     return (_flat(arrays, shape) if n else None), shape, n
@@ -140,8 +141,7 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
 def poisson(gen, lam, size):
     from . import _ufuncs as f
 
-    (lm,) = _params(gen, (lam,))
-    flat, shape, n = _prepared(gen, (lm,), size)
+    flat, shape, n = _prepared(gen, (lam,), size)
     if n == 0:
         return _no_draws(gen, shape)
     (lf,) = flat
@@ -153,7 +153,6 @@ def poisson(gen, lam, size):
     a = -0.059 + 0.02483 * b
     invalpha = 1.1239 + 1.1328 / (b - 3.4)
     vr = 0.9277 - 3.6224 / (b - 2.0)
-    lf, a, b, invalpha, vr, loglam = _core.settled(lf, a, b, invalpha, vr, loglam)
 
     def ptrs(params):
         lam_, a_, b_, ia, vr_, ll = params
@@ -193,12 +192,11 @@ def poisson(gen, lam, size):
 def binomial(gen, n_trials, p, size):
     from . import _ufuncs as f
 
-    nt, pp = _params(gen, (n_trials, p))
-    nt = f.floor(nt)  # NumPy takes the integer part of n
-    flat, shape, count = _prepared(gen, (nt, pp), size)
+    flat, shape, count = _prepared(gen, (n_trials, p), size)
     if count == 0:
         return _no_draws(gen, shape)
     nf, pf = flat
+    nf = f.floor(nf)  # NumPy takes the integer part of n
     flip = pf > 0.5
     q_small = f.where(flip, 1.0 - pf, pf)  # draw with min(p, q), then n - k where p was flipped
     big = nf * q_small >= 10.0
@@ -212,7 +210,6 @@ def binomial(gen, n_trials, p, size):
     lpq = f.log(f.where(big, q_small / qq, 1.0))
     m = f.floor((nf + 1.0) * q_small)
     h = loggam(m + 1.0) + loggam(nf - m + 1.0)
-    nf, a, b, c, vr, alpha, lpq, m, h = _core.settled(nf, a, b, c, vr, alpha, lpq, m, h)
 
     def btrs(params):
         n_, a_, b_, c_, vr_, al, lp, m_, h_ = params
@@ -258,8 +255,7 @@ def vonmises(gen, mu, kappa, size):
     circle, kappa > 1e6 the wrapped normal; results in [-pi, pi]."""
     from . import _ufuncs as f
 
-    m, k = _params(gen, (mu, kappa))
-    flat, shape, n = _prepared(gen, (m, k), size)
+    flat, shape, n = _prepared(gen, (mu, kappa), size)
     if n == 0:
         return gen._host(_np.zeros(shape))
     mf, kf = flat
@@ -300,8 +296,7 @@ def zipf(gen, a, size):
     """Devroye's rejection for the Zipf (zeta) distribution, as NumPy's; values past int64's range are redrawn."""
     from . import _ufuncs as f
 
-    (av,) = _params(gen, (a,))
-    flat, shape, n = _prepared(gen, (av,), size)
+    flat, shape, n = _prepared(gen, (a,), size)
     if n == 0:
         return _no_draws(gen, shape)
     (af,) = flat
@@ -327,8 +322,7 @@ def logseries(gen, p, size):
     """Kemp's second algorithm for the logarithmic series distribution, as NumPy's."""
     from . import _ufuncs as f
 
-    (pv,) = _params(gen, (p,))
-    flat, shape, n = _prepared(gen, (pv,), size)
+    flat, shape, n = _prepared(gen, (p,), size)
     if n == 0:
         return _no_draws(gen, shape)
     (pf,) = flat
@@ -355,8 +349,7 @@ def hypergeometric(gen, ngood, nbad, nsample, size):
     item taken, with the odds of what is left (min(nsample, total - nsample) rounds, by the symmetry NumPy uses)."""
     from . import _ufuncs as f
 
-    g, b, s_ = _params(gen, (ngood, nbad, nsample))
-    flat, shape, n = _prepared(gen, (g, b, s_), size)
+    flat, shape, n = _prepared(gen, (ngood, nbad, nsample), size)
     if n == 0:
         return _no_draws(gen, shape)
     gf, bf, sf = flat
