@@ -295,7 +295,7 @@ std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& 
   per_device& st = state(dev, s);
   plan& pl = plan_for(st, p);
   auto algos = heuristics(st.handle, pl, p, candidates);
-  // Round robin: each round runs every candidate once between its own pair of events, so a clock or power drift
+  // Round robin: each round runs every candidate once between the two events, so a clock or power drift
   // during tuning (an H200 under a long bf16 run slows down) spreads over all candidates instead of penalising the
   // ones timed last. Each candidate's time is its median over the rounds. Each run waits for the one before it to
   // finish, as a product called on its own does: timed back to back (the GPU never idle), the candidates ranked
@@ -303,16 +303,16 @@ std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& 
   // than the heuristic's own choice, twice).
   std::vector<bool> works(algos.size());
   for (std::size_t i = 0; i < algos.size(); ++i) works[i] = run(st, pl, algos[i].algo, p, s) == CUBLAS_STATUS_SUCCESS;
-  std::vector<std::vector<std::pair<std::shared_ptr<rt::event>, std::shared_ptr<rt::event>>>> marks(algos.size());
+  auto start = rt::event::create(dev), end = rt::event::create(dev);
+  std::vector<std::vector<double>> ms(algos.size());
   for (int r = 0; r < repeats; ++r)
     for (std::size_t i = 0; i < algos.size(); ++i) {
       if (!works[i]) continue;
-      auto start = rt::event::create(dev), end = rt::event::create(dev);
       start->record(s);
       check(run(st, pl, algos[i].algo, p, s), "cublasLtMatmul (autotune)");
       end->record(s);
       end->synchronize();
-      marks[i].emplace_back(std::move(start), std::move(end));
+      ms[i].push_back(double(rt::event::elapsed_ms(*start, *end)));
     }
   std::vector<std::pair<int, double>> times;
   for (std::size_t i = 0; i < algos.size(); ++i) {
@@ -320,13 +320,8 @@ std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& 
       times.emplace_back(int(i), -1.0);
       continue;
     }
-    std::vector<double> ms;
-    for (auto& [start, end] : marks[i]) {
-      end->synchronize();
-      ms.push_back(double(rt::event::elapsed_ms(*start, *end)));
-    }
-    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-    times.emplace_back(int(i), ms[ms.size() / 2]);
+    std::nth_element(ms[i].begin(), ms[i].begin() + ms[i].size() / 2, ms[i].end());
+    times.emplace_back(int(i), ms[i][ms[i].size() / 2]);
   }
   // The fastest, unless it beats the heuristic's own first choice by less than 3% (within the noise of a tuning
   // run, where keeping the heuristic's choice is the steadier bet).
