@@ -27,12 +27,6 @@ EPILOGS = ("none", "relu", "bias", "relu_bias", "gelu", "gelu_bias", "relu_aux",
            "gelu_aux_bias")
 
 
-def _array_empty(shape, dtype, device):
-    from .numpy import _core
-
-    return _core._tegula.array_empty(shape, dtype, device)
-
-
 def _gelu(x):
     return 0.5 * x * (1.0 + _np.tanh(0.7978845608028654 * (x + 0.044715 * x ** 3)))
 
@@ -181,8 +175,8 @@ class Matmul:
         """Runs the product; NumPy operands get NumPy results (copied back), others tegula arrays."""
         fast = self._fast
         if fast is not None:  # the common case, prepared by the first call: one allocation and the library call
-            call, before, after, shape, dtype, dev = fast
-            d = _array_empty(shape, dtype, dev)  # new memory: nothing pending reads it
+            call, before, after, empty, shape, dtype, dev = fast
+            d = empty(shape, dtype, dev)  # new memory: nothing pending reads it
             call(*before, d._data_ptr, *after)
             return d
         if not self._planned:
@@ -256,7 +250,8 @@ class Matmul:
             args = (a._device_id, rt, rt, m, n, k, count, ta, tb, pa, lda, sa, pb, ldb, sb)
             rest = (ldd, m * ldd, 0, ldc, sc, self.alpha, 0.0, self.epilog, bias._data_ptr if bias is not None else 0,
                     0, self.allow_tf32)
-            self._fast = (tnp._core._tegula.cublaslt_matmul, args, rest, self.shape, rt, a._device_id)
+            lib = tnp._core._tegula
+            self._fast = (lib.cublaslt_matmul, args, rest, lib.array_empty, self.shape, rt, a._device_id)
         del xa, xb
         out = d if ldd == n else d[..., :n]
         if aux is not None:
