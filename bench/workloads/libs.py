@@ -173,8 +173,8 @@ def _cumsum(ctx):
 
 
 def _chained_scan(ctx, x, xt, gbs, reps):
-    """tegula's own chained scan (libs/chained_scan.hpp) on the same data: the whole tnp.cumsum call with
-    SCAN_ENGINE = "chained" against the bar, then the kernel's tiles and load/store variants swept."""
+    """tegula's own chained scan (libs/chained_scan.hpp) on the same data: the kernel's tiles and variants swept,
+    then the whole tnp.cumsum call with SCAN_ENGINE = "chained" and the best of them against the bar."""
     torch = _torch()
     import tegula.numpy as tnp
     from tegula import _tegula
@@ -192,27 +192,22 @@ def _chained_scan(ctx, x, xt, gbs, reps):
         r._materialize()
         return r
 
-    _scan.SCAN_ENGINE = "chained"
-    try:
-        check(torch.as_tensor(tegula(), device="cuda"), "the chained scan")
-        rows = [row(W, "tegula (chained scan)", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s",
-                    better="higher", bar=3500, ratio_vs=["torch", "cupy"],
-                    note=f"tnp.cumsum with tegula's own persistent single-pass scan; GPU: {_breakdown(tegula)}")]
-    finally:
-        _scan.SCAN_ENGINE = "cub"
     out = torch.empty_like(xt)
     found = []
     # (threads, items, load: 0 plain / 1 nc / 2 cs, store: 0 plain / 1 cs, blocks per SM: 0 as many as fit,
     #  -1 one tile per block by ticket, -2 by block index; look-back poll delay in ns; look-back warps, 0: all)
     for threads, items, load, store, per_sm, delay, lbw in (
-            (256, 16, 0, 0, 0, 0, 1), (256, 16, 0, 0, 0, 200, 1), (256, 16, 0, 0, 0, 200, 0),
-            (256, 32, 0, 0, 0, 200, 1), (256, 32, 1, 1, 0, 500, 1), (128, 32, 0, 0, -1, 0, 0),
-            (128, 32, 1, 1, -1, 0, 0), (128, 32, 1, 1, -2, 0, 0), (128, 32, 1, 1, -2, 0, 1),
-            (128, 32, 1, 1, -2, 100, 1), (256, 16, 1, 1, -2, 0, 1), (256, 32, 1, 1, -2, 0, 1)):
+            (256, 16, 0, 0, 0, 0, 1), (256, 16, 1, 1, 0, 200, 1), (128, 32, 1, 1, -1, 0, 1),
+            (128, 32, 1, 1, -2, 0, 1), (128, 32, 1, 1, -2, 0, 0), (128, 32, 1, 1, -2, 100, 1),
+            (128, 32, 0, 0, -2, 0, 1), (128, 32, 2, 1, -2, 0, 1), (128, 16, 1, 1, -2, 0, 1),
+            (256, 16, 1, 1, -2, 0, 1), (512, 16, 1, 1, -2, 0, 1), (64, 32, 1, 1, -2, 0, 1),
+            (192, 32, 1, 1, -2, 0, 1), (256, 32, 1, 1, -2, 0, 1), (128, 48, 1, 1, -2, 0, 1),
+            (128, 64, 1, 1, -2, 0, 1)):
+        kw = dict(threads=threads, items=items, load=load, store=store, blocks_per_sm=per_sm, delay=delay,
+                  lookback_warps=lbw)
+
         def go():
-            _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), xt.numel(), threads=threads,
-                                           items=items, load=load, store=store, blocks_per_sm=per_sm, delay=delay,
-                                           lookback_warps=lbw)
+            _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), xt.numel(), **kw)
         out.fill_(float("nan"))
         go()
         torch.cuda.synchronize()
@@ -220,14 +215,25 @@ def _chained_scan(ctx, x, xt, gbs, reps):
         grid = f"b{per_sm}" if per_sm > 0 else {-1: "o", -2: "i"}.get(per_sm, "")
         found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items,
                       (f"l{load}" if load else "") + (f"s{store}" if store else "") + grid
-                      + (f"d{delay}" if delay else "") + (f"w{lbw}" if lbw else "")))
-    best = max(found)
-    return rows + [row(W, "tegula (best chained scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
-                       note=f"{best[1]}x{best[2]}{best[3]} of "
-                            + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v in found)
-                            + " (kernel alone; l1/l2: nc / streaming loads, s1: streaming stores, bN: N blocks per "
-                              "SM, o / i: one tile per block by ticket / by block index, dN: N ns between look-back "
-                              "polls, w1: one warp looks back)")]
+                      + (f"d{delay}" if delay else "") + (f"w{lbw}" if lbw else ""), kw))
+    best = max(found, key=lambda f: f[0])
+    rows = [row(W, "tegula (best chained scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
+                note=f"{best[1]}x{best[2]}{best[3]} of "
+                     + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v, _ in found)
+                     + " (kernel alone; l1/l2: nc / streaming loads, s1: streaming stores, bN: N blocks per "
+                       "SM, o / i: one tile per block by ticket / by block index, dN: N ns between look-back "
+                       "polls, w1: one warp looks back)")]
+    # The whole tnp.cumsum call with SCAN_ENGINE = "chained" and the best tile, against the bar.
+    _scan.SCAN_ENGINE, _scan.CHAINED_TILE = "chained", best[4]
+    try:
+        check(torch.as_tensor(tegula(), device="cuda"), "the chained scan")
+        rows.append(row(W, "tegula (chained scan)", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s",
+                        better="higher", bar=3500, ratio_vs=["torch", "cupy"],
+                        note=f"tnp.cumsum with tegula's own single-pass scan, tile {best[1]}x{best[2]}{best[3]}; "
+                             f"GPU: {_breakdown(tegula)}"))
+    finally:
+        _scan.SCAN_ENGINE, _scan.CHAINED_TILE = "cub", {}
+    return rows
 
 
 def _scan_tiles(ctx, xt, gbs, reps):

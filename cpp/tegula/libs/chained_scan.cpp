@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::size_t ticket_bytes = 128;  // the ticket counter, alone in its cache line, before the tile status
 
-// The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD, TG_STORE, TG_DELAY and TG_LB_WARPS.
+// The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD, TG_STORE, TG_DELAY, TG_LB_WARPS and TG_GRID.
 // Tile t covers elements [t TILE, (t + 1) TILE). Warp w of the block owns the segment of SEG = 32 ITEMS elements
 // from w SEG, read as ITEMS / 4 stripes of 128: lane l holds stripe k's elements k 128 + 4 l .. + 3.
 // status[t] is 0 until tile t publishes its own total (flag 1) and then its inclusive prefix (flag 2): the flag in
@@ -152,81 +152,103 @@ __device__ float tg_look_back(const unsigned long long* status, long long tile, 
   }
 }
 
-// one_tile = 0: a persistent grid, each block taking tiles by ticket until none are left. one_tile = 1: one tile
-// per block (a grid of every tile, in ticket order). one_tile = 2: one tile per block, tile = block index (no ticket
-// round trip before the loads; relies on blocks starting in index order, as CUB's scan does).
+// Scans the tile held in v (its warp's segment, then across the block): afterwards v holds the inclusive scan within
+// the tile, `aggregate` is the tile's total and `local` the combined value of the segments before this warp's.
+__device__ __forceinline__ void tg_scan_tile(float4 (&v)[TG_VECS], int warp, int lane, float (&s_warp)[TG_WARPS],
+                                             float& aggregate, float& local) {
+  float carry = TG_IDENT;
+#pragma unroll
+  for (int k = 0; k < TG_VECS; ++k) {
+    float4& a = v[k];
+    a.y = tg_op(a.x, a.y);
+    a.z = tg_op(a.y, a.z);
+    a.w = tg_op(a.z, a.w);
+    const float inc = tg_warp_inclusive(a.w, lane);
+    float exc = __shfl_up_sync(TG_FULL, inc, 1);
+    if (lane == 0) exc = TG_IDENT;
+    const float add = tg_op(carry, exc);
+    a.x = tg_op(add, a.x);
+    a.y = tg_op(add, a.y);
+    a.z = tg_op(add, a.z);
+    a.w = tg_op(add, a.w);
+    carry = tg_op(carry, __shfl_sync(TG_FULL, inc, 31));
+  }
+  if (lane == 0) s_warp[warp] = carry;
+  __syncthreads();
+  const float t = lane < TG_WARPS ? s_warp[lane] : TG_IDENT;
+  const float inc = tg_warp_inclusive(t, lane);
+  aggregate = __shfl_sync(TG_FULL, inc, 31);
+  float exc = __shfl_up_sync(TG_FULL, inc, 1);
+  if (lane == 0) exc = TG_IDENT;
+  local = __shfl_sync(TG_FULL, exc, warp);
+}
+
+// Publishes the tile's aggregate, looks back for its prefix, publishes the inclusive prefix, and stores the tile.
+__device__ __forceinline__ void tg_finish_tile(float* out, long long n, long long tile, int warp, int lane,
+                                               float4 (&v)[TG_VECS], float aggregate, float local,
+                                               unsigned long long* status, float (&s_part)[TG_WARPS],
+                                               int (&s_done)[TG_WARPS]) {
+  float prefix = TG_IDENT;
+  if (tile == 0) {
+    if (threadIdx.x == 0) tg_st_status(status, TG_PREFIX, aggregate);
+  } else {
+    if (threadIdx.x == 0) tg_st_status(status + tile, TG_AGGREGATE, aggregate);
+    prefix = tg_look_back(status, tile, warp, lane, s_part, s_done);
+    if (threadIdx.x == 0) tg_st_status(status + tile, TG_PREFIX, tg_op(prefix, aggregate));
+  }
+  const float start = tg_op(prefix, local);
+#pragma unroll
+  for (int k = 0; k < TG_VECS; ++k) {
+    v[k].x = tg_op(start, v[k].x);
+    v[k].y = tg_op(start, v[k].y);
+    v[k].z = tg_op(start, v[k].z);
+    v[k].w = tg_op(start, v[k].w);
+  }
+  tg_store_tile(out, n, tile, warp, lane, v);
+}
+
+// TG_GRID 0: a persistent grid, each block taking tiles by ticket until none are left, the next tile's loads in
+// flight while it scans and looks back. TG_GRID 1: one tile per block (a grid of every tile), in ticket order.
+// TG_GRID 2: one tile per block, tile = block index (no ticket round trip before the loads; relies on blocks starting
+// in index order, as CUB's scan does). The one-tile kernels hold one tile in registers, not two, so more blocks fit.
 extern "C" __global__ void __launch_bounds__(TG_THREADS)
 tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsigned long long* status,
-                unsigned long long* ticket, int one_tile) {
+                unsigned long long* ticket) {
   __shared__ long long s_tile[2];       // tickets, alternating so a new one never overwrites one still being read
   __shared__ float s_warp[TG_WARPS];    // each warp's segment total
   __shared__ float s_part[TG_WARPS];    // the look-back's parts, one per warp
   __shared__ int s_done[TG_WARPS];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  int slot = 0;
-  if (threadIdx.x == 0) s_tile[0] = one_tile == 2 ? (long long)blockIdx.x : (long long)atomicAdd(ticket, 1ull);
+  float aggregate, local;
+#if TG_GRID == 2
+  const long long tile = blockIdx.x;
+#else
+  if (threadIdx.x == 0) s_tile[0] = (long long)atomicAdd(ticket, 1ull);
   __syncthreads();
   long long tile = s_tile[0];
+#endif
   float4 cur[TG_VECS];
+#if TG_GRID != 0
+  tg_load_tile(in, n, tile, warp, lane, cur);
+  tg_scan_tile(cur, warp, lane, s_warp, aggregate, local);
+  tg_finish_tile(out, n, tile, warp, lane, cur, aggregate, local, status, s_part, s_done);
+#else
+  int slot = 0;
   if (tile < tiles) tg_load_tile(in, n, tile, warp, lane, cur);
   while (tile < tiles) {
     slot ^= 1;
-    if (threadIdx.x == 0) s_tile[slot] = one_tile ? tiles : (long long)atomicAdd(ticket, 1ull);
+    if (threadIdx.x == 0) s_tile[slot] = (long long)atomicAdd(ticket, 1ull);
     __syncthreads();  // also: every warp has read s_warp of the previous tile
     const long long next = s_tile[slot];
     float4 nxt[TG_VECS];
     if (next < tiles) tg_load_tile(in, n, next, warp, lane, nxt);  // in flight during the scan and look-back
-
-    // The warp's segment: each lane's four elements, then its stripes across lanes, carried stripe to stripe.
-    float carry = TG_IDENT;
-#pragma unroll
-    for (int k = 0; k < TG_VECS; ++k) {
-      float4& a = cur[k];
-      a.y = tg_op(a.x, a.y);
-      a.z = tg_op(a.y, a.z);
-      a.w = tg_op(a.z, a.w);
-      const float inc = tg_warp_inclusive(a.w, lane);
-      float exc = __shfl_up_sync(TG_FULL, inc, 1);
-      if (lane == 0) exc = TG_IDENT;
-      const float add = tg_op(carry, exc);
-      a.x = tg_op(add, a.x);
-      a.y = tg_op(add, a.y);
-      a.z = tg_op(add, a.z);
-      a.w = tg_op(add, a.w);
-      carry = tg_op(carry, __shfl_sync(TG_FULL, inc, 31));
-    }
-    if (lane == 0) s_warp[warp] = carry;
-    __syncthreads();
-
-    // Every warp: the tile's total and where its own segment starts within the tile.
-    const float t = lane < TG_WARPS ? s_warp[lane] : TG_IDENT;
-    const float inc = tg_warp_inclusive(t, lane);
-    const float aggregate = __shfl_sync(TG_FULL, inc, 31);
-    float exc = __shfl_up_sync(TG_FULL, inc, 1);
-    if (lane == 0) exc = TG_IDENT;
-    const float local = __shfl_sync(TG_FULL, exc, warp);
-    float prefix = TG_IDENT;
-    if (tile == 0) {
-      if (threadIdx.x == 0) tg_st_status(status, TG_PREFIX, aggregate);
-    } else {
-      if (threadIdx.x == 0) tg_st_status(status + tile, TG_AGGREGATE, aggregate);
-      prefix = tg_look_back(status, tile, warp, lane, s_part, s_done);
-      if (threadIdx.x == 0) tg_st_status(status + tile, TG_PREFIX, tg_op(prefix, aggregate));
-    }
-
-    const float start = tg_op(prefix, local);
-#pragma unroll
-    for (int k = 0; k < TG_VECS; ++k) {
-      cur[k].x = tg_op(start, cur[k].x);
-      cur[k].y = tg_op(start, cur[k].y);
-      cur[k].z = tg_op(start, cur[k].z);
-      cur[k].w = tg_op(start, cur[k].w);
-    }
-    tg_store_tile(out, n, tile, warp, lane, cur);
+    tg_scan_tile(cur, warp, lane, s_warp, aggregate, local);
+    tg_finish_tile(out, n, tile, warp, lane, cur, aggregate, local, status, s_part, s_done);
 #pragma unroll
     for (int k = 0; k < TG_VECS; ++k) cur[k] = nxt[k];
     tile = next;
   }
+#endif
 }
 )";
 
@@ -256,12 +278,13 @@ void check_look_back(int threads, int delay, int lookback_warps) {
 bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out) { return in % 16 == 0 && out % 16 == 0; }
 
 std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay,
-                                int lookback_warps) {
+                                int lookback_warps, int grid) {
   check_tile(threads, items, load, store);
   check_look_back(threads, delay, lookback_warps);
   return str("#define TG_THREADS ", threads, "\n#define TG_ITEMS ", items, "\n#define TG_MUL ", multiply ? 1 : 0,
              "\n#define TG_LOAD ", load, "\n#define TG_STORE ", store, "\n#define TG_DELAY ", delay,
-             "\n#define TG_LB_WARPS ", lookback_warps ? lookback_warps : threads / 32, "\n", kernel_body);
+             "\n#define TG_LB_WARPS ", lookback_warps ? lookback_warps : threads / 32, "\n#define TG_GRID ", grid, "\n",
+             kernel_body);
 }
 
 void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p) {
@@ -276,17 +299,20 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
     fail(error_kind::invalid_argument, "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
   if (p.n == 0) return;
   dev.make_current();
-  const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps);
+  const int one_tile = p.blocks_per_sm < 0 ? -p.blocks_per_sm : 0;  // 1: by ticket, 2: by block index
+  const auto key =
+      std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps, one_tile);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
     scan_kernel built;
-    built.code = compile_nvrtc(chained_scan_source(p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps), {}, dev.arch(),
+    built.code = compile_nvrtc(chained_scan_source(p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps,
+                                                   one_tile),
+                               {}, dev.arch(),
                                "chained scan", false);
     built.scan = built.code->get_kernel("tg_chained_scan");
     return built;
   });
   const std::int64_t tile = std::int64_t(threads) * items;
   const std::int64_t tiles = (p.n + tile - 1) / tile;
-  const int one_tile = p.blocks_per_sm < 0 ? -p.blocks_per_sm : 0;  // 1: by ticket, 2: by block index
   const int per_sm = p.blocks_per_sm > 0 ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, 0, dev);
   if (per_sm < 1) fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
   const std::int64_t grid = one_tile ? tiles : std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
@@ -296,8 +322,7 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   scratch->fill(0, s);
   const auto ticket = std::uintptr_t(scratch->ptr()), status = ticket + ticket_bytes;
   cub_params a(*k.scan);
-  a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket
-    << one_tile;
+  a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket;
   rt::launch(s, cub_launch_config(unsigned(grid), unsigned(threads)), *k.scan, a.buffer());
   scratch->close(&s);  // freed in order after the kernel
 }

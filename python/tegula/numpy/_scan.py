@@ -84,6 +84,8 @@ def cub_applies(a, axis):
 # "chained" (tegula's own persistent scan, cpp/tegula/libs/chained_scan.hpp). CUB stays the default until the
 # chained scan is measured faster on the H200: bench/workloads/libs.py runs both on the same data.
 SCAN_ENGINE = "cub"
+# The chained scan's tile and variants (the keyword arguments of _tegula.chained_inclusive_scan; empty: its defaults).
+CHAINED_TILE = {}
 
 
 def single_pass_scan(op, a, axis):
@@ -98,7 +100,8 @@ def single_pass_scan(op, a, axis):
     if SCAN_ENGINE not in ("cub", "chained"):
         raise ValueError(f"tegula.numpy._scan.SCAN_ENGINE is 'cub' or 'chained', not {SCAN_ENGINE!r}")
     if SCAN_ENGINE == "chained" and res == "float32" and x._data_ptr % 16 == 0 and out._data_ptr % 16 == 0:
-        _core._tegula.chained_inclusive_scan(a._device_id, op == "cumprod", x._data_ptr, out._data_ptr, x.shape[0])
+        _core._tegula.chained_inclusive_scan(a._device_id, op == "cumprod", x._data_ptr, out._data_ptr, x.shape[0],
+                                             **CHAINED_TILE)
     else:
         _core._tegula.cub_inclusive_scan(a._device_id, x._dtype_name, res, op == "cumprod", x._data_ptr,
                                          out._data_ptr, x.shape[0])
