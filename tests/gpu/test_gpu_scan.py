@@ -69,6 +69,17 @@ def test_look_back_variants(per_sm, delay, warps):
     _check_sum(_scan(x, blocks_per_sm=per_sm, delay=delay, lookback_warps=warps), x)
 
 
+def test_calls_reuse_the_status_words_without_clearing():
+    """Calls in a row on the default stream share one set of status words and one ticket counter, never cleared: each
+    call's epoch tells its words from the last one's, and each subtracts the tickets taken before it. Persistent and
+    one-tile grids interleave, sizes grow (new, larger scratch) and shrink (stale words past the end), many times."""
+    sizes = [5000, (1 << 20) + 9, 777, (1 << 22) + 1, 4096, (1 << 20) + 9]
+    for i in range(24):
+        n = sizes[i % len(sizes)]
+        x = (RNG.standard_normal(n) * 4).astype(np.float32)
+        _check_sum(_scan(x, blocks_per_sm=(0, -1, -2)[i % 3], threads=(256, 128)[i % 2], items=(16, 32)[i % 2]), x)
+
+
 def test_in_place():
     x = (RNG.standard_normal(1 << 20)).astype(np.float32)
     a = tnp.asarray(x, device="cuda")

@@ -2,7 +2,9 @@
 #include "tegula/libs/chained_scan.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <tuple>
 
 #include "tegula/libs/cub_jit.hpp"
@@ -15,12 +17,36 @@ namespace tegula::libs {
 namespace {
 
 constexpr std::size_t ticket_bytes = 128;  // the ticket counter, alone in its cache line, before the tile status
+constexpr std::uint32_t max_epoch = (1u << 30) - 1;  // epochs fill the status words' top 30 bits
+
+// The scan scratch of a device's default stream (the array engine's): the ticket counter and status words, the tiles
+// they have room for, the last call's epoch and the tickets taken so far. Calls on one stream run in order, so each
+// finds the words of the one before. (Another stream may be destroyed and its handle reused by a new one whose work
+// overlaps the old one's, so calls on other streams take fresh scratch.)
+struct stream_scratch {
+  std::shared_ptr<rt::buffer> buffer;
+  std::int64_t tiles = 0;
+  std::uint32_t epoch = 0;
+  std::uint64_t tickets = 0;
+};
+
+std::mutex& scratch_lock() {
+  static std::mutex m;
+  return m;
+}
+
+stream_scratch& default_stream_scratch(rt::device& dev) {
+  static auto* all = new std::map<int, stream_scratch>();  // leaked: buffers outlive exit
+  return (*all)[dev.ordinal()];
+}
 
 // The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD, TG_STORE, TG_DELAY, TG_LB_WARPS and TG_GRID.
 // Tile t covers elements [t TILE, (t + 1) TILE). Warp w of the block owns the segment of SEG = 32 ITEMS elements
 // from w SEG, read as ITEMS / 4 stripes of 128: lane l holds stripe k's elements k 128 + 4 l .. + 3.
-// status[t] is 0 until tile t publishes its own total (flag 1) and then its inclusive prefix (flag 2): the flag in
-// the high 32 bits, the float's bits in the low ones.
+// status[t] is a 64-bit word: the call's epoch in bits 34-63, a flag in bits 32-33, the float's bits in the low 32.
+// Tile t publishes its own total (flag 1) and then its inclusive prefix (flag 2); a word of another epoch (an earlier
+// call's, or the zeros of new memory) reads as flag 0, not yet published. So the status words need no clearing
+// between calls on one stream, and the ticket counter none either: each call subtracts the tickets taken before it.
 const char* kernel_body = R"(
 #define TG_WARPS (TG_THREADS / 32)
 #define TG_VECS (TG_ITEMS / 4)
@@ -57,8 +83,13 @@ __device__ __forceinline__ unsigned long long tg_ld_status(const unsigned long l
   return v;
 }
 
-__device__ __forceinline__ void tg_st_status(unsigned long long* p, unsigned long long flag, float v) {
-  const unsigned long long word = (flag << 32) | __float_as_uint(v);
+// The flag of a status word: 0 unless it was written in this call's epoch.
+__device__ __forceinline__ unsigned long long tg_flag(unsigned long long s, unsigned epoch) {
+  return (s >> 34) == epoch ? (s >> 32) & 3ull : 0ull;
+}
+
+__device__ __forceinline__ void tg_st_status(unsigned long long* p, unsigned epoch, unsigned long long flag, float v) {
+  const unsigned long long word = ((unsigned long long)epoch << 34) | (flag << 32) | __float_as_uint(v);
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(word) : "memory");
 }
 
@@ -116,27 +147,32 @@ __device__ __forceinline__ void tg_store_tile(float* out, long long n, long long
 
 // The combined values of every tile before `tile`, read by the first TG_LB_WARPS warps (one, or the whole block):
 // thread i of them reads tile - 1 - i (and further back by 32 TG_LB_WARPS each round) until a tile with its
-// inclusive prefix is found. Each reading warp waits until its 32 tiles have published at least their totals
-// (pausing TG_DELAY ns between polls when TG_DELAY > 0, to spare L2 when many blocks wait at once), sums those up to
-// the nearest prefix, and the warps' parts are combined nearest first. Every thread of the block runs the rounds.
+// inclusive prefix is found. Each reading warp waits until its tiles up to the nearest inclusive prefix (all 32 when
+// none has one) have published at least their totals (pausing TG_DELAY ns between polls when TG_DELAY > 0, to spare
+// L2 when many blocks wait at once), sums those up to the nearest prefix, and the warps' parts are combined nearest first. Every thread of the block runs the rounds.
 // More warps move the known prefixes forward faster when many tiles are in flight together; fewer poll L2 less.
-__device__ float tg_look_back(const unsigned long long* status, long long tile, int warp, int lane,
+__device__ float tg_look_back(const unsigned long long* status, unsigned epoch, long long tile, int warp, int lane,
                               float (&s_part)[TG_WARPS], int (&s_done)[TG_WARPS]) {
   float prefix = TG_IDENT;
   long long j = tile - 1 - threadIdx.x;
   while (true) {
     if (warp < TG_LB_WARPS) {
-      unsigned long long s;
+      unsigned long long s, flag;
       while (true) {
-        s = j >= 0 ? tg_ld_status(status + j) : ((TG_PREFIX << 32) | __float_as_uint(TG_IDENT));
-        if (__all_sync(TG_FULL, (s >> 32) != 0ull)) break;
+        s = j >= 0 ? tg_ld_status(status + j) : (unsigned long long)__float_as_uint(TG_IDENT);
+        flag = j >= 0 ? tg_flag(s, epoch) : TG_PREFIX;
+        // Ready once every tile up to the nearest inclusive prefix (or all 32, when none has one) has published.
+        const unsigned ready = __ballot_sync(TG_FULL, flag != 0ull);
+        const unsigned prefixes = __ballot_sync(TG_FULL, flag == TG_PREFIX);
+        const unsigned need = prefixes ? ((prefixes & (0u - prefixes)) << 1) - 1u : TG_FULL;
+        if ((ready & need) == need) break;
 #if TG_DELAY > 0
         __nanosleep(TG_DELAY);
 #endif
       }
-      const unsigned done = __ballot_sync(TG_FULL, (s >> 32) == TG_PREFIX);
+      const unsigned done = __ballot_sync(TG_FULL, flag == TG_PREFIX);
       float v = __uint_as_float(unsigned(s));
-      if (done && lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix
+      if (done && lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix (maybe unpublished)
       const float part = tg_warp_total(v);
       if (lane == 0) s_part[warp] = part, s_done[warp] = done != 0u;
     }
@@ -186,15 +222,15 @@ __device__ __forceinline__ void tg_scan_tile(float4 (&v)[TG_VECS], int warp, int
 // Publishes the tile's aggregate, looks back for its prefix, publishes the inclusive prefix, and stores the tile.
 __device__ __forceinline__ void tg_finish_tile(float* out, long long n, long long tile, int warp, int lane,
                                                float4 (&v)[TG_VECS], float aggregate, float local,
-                                               unsigned long long* status, float (&s_part)[TG_WARPS],
-                                               int (&s_done)[TG_WARPS]) {
+                                               unsigned long long* status, unsigned epoch,
+                                               float (&s_part)[TG_WARPS], int (&s_done)[TG_WARPS]) {
   float prefix = TG_IDENT;
   if (tile == 0) {
-    if (threadIdx.x == 0) tg_st_status(status, TG_PREFIX, aggregate);
+    if (threadIdx.x == 0) tg_st_status(status, epoch, TG_PREFIX, aggregate);
   } else {
-    if (threadIdx.x == 0) tg_st_status(status + tile, TG_AGGREGATE, aggregate);
-    prefix = tg_look_back(status, tile, warp, lane, s_part, s_done);
-    if (threadIdx.x == 0) tg_st_status(status + tile, TG_PREFIX, tg_op(prefix, aggregate));
+    if (threadIdx.x == 0) tg_st_status(status + tile, epoch, TG_AGGREGATE, aggregate);
+    prefix = tg_look_back(status, epoch, tile, warp, lane, s_part, s_done);
+    if (threadIdx.x == 0) tg_st_status(status + tile, epoch, TG_PREFIX, tg_op(prefix, aggregate));
   }
   const float start = tg_op(prefix, local);
 #pragma unroll
@@ -213,7 +249,7 @@ __device__ __forceinline__ void tg_finish_tile(float* out, long long n, long lon
 // in index order, as CUB's scan does). The one-tile kernels hold one tile in registers, not two, so more blocks fit.
 extern "C" __global__ void __launch_bounds__(TG_THREADS)
 tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsigned long long* status,
-                unsigned long long* ticket) {
+                unsigned long long* ticket, unsigned long long ticket_base, unsigned epoch) {
   __shared__ long long s_tile[2];       // tickets, alternating so a new one never overwrites one still being read
   __shared__ float s_warp[TG_WARPS];    // each warp's segment total
   __shared__ float s_part[TG_WARPS];    // the look-back's parts, one per warp
@@ -223,7 +259,7 @@ tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsig
 #if TG_GRID == 2
   const long long tile = blockIdx.x;
 #else
-  if (threadIdx.x == 0) s_tile[0] = (long long)atomicAdd(ticket, 1ull);
+  if (threadIdx.x == 0) s_tile[0] = (long long)(atomicAdd(ticket, 1ull) - ticket_base);
   __syncthreads();
   long long tile = s_tile[0];
 #endif
@@ -231,19 +267,19 @@ tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsig
 #if TG_GRID != 0
   tg_load_tile(in, n, tile, warp, lane, cur);
   tg_scan_tile(cur, warp, lane, s_warp, aggregate, local);
-  tg_finish_tile(out, n, tile, warp, lane, cur, aggregate, local, status, s_part, s_done);
+  tg_finish_tile(out, n, tile, warp, lane, cur, aggregate, local, status, epoch, s_part, s_done);
 #else
   int slot = 0;
   if (tile < tiles) tg_load_tile(in, n, tile, warp, lane, cur);
   while (tile < tiles) {
     slot ^= 1;
-    if (threadIdx.x == 0) s_tile[slot] = (long long)atomicAdd(ticket, 1ull);
+    if (threadIdx.x == 0) s_tile[slot] = (long long)(atomicAdd(ticket, 1ull) - ticket_base);
     __syncthreads();  // also: every warp has read s_warp of the previous tile
     const long long next = s_tile[slot];
     float4 nxt[TG_VECS];
     if (next < tiles) tg_load_tile(in, n, next, warp, lane, nxt);  // in flight during the scan and look-back
     tg_scan_tile(cur, warp, lane, s_warp, aggregate, local);
-    tg_finish_tile(out, n, tile, warp, lane, cur, aggregate, local, status, s_part, s_done);
+    tg_finish_tile(out, n, tile, warp, lane, cur, aggregate, local, status, epoch, s_part, s_done);
 #pragma unroll
     for (int k = 0; k < TG_VECS; ++k) cur[k] = nxt[k];
     tile = next;
@@ -304,10 +340,9 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
       std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps, one_tile);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
     scan_kernel built;
-    built.code = compile_nvrtc(chained_scan_source(p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps,
-                                                   one_tile),
-                               {}, dev.arch(),
-                               "chained scan", false);
+    const std::string src =
+        chained_scan_source(p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps, one_tile);
+    built.code = compile_nvrtc(src, {}, dev.arch(), "chained scan", false);
     built.scan = built.code->get_kernel("tg_chained_scan");
     return built;
   });
@@ -318,13 +353,29 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   const std::int64_t grid = one_tile ? tiles : std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
   if (grid > 0x7fffffff) fail(error_kind::invalid_argument, "chained scan: ", tiles, " tiles are more than a grid holds");
 
-  auto scratch = rt::buffer::allocate(ticket_bytes + std::size_t(tiles) * sizeof(std::uint64_t), dev.default_stream());
-  scratch->fill(0, s);
-  const auto ticket = std::uintptr_t(scratch->ptr()), status = ticket + ticket_bytes;
+  // On the default stream the ticket counter and status words are reused call after call (see the kernel's notes):
+  // a call needs no memset and no allocation unless it has more tiles than any call before it.
+  std::lock_guard<std::mutex> g(scratch_lock());  // also orders the epochs and ticket bases as the launches
+  stream_scratch fresh;
+  stream_scratch& st = &s == dev.default_stream().get() ? default_stream_scratch(dev) : fresh;
+  if (!st.buffer || tiles > st.tiles || st.epoch == max_epoch) {
+    if (st.buffer) st.buffer->close(&s);
+    st.tiles = std::max<std::int64_t>(tiles, 2 * st.tiles);
+    st.buffer = rt::buffer::allocate(ticket_bytes + std::size_t(st.tiles) * sizeof(std::uint64_t),
+                                     dev.default_stream());
+    st.buffer->fill(0, s);
+    st.epoch = 0, st.tickets = 0;
+  }
+  const std::uint32_t epoch = ++st.epoch;
+  const std::uint64_t ticket_base = st.tickets;
+  // Tickets this call takes: one per tile, and in a persistent grid one more per block (the one past the end).
+  st.tickets += one_tile == 2 ? 0 : std::uint64_t(tiles) + (one_tile ? 0 : std::uint64_t(grid));
+  const auto ticket = std::uintptr_t(st.buffer->ptr()), status = ticket + ticket_bytes;
   cub_params a(*k.scan);
-  a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket;
+  a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket
+    << static_cast<unsigned long long>(ticket_base) << static_cast<unsigned>(epoch);
   rt::launch(s, cub_launch_config(unsigned(grid), unsigned(threads)), *k.scan, a.buffer());
-  scratch->close(&s);  // freed in order after the kernel
+  if (fresh.buffer) fresh.buffer->close(&s);  // freed in order after the kernel
 }
 
 }  // namespace tegula::libs
