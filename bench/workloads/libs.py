@@ -19,6 +19,23 @@ def _breakdown(fn):
     return "; ".join(f"{r['name'][:28]} x{r['calls']} {r['total_us'] / 1e3:.3f} ms" for r in rows)
 
 
+def _host_us(fn, repeat=20):
+    """Median host microseconds of one fn() call started on an idle GPU (the call's time before its work can start,
+    which the event timing of a call from an idle GPU includes)."""
+    import time
+
+    import torch
+
+    times = []
+    for _ in range(repeat):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e6)
+    torch.cuda.synchronize()
+    return sorted(times)[len(times) // 2]
+
+
 def _anchors(metric, unit, reps, torch_fn, cupy_fn, per_ms=None, better="lower"):
     """The torch and CuPy rows of one metric: torch_fn() runs torch's call; cupy_fn(cp) returns a callable running
     CuPy's (cp is the cupy module, imported here so a missing CuPy becomes a skipped row). per_ms turns the median
@@ -162,7 +179,8 @@ def _cumsum(ctx):
     gbs = lambda ms: 8.0 * n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s", better="higher", bar=3500,
                 ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (CUB single-pass scan, NVRTC); "
-                                                f"GPU: {_breakdown(tegula)}")]
+                                                f"GPU: {_breakdown(tegula)}; host {_host_us(tegula):.1f} us a call, "
+                                                f"torch {_host_us(lambda: torch.cumsum(xt, 0)):.1f} us")]
     def cupy_cumsum(cp):
         xc = cp.asarray(xt)
         return lambda: cp.cumsum(xc)
@@ -230,7 +248,7 @@ def _chained_scan(ctx, x, xt, gbs, reps):
         rows.append(row(W, "tegula (chained scan)", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s",
                         better="higher", bar=3500, ratio_vs=["torch", "cupy"],
                         note=f"tnp.cumsum with tegula's own single-pass scan, tile {best[1]}x{best[2]}{best[3]}; "
-                             f"GPU: {_breakdown(tegula)}"))
+                             f"GPU: {_breakdown(tegula)}; host {_host_us(tegula):.1f} us a call"))
     finally:
         _scan.SCAN_ENGINE, _scan.CHAINED_TILE = "cub", {}
     return rows
