@@ -348,9 +348,12 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   });
   const std::int64_t tile = std::int64_t(threads) * items;
   const std::int64_t tiles = (p.n + tile - 1) / tile;
-  const int per_sm = p.blocks_per_sm > 0 ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, 0, dev);
-  if (per_sm < 1) fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
-  const std::int64_t grid = one_tile ? tiles : std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
+  std::int64_t grid = tiles;  // one tile per block
+  if (!one_tile) {            // a persistent grid: as many blocks as fit at once, or as asked
+    const int per_sm = p.blocks_per_sm > 0 ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, 0, dev);
+    if (per_sm < 1) fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
+    grid = std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
+  }
   if (grid > 0x7fffffff) fail(error_kind::invalid_argument, "chained scan: ", tiles, " tiles are more than a grid holds");
 
   // On the default stream the ticket counter and status words are reused call after call (see the kernel's notes):
