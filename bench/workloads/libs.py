@@ -211,7 +211,7 @@ def _chained_scan(ctx, x, xt, gbs, reps):
         return r
 
     out = torch.empty_like(xt)
-    found = []
+    found, failed = [], []
     # (threads, items, load: 0 plain / 1 nc / 2 cs, store: 0 plain / 1 cs, blocks per SM: 0 as many as fit,
     #  -1 one tile per block by ticket, -2 by block index; look-back poll delay in ns; look-back warps, 0: all)
     for threads, items, load, store, per_sm, delay, lbw in (
@@ -226,21 +226,24 @@ def _chained_scan(ctx, x, xt, gbs, reps):
 
         def go():
             _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), xt.numel(), **kw)
-        out.fill_(float("nan"))
-        go()
-        torch.cuda.synchronize()
-        check(out, f"chained scan {threads}x{items}")
         grid = f"b{per_sm}" if per_sm > 0 else {-1: "o", -2: "i"}.get(per_sm, "")
-        found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items,
-                      (f"l{load}" if load else "") + (f"s{store}" if store else "") + grid
-                      + (f"d{delay}" if delay else "") + (f"w{lbw}" if lbw else ""), kw))
+        label = ((f"l{load}" if load else "") + (f"s{store}" if store else "") + grid
+                 + (f"d{delay}" if delay else "") + (f"w{lbw}" if lbw else ""))
+        try:  # one variant's failure is reported in the note and the sweep goes on
+            out.fill_(float("nan"))
+            go()
+            torch.cuda.synchronize()
+            check(out, f"chained scan {threads}x{items}{label}")
+            found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items, label, kw))
+        except Exception as e:  # noqa: BLE001
+            failed.append(f"{threads}x{items}{label}: {type(e).__name__}: {str(e)[:120]}")
     best = max(found, key=lambda f: f[0])
     rows = [row(W, "tegula (best chained scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
                 note=f"{best[1]}x{best[2]}{best[3]} of "
                      + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v, _ in found)
                      + " (kernel alone; l1/l2: nc / streaming loads, s1: streaming stores, bN: N blocks per "
                        "SM, o / i: one tile per block by ticket / by block index, dN: N ns between look-back "
-                       "polls, w1: one warp looks back)")]
+                       "polls, w1: one warp looks back)" + (f"; FAILED: {'; '.join(failed)}" if failed else ""))]
     # The whole tnp.cumsum call with SCAN_ENGINE = "chained" and the best tile, against the bar.
     _scan.SCAN_ENGINE, _scan.CHAINED_TILE = "chained", best[4]
     try:
