@@ -32,7 +32,9 @@ struct chained_scan_problem {
   int load = 0;                // 0: ld.global, 1: ld.global.nc (in and out must not overlap), 2: ld.global.cs
   int store = 0;               // 0: st.global, 1: st.global.cs (streaming)
   int blocks_per_sm = 0;       // 0: as many as fit; -1 / -2: one tile per block (no persistent grid, no prefetch),
-                               // taken by ticket / by block index
+                               // taken by ticket / by block index; -3: a persistent grid with static tiles and a
+                               // bulk-copy (cp.async.bulk) pipeline of `stages` tiles per block
+  int stages = 0;              // the -3 pipeline's depth (0: chained_scan_stages)
   int delay = 0;               // ns between look-back polls (0: none)
   int lookback_warps = 0;      // warps reading predecessors in the look-back (0: all of the block's)
 };
@@ -41,12 +43,12 @@ struct chained_scan_problem {
 bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out);
 
 // The CUDA source of the kernel tg_chained_scan for one tile and load/store variant; grid 0: persistent, 1 / 2:
-// one tile per block by ticket / by block index.
+// one tile per block by ticket / by block index, 3: persistent with a bulk-copy pipeline of `stages` tiles.
 std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay = 0,
-                                int lookback_warps = 0, int grid = 0);
+                                int lookback_warps = 0, int grid = 0, int stages = 0);
 
 // The tile used when threads/items are 0.
-constexpr int chained_scan_threads = 256, chained_scan_items = 16;
+constexpr int chained_scan_threads = 256, chained_scan_items = 16, chained_scan_stages = 4;
 
 // out = the inclusive scan of in, on `s`. Throws invalid_argument for a bad tile or unaligned pointers.
 void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p);
