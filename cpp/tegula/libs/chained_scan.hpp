@@ -1,20 +1,17 @@
 // tegula's own single-pass inclusive scan of one long contiguous float32 array (cumsum, cumprod), compiled by
-// NVRTC without CUB. CUB's scan (cub_scan.hpp) reaches about 78% of the H200's copy bandwidth: a block loads its
-// tile only once it starts, and it starts only when a block before it has finished its look-back. Here:
-// - a persistent grid (as many blocks as fit at once) takes tiles by ticket, so every tile it waits on is owned by a
-//   block already running;
-// - a block asks for its next tile and issues that tile's loads before it scans the current one and waits on the
-//   look-back, so memory stays busy while it waits;
-// - loads and stores are float4 in the striped order (each warp instruction covers 512 contiguous bytes); a warp
-//   scans its stripes with shuffles, with no shared-memory transpose;
-// - the look-back reads up to a block's worth of predecessors at a time (32 per reading warp), each one 64-bit word
-//   holding a flag and the value, so a single relaxed load sees both; polls can pause (`delay`).
-// Measured on the H200 (session 8, kernel alone, 2^28 float32; CUB 3315-3375 GB/s in the same runs): the persistent
-// grid ran at 1323-2057 GB/s, and slower with the whole block polling than with one warp; one tile per block by
-// ticket reached 2400-2435. The likely reasons, to test with the sweep in bench/workloads/libs.py: in a persistent
-// grid every block waits in its look-back at the same moment, and their polls crowd L2 (hence `delay` and
-// `lookback_warps`); one tile per block by ticket waits an L2 round trip for the ticket before its first load (hence
-// blocks_per_sm = -2, the block index, as CUB).
+// NVRTC without CUB. CUB's scan (cub_scan.hpp) reaches about 80% of the H200's copy bandwidth. The grids here:
+// - 0: a persistent grid (as many blocks as fit at once) takes tiles by ticket and issues the next tile's loads
+//   before it scans the current one and waits on the look-back;
+// - -1 / -2: one tile per block, by ticket or by block index (as CUB), one tile held in registers, so more blocks fit;
+// - -3: a persistent grid of static tiles (block b takes b, b + grid, ...), each block keeping `stages` tiles of
+//   cp.async.bulk loads in flight into shared memory, so memory stays busy through every look-back.
+// In all: loads and stores are float4 in the striped order (each warp instruction covers 512 contiguous bytes); a warp
+// scans its stripes with shuffles, with no shared-memory transpose; the look-back reads up to 32 predecessors per
+// reading warp at a time, each a 64-bit word holding the call's epoch, a flag and the value, so one relaxed load sees
+// all three. The epoch lets calls on the default stream reuse one scratch buffer with no clearing between them.
+// Measured on the H200 (session 8, 2^28 float32; CUB 3315-3375 GB/s in the same runs): the persistent grid ran at
+// 1323-2057 GB/s; one tile per block by ticket, at 96 registers a thread, 2400-2435. bench/workloads/scan.py sweeps
+// every grid and tile; SCAN_ENGINE in tegula/numpy/_scan.py picks CUB or this.
 // The float sums group differently from NumPy's sequential cumsum, as CUB's and every parallel scan's do.
 #pragma once
 #include <cstdint>
