@@ -145,36 +145,66 @@ __device__ __forceinline__ void tg_store_tile(float* out, long long n, long long
   }
 }
 
-// The combined values of every tile before `tile`, read by the first TG_LB_WARPS warps (one, or the whole block):
-// thread i of them reads tile - 1 - i (and further back by 32 TG_LB_WARPS each round) until a tile with its
-// inclusive prefix is found. Each reading warp waits until its tiles up to the nearest inclusive prefix (all 32 when
-// none has one) have published at least their totals (pausing TG_DELAY ns between polls when TG_DELAY > 0, to spare
-// L2 when many blocks wait at once), sums those up to the nearest prefix, and the warps' parts are combined nearest first. Every thread of the block runs the rounds.
-// More warps move the known prefixes forward faster when many tiles are in flight together; fewer poll L2 less.
+// One warp's window of the look-back: lane i reads tile j (j = the window's nearest tile - i; below 0, the identity
+// as an inclusive prefix) and the warp waits until every tile up to the nearest inclusive prefix (all 32 when none
+// has one) has published at least its total, pausing TG_DELAY ns between polls when TG_DELAY > 0 (to spare L2 when
+// many blocks wait at once). Returns the window's combined value up to the nearest prefix (every lane the same);
+// `found` says whether the window held a prefix.
+__device__ __forceinline__ float tg_window(const unsigned long long* status, unsigned epoch, long long j, int lane,
+                                           bool& found) {
+  unsigned long long s, flag;
+  while (true) {
+    s = j >= 0 ? tg_ld_status(status + j) : (unsigned long long)__float_as_uint(TG_IDENT);
+    flag = j >= 0 ? tg_flag(s, epoch) : TG_PREFIX;
+    const unsigned ready = __ballot_sync(TG_FULL, flag != 0ull);
+    const unsigned prefixes = __ballot_sync(TG_FULL, flag == TG_PREFIX);
+    const unsigned need = prefixes ? ((prefixes & (0u - prefixes)) << 1) - 1u : TG_FULL;
+    if ((ready & need) == need) break;
+#if TG_DELAY > 0
+    __nanosleep(TG_DELAY);
+#endif
+  }
+  const unsigned done = __ballot_sync(TG_FULL, flag == TG_PREFIX);
+  float v = __uint_as_float(unsigned(s));
+  if (done && lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix (maybe unpublished)
+  found = done != 0u;
+  return tg_warp_total(v);
+}
+
+#if TG_LB_WARPS == 1
+// The look-back by warp 0 alone, window after window, with no block barrier until it is done: lane 0 publishes the
+// tile's inclusive prefix (aggregate: the tile's total) as soon as it is known, then the block shares the prefix
+// through s_part[0] behind one barrier.
+__device__ float tg_look_back_publish(unsigned long long* status, unsigned epoch, long long tile, int warp, int lane,
+                                      float aggregate, float (&s_part)[TG_WARPS]) {
+  if (warp == 0) {
+    float prefix = TG_IDENT;
+    bool found = false;
+    for (long long j = tile - 1 - lane; !found; j -= 32)
+      prefix = tg_op(prefix, tg_window(status, epoch, j, lane, found));
+    if (lane == 0) {
+      tg_st_status(status + tile, epoch, TG_PREFIX, tg_op(prefix, aggregate));
+      s_part[0] = prefix;
+    }
+  }
+  __syncthreads();
+  return s_part[0];
+}
+#else
+// The combined values of every tile before `tile`, read by the first TG_LB_WARPS warps (the whole block when
+// TG_LB_WARPS is its warp count): warp w's window starts at tile - 1 - 32 w and moves 32 TG_LB_WARPS further back
+// each round until one holds an inclusive prefix; the warps' parts are combined nearest first. Every thread of the
+// block runs the rounds. More warps move the known prefixes forward faster when many tiles are in flight together;
+// fewer poll L2 less.
 __device__ float tg_look_back(const unsigned long long* status, unsigned epoch, long long tile, int warp, int lane,
                               float (&s_part)[TG_WARPS], int (&s_done)[TG_WARPS]) {
   float prefix = TG_IDENT;
   long long j = tile - 1 - threadIdx.x;
   while (true) {
     if (warp < TG_LB_WARPS) {
-      unsigned long long s, flag;
-      while (true) {
-        s = j >= 0 ? tg_ld_status(status + j) : (unsigned long long)__float_as_uint(TG_IDENT);
-        flag = j >= 0 ? tg_flag(s, epoch) : TG_PREFIX;
-        // Ready once every tile up to the nearest inclusive prefix (or all 32, when none has one) has published.
-        const unsigned ready = __ballot_sync(TG_FULL, flag != 0ull);
-        const unsigned prefixes = __ballot_sync(TG_FULL, flag == TG_PREFIX);
-        const unsigned need = prefixes ? ((prefixes & (0u - prefixes)) << 1) - 1u : TG_FULL;
-        if ((ready & need) == need) break;
-#if TG_DELAY > 0
-        __nanosleep(TG_DELAY);
-#endif
-      }
-      const unsigned done = __ballot_sync(TG_FULL, flag == TG_PREFIX);
-      float v = __uint_as_float(unsigned(s));
-      if (done && lane > __ffs(done) - 1) v = TG_IDENT;  // past the nearest inclusive prefix (maybe unpublished)
-      const float part = tg_warp_total(v);
-      if (lane == 0) s_part[warp] = part, s_done[warp] = done != 0u;
+      bool done;
+      const float part = tg_window(status, epoch, j, lane, done);
+      if (lane == 0) s_part[warp] = part, s_done[warp] = done;
     }
     __syncthreads();
     bool found = false;
@@ -187,6 +217,7 @@ __device__ float tg_look_back(const unsigned long long* status, unsigned epoch, 
     j -= 32 * TG_LB_WARPS;
   }
 }
+#endif
 
 // Scans the tile held in v (its warp's segment, then across the block): afterwards v holds the inclusive scan within
 // the tile, `aggregate` is the tile's total and `local` the combined value of the segments before this warp's.
@@ -229,8 +260,12 @@ __device__ __forceinline__ void tg_finish_tile(float* out, long long n, long lon
     if (threadIdx.x == 0) tg_st_status(status, epoch, TG_PREFIX, aggregate);
   } else {
     if (threadIdx.x == 0) tg_st_status(status + tile, epoch, TG_AGGREGATE, aggregate);
+#if TG_LB_WARPS == 1
+    prefix = tg_look_back_publish(status, epoch, tile, warp, lane, aggregate, s_part);
+#else
     prefix = tg_look_back(status, epoch, tile, warp, lane, s_part, s_done);
     if (threadIdx.x == 0) tg_st_status(status + tile, epoch, TG_PREFIX, tg_op(prefix, aggregate));
+#endif
   }
   const float start = tg_op(prefix, local);
 #pragma unroll
@@ -359,7 +394,8 @@ void check_tile(int threads, int items, int load, int store) {
     fail(error_kind::invalid_argument, "chained scan tile of ", threads, " threads x ", items,
          " items: threads are a multiple of 32 up to 1024, items a multiple of 4 up to 64");
   if (load < 0 || load > 2) fail(error_kind::invalid_argument, "chained scan load variant ", load, " is not 0 to 2");
-  if (store < 0 || store > 1) fail(error_kind::invalid_argument, "chained scan store variant ", store, " is not 0 or 1");
+  if (store < 0 || store > 1)
+    fail(error_kind::invalid_argument, "chained scan store variant ", store, " is not 0 or 1");
 }
 
 void check_look_back(int threads, int delay, int lookback_warps) {
@@ -395,14 +431,16 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   if (p.stages < 0 || p.stages > 16)
     fail(error_kind::invalid_argument, "chained scan: ", p.stages, " pipeline stages (0: tegula's choice, up to 16)");
   if (!chained_scan_applies(p.in, p.out))
-    fail(error_kind::invalid_argument, "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
+    fail(error_kind::invalid_argument,
+         "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
   if (p.n == 0) return;
   dev.make_current();
   // The grid kind: 0 persistent by ticket; one tile per block by ticket (1) or block index (2); 3 bulk-copy pipeline.
   const int mode = p.blocks_per_sm < 0 ? -p.blocks_per_sm : 0;
   const int stages = mode == 3 ? (p.stages ? p.stages : chained_scan_stages) : 0;
   const std::size_t dynamic_shared = std::size_t(stages) * (std::size_t(threads) * items * 4 + 8);
-  if (dynamic_shared && dynamic_shared > std::size_t(dev.attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)))
+  if (dynamic_shared &&
+      dynamic_shared > std::size_t(dev.attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)))
     fail(error_kind::invalid_argument, "chained scan: ", stages, " stages of ", threads, "x", items,
          " floats need ", dynamic_shared, " bytes of shared memory, more than a block can have");
   const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps,
@@ -423,10 +461,12 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   if (mode == 0 || mode == 3) {     // a persistent grid: as many blocks as fit at once (or as asked, by ticket)
     const int per_sm =
         p.blocks_per_sm > 0 ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, dynamic_shared, dev);
-    if (per_sm < 1) fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
+    if (per_sm < 1)
+      fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
     grid = std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
   }
-  if (grid > 0x7fffffff) fail(error_kind::invalid_argument, "chained scan: ", tiles, " tiles are more than a grid holds");
+  if (grid > 0x7fffffff)
+    fail(error_kind::invalid_argument, "chained scan: ", tiles, " tiles are more than a grid holds");
 
   // On the default stream the ticket counter and status words are reused call after call (see the kernel's notes):
   // a call needs no memset and no allocation unless it has more tiles than any call before it.

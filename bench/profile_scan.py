@@ -1,0 +1,85 @@
+"""Where a 2^28 float32 cumsum's time goes on the GPU machine. A diagnostic, not a benchmark:
+    python bench/profile_scan.py          host microseconds of each step of tnp.cumsum (each call started on an idle
+                                          GPU, as the bench's event timing starts them), beside torch.cumsum
+    python bench/profile_scan.py --ncu    one call of each scan kernel and a copy, for Nsight Compute:
+        ncu --clock-control none --section SpeedOfLight --section Occupancy --section WarpStateStats \\
+            -k regex:"tg_scan$|tg_chained_scan|copy" python bench/profile_scan.py --ncu
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import torch
+
+import tegula.numpy as tnp
+from tegula import _tegula
+from tegula.numpy import _core
+
+N = 1 << 28
+CHAINED = [dict(threads=128, items=64, load=1, store=1, blocks_per_sm=-2, lookback_warps=1),
+           dict(threads=128, items=32, load=1, store=1, blocks_per_sm=-2, lookback_warps=1)]
+
+
+def host_us(fn, repeat=30):
+    """Median host microseconds of fn() called on an idle GPU."""
+    times = []
+    for _ in range(repeat):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e6)
+    torch.cuda.synchronize()
+    return statistics.median(times)
+
+
+def event_us(fn, repeat=30):
+    """Median microseconds between CUDA events around fn() called on an idle GPU (the bench's timing)."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(repeat):
+        torch.cuda.synchronize()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3)
+    return statistics.median(times)
+
+
+def main():
+    xt = torch.rand(N, device="cuda")
+    out = torch.empty_like(xt)
+    x = tnp.asarray(xt)
+
+    def whole():
+        tnp.cumsum(x)._materialize()
+
+    def cub():
+        _tegula.cub_inclusive_scan(0, "float32", "float32", False, xt.data_ptr(), out.data_ptr(), N)
+
+    def chained(kw):
+        return lambda: _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), N, **kw)
+
+    steps = [("tnp.cumsum (whole call)", whole), ("cub_inclusive_scan binding (out given)", cub)]
+    steps += [(f"chained binding {kw['threads']}x{kw['items']}", chained(kw)) for kw in CHAINED]
+    steps += [("array_empty 1 GiB", lambda: _core._tegula.array_empty((N,), "float32", 0)),
+              ("tnp.asarray(torch tensor)", lambda: tnp.asarray(xt)),
+              ("torch.cumsum", lambda: torch.cumsum(xt, 0)), ("torch.empty_like 1 GiB", lambda: torch.empty_like(xt)),
+              ("torch copy_ 1 GiB", lambda: out.copy_(xt))]
+    if "--ncu" in sys.argv:
+        for _, fn in steps[1:4] + steps[-1:]:
+            fn()
+        torch.cuda.synchronize()
+        return
+    for _, fn in steps:  # compile and warm everything first
+        fn()
+        fn()
+    print(f"{'step':42s} {'host us':>8s} {'event us':>9s}")
+    for name, fn in steps:
+        print(f"{name:42s} {host_us(fn):8.1f} {event_us(fn):9.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
