@@ -19,7 +19,7 @@ from tegula.numpy import _core
 
 N = 1 << 28
 CHAINED = [dict(threads=128, items=64, load=1, store=1, blocks_per_sm=-2, lookback_warps=1),
-           dict(threads=128, items=32, load=1, store=1, blocks_per_sm=-2, lookback_warps=1)]
+           dict(threads=128, items=64, load=1, store=1, blocks_per_sm=-2, lookback_warps=1, delay=700)]
 
 
 def host_us(fn, repeat=30):
@@ -63,7 +63,7 @@ def main():
         return lambda: _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), N, **kw)
 
     steps = [("tnp.cumsum (whole call)", whole), ("cub_inclusive_scan binding (out given)", cub)]
-    steps += [(f"chained binding {kw['threads']}x{kw['items']}", chained(kw)) for kw in CHAINED]
+    steps += [(f"chained binding {kw['threads']}x{kw['items']} d{kw.get('delay', 0)}", chained(kw)) for kw in CHAINED]
     steps += [("array_empty 1 GiB", lambda: _core._tegula.array_empty((N,), "float32", 0)),
               ("tnp.asarray(torch tensor)", lambda: tnp.asarray(xt)),
               ("torch.cumsum", lambda: torch.cumsum(xt, 0)), ("torch.empty_like 1 GiB", lambda: torch.empty_like(xt)),
