@@ -76,9 +76,47 @@ def main():
     for _, fn in steps:  # compile and warm everything first
         fn()
         fn()
+    from tegula.numpy import _scan
+
+    def empty_then_cub():
+        r = _core._tegula.array_empty((N,), "float32", 0)
+        _tegula.cub_inclusive_scan(0, "float32", "float32", False, x._data_ptr, r._data_ptr, N)
+        return r
+
+    steps += [("single_pass_scan('cumsum', x, 0)", lambda: _scan.single_pass_scan("cumsum", x, 0)),
+              ("array_empty + cub binding", empty_then_cub), ("tnp.cumsum without _materialize", lambda: tnp.cumsum(x)),
+              ("x._data_ptr", lambda: x._data_ptr), ("x._device_id, _dtype_name, shape, size",
+                                                      lambda: (x._device_id, x._dtype_name, x.shape, x.size))]
     print(f"{'step':42s} {'host us':>8s} {'event us':>9s}")
     for name, fn in steps:
         print(f"{name:42s} {host_us(fn):8.1f} {event_us(fn):9.1f}", flush=True)
+
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    for _ in range(200):
+        torch.cuda.synchronize()
+        prof.enable()
+        whole()
+        prof.disable()
+    torch.cuda.synchronize()
+    print("\ncProfile of 200 whole calls, each on an idle GPU (tottime per call = tottime / 200):")
+    pstats.Stats(prof).sort_stats("tottime").print_stats(14)
+
+    # Smaller sizes: CUB against the chained scan with and without the look-back delay (event us per call).
+    print(f"{'n':>10s} {'cub':>8s} {'chained d0':>11s} {'chained d1000':>14s}")
+    for k in (16, 20, 22, 24, 26):
+        m = 1 << k
+        a, o = xt[:m], out[:m]
+        cub_m = lambda: _tegula.cub_inclusive_scan(0, "float32", "float32", False, a.data_ptr(), o.data_ptr(), m)
+        row = []
+        for fn in (cub_m,) + tuple(
+                (lambda d: lambda: _tegula.chained_inclusive_scan(0, False, a.data_ptr(), o.data_ptr(), m,
+                                                                  **{**CHAINED[0], "delay": d}))(d) for d in (0, 1000)):
+            fn()
+            row.append(event_us(fn))
+        print(f"{m:10d} {row[0]:8.1f} {row[1]:11.1f} {row[2]:14.1f}", flush=True)
 
 
 if __name__ == "__main__":

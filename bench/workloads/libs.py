@@ -157,6 +157,12 @@ def _sort(ctx):
     return rows + _anchors("sort_Gkeys", "Gkey/s", reps, lambda: torch.sort(xt), cupy_sort, gkeys, "higher")
 
 
+def _engine():
+    from tegula.numpy import _scan
+
+    return {"cub": "CUB's", "chained": "tegula's chained"}[_scan.SCAN_ENGINE]
+
+
 def _cumsum(ctx):
     torch = _torch()
     import tegula.numpy as tnp
@@ -178,15 +184,29 @@ def _cumsum(ctx):
         raise RuntimeError(f"tegula cumsum is wrong: relative error {err}")
     gbs = lambda ms: 8.0 * n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s", better="higher", bar=3500,
-                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 (CUB single-pass scan, NVRTC); "
+                ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 ({_engine()} single-pass scan, NVRTC); "
                                                 f"GPU: {_breakdown(tegula)}; host {_host_us(tegula):.1f} us a call, "
                                                 f"torch {_host_us(lambda: torch.cumsum(xt, 0)):.1f} us")]
     def cupy_cumsum(cp):
         xc = cp.asarray(xt)
         return lambda: cp.cumsum(xc)
     rows += _anchors("cumsum_GBps", "GB/s", reps, lambda: torch.cumsum(xt, 0), cupy_cumsum, gbs, "higher")
+    rows += guarded(W, "tegula (CUB scan)", lambda: _cub_whole_call(tegula, gbs, reps))
     rows += guarded(W, "tegula scan tiles", lambda: _scan_tiles(ctx, xt, gbs, reps))
     return rows
+
+
+def _cub_whole_call(tegula, gbs, reps):
+    """The whole tnp.cumsum call through CUB's scan, beside the default's row."""
+    from tegula.numpy import _scan
+
+    engine, _scan.SCAN_ENGINE = _scan.SCAN_ENGINE, "cub"
+    try:
+        return [row(W, "tegula (CUB scan)", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s",
+                    better="higher", note=f"tnp.cumsum through CUB's scan; GPU: {_breakdown(tegula)}; "
+                                          f"host {_host_us(tegula):.1f} us a call")]
+    finally:
+        _scan.SCAN_ENGINE = engine
 
 
 def _scan_tiles(ctx, xt, gbs, reps):

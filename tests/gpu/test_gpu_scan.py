@@ -98,15 +98,18 @@ def test_in_place():
     _check_sum(a.get(), x)
 
 
-def test_numpy_cumsum_takes_it_when_chosen(monkeypatch):
+@pytest.mark.parametrize("engine,kernel", [("chained", "tg_chained_scan"), ("cub", "tg_scan")])
+@pytest.mark.parametrize("n", [1 << 21, (1 << 25) + 5])  # under and over the 500 tiles from which the delay applies
+def test_numpy_cumsum_takes_the_chosen_engine(monkeypatch, engine, kernel, n):
     from tegula.numpy import _scan as scan_module
 
-    monkeypatch.setattr(scan_module, "SCAN_ENGINE", "chained")
-    x = (RNG.standard_normal(1 << 21) * 10).astype(np.float32)
+    assert scan_module.SCAN_ENGINE == "chained"  # the default
+    monkeypatch.setattr(scan_module, "SCAN_ENGINE", engine)
+    x = (RNG.standard_normal(n) * 10).astype(np.float32)
     with tegula.profile() as p:
         got = tnp.cumsum(tnp.asarray(x, device="cuda")).get()
     _check_sum(got, x)
-    assert any(r.name == "tg_chained_scan" for r in p.launches), [r.name for r in p.launches]
+    assert any(r.name == kernel for r in p.launches), [r.name for r in p.launches]
     y = (1 + RNG.standard_normal(1 << 16) * 1e-3).astype(np.float32)
     np.testing.assert_allclose(tnp.cumprod(tnp.asarray(y, device="cuda")).get(), np.cumprod(y.astype(np.float64)),
                                rtol=2e-4)

@@ -18,6 +18,7 @@ namespace {
 
 constexpr std::size_t ticket_bytes = 128;  // the ticket counter, alone in its cache line, before the tile status
 constexpr std::uint32_t max_epoch = (1u << 30) - 1;  // epochs fill the status words' top 30 bits
+constexpr std::int64_t delay_min_tiles = 500;        // smaller grids look back without the delay
 
 // The scan scratch of a device's default stream (the array engine's): the ticket counter and status words, the tiles
 // they have room for, the last call's epoch and the tickets taken so far. Calls on one stream run in order, so each
@@ -443,20 +444,22 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
       dynamic_shared > std::size_t(dev.attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)))
     fail(error_kind::invalid_argument, "chained scan: ", stages, " stages of ", threads, "x", items,
          " floats need ", dynamic_shared, " bytes of shared memory, more than a block can have");
-  const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps,
-                                   mode, stages);
+  const std::int64_t tile = std::int64_t(threads) * items;
+  const std::int64_t tiles = (p.n + tile - 1) / tile;
+  // The look-back delay only pays in a large grid (CUB's fixed delay applies from 500 blocks, as here).
+  const int delay = tiles >= delay_min_tiles ? p.delay : 0;
+  const auto key =
+      std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stages);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
     scan_kernel built;
     const std::string src =
-        chained_scan_source(p.multiply, threads, items, p.load, p.store, p.delay, p.lookback_warps, mode, stages);
+        chained_scan_source(p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stages);
     built.code = compile_nvrtc(src, {}, dev.arch(), "chained scan", false);
     built.scan = built.code->get_kernel("tg_chained_scan");
     if (dynamic_shared)
       built.scan->set_attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(dynamic_shared), dev);
     return built;
   });
-  const std::int64_t tile = std::int64_t(threads) * items;
-  const std::int64_t tiles = (p.n + tile - 1) / tile;
   std::int64_t grid = tiles;        // one tile per block
   if (mode == 0 || mode == 3) {     // a persistent grid: as many blocks as fit at once (or as asked, by ticket)
     const int per_sm =

@@ -32,7 +32,7 @@ struct chained_scan_problem {
                                // taken by ticket / by block index; -3: a persistent grid with static tiles and a
                                // bulk-copy (cp.async.bulk) pipeline of `stages` tiles per block
   int stages = 0;              // the -3 pipeline's depth (0: chained_scan_stages)
-  int delay = 0;               // ns between look-back polls (0: none)
+  int delay = 0;               // ns before each look-back poll (0: none); grids of under 500 tiles never pause
   int lookback_warps = 0;      // warps reading predecessors in the look-back (0: all of the block's)
 };
 

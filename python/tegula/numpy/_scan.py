@@ -80,17 +80,19 @@ def cub_applies(a, axis):
     return a.size == a.shape[axis] and _sort._use_cub(a)
 
 
-# Which single-pass scan a long float32 row takes: "cub" (CUB's AgentScan, cpp/tegula/libs/cub_scan.hpp) or
-# "chained" (tegula's own persistent scan, cpp/tegula/libs/chained_scan.hpp). CUB stays the default until the
-# chained scan is measured faster on the H200: bench/workloads/libs.py runs both on the same data.
-SCAN_ENGINE = "cub"
-# The chained scan's tile and variants (the keyword arguments of _tegula.chained_inclusive_scan; empty: its defaults).
-CHAINED_TILE = {}
+# Which single-pass scan a long float32 row takes: "chained" (tegula's own, cpp/tegula/libs/chained_scan.hpp) or
+# "cub" (CUB's AgentScan, cpp/tegula/libs/cub_scan.hpp; every other dtype takes it). bench/workloads/scan.py sweeps
+# the chained scan's tiles and bench/workloads/libs.py times CUB's on the same data.
+SCAN_ENGINE = "chained"
+# The chained scan's tile and variants (the keyword arguments of _tegula.chained_inclusive_scan), measured best on
+# the H200 over 2^28 float32 (session 9: 3434 GB/s kernel alone against CUB's 3376): one tile of 128 threads x 64
+# items per block, taken by block index, streaming stores, one warp looking back after a 1000 ns pause per poll.
+CHAINED_TILE = dict(threads=128, items=64, store=1, blocks_per_sm=-2, delay=1000, lookback_warps=1)
 
 
 def single_pass_scan(op, a, axis):
-    """cumsum/cumprod of the single row of a along `axis` in one pass (CUB's scan, or tegula's chained scan for
-    float32 when SCAN_ENGINE says so), in NumPy's result dtype."""
+    """cumsum/cumprod of the single row of a along `axis` in one pass (tegula's chained scan for float32 when
+    SCAN_ENGINE says so, else CUB's scan), in NumPy's result dtype."""
     from ._creation import ascontiguousarray
 
     res = result_dtype(a._dtype_name)
