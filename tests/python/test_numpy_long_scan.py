@@ -78,9 +78,19 @@ def fake_cub_inclusive_scan(device, in_type, out_type, multiply, in_ptr, out_ptr
     _host(out_ptr, out_type, n)[...] = f(x, dtype=out_type)
 
 
+ENGINES = []
+
+
+def fake_chained_inclusive_scan(device, multiply, in_ptr, out_ptr, n, **tile):
+    ENGINES.append(("chained", tile))
+    fake_cub_inclusive_scan(device, "float32", "float32", multiply, in_ptr, out_ptr, n)
+
+
 @pytest.fixture
 def cub_gpu(monkeypatch):
     monkeypatch.setattr(tnp._core._tegula, "cub_inclusive_scan", fake_cub_inclusive_scan, raising=False)
+    monkeypatch.setattr(tnp._core._tegula, "chained_inclusive_scan", fake_chained_inclusive_scan, raising=False)
+    ENGINES.clear()
     monkeypatch.setattr(_scan, "applies", lambda a, axis: -a.ndim <= axis < a.ndim and a.shape[axis] >= 1 << 15)
     monkeypatch.setattr(_sort, "_use_cub", lambda a: True)
     SCAN_CALLS.clear()
@@ -95,6 +105,8 @@ def test_cub_path_routes_one_long_row(cub_gpu, dtype):
     assert got.dtype == ref.dtype
     np.testing.assert_allclose(got, ref, rtol=1e-5 if dtype == "float32" else 1e-12)
     assert cub_gpu[-1] == (dtype, str(ref.dtype), False)
+    # float32 takes tegula's chained scan with the measured tile (SCAN_ENGINE), every other dtype CUB's
+    assert ENGINES == ([("chained", _scan.CHAINED_TILE)] if dtype == "float32" else [])
     y = tnp.asarray(x.reshape(2, 20000))  # two rows: the chunked scan, not CUB
     n_calls = len(cub_gpu)
     tnp.cumsum(y, axis=1)
