@@ -20,7 +20,7 @@ def run(ctx):
     xt = torch.rand(n, device="cuda")
     x = tnp.asarray(xt)
     gbs = lambda ms: 8.0 * n / (ms * 1e-3) / 1e9  # noqa: E731
-    return guarded(W, "tegula chained scan", lambda: _chained_scan(ctx, x, xt, gbs, ctx.pick(10, 3)))
+    return guarded(W, "tegula chained scan", lambda: _chained_scan(ctx, x, xt, gbs, ctx.pick(30, 3)))
 
 
 def _chained_scan(ctx, x, xt, gbs, reps):
@@ -45,30 +45,27 @@ def _chained_scan(ctx, x, xt, gbs, reps):
 
     out = torch.empty_like(xt)
     found, failed = [], []
-    # (threads, items, load: 0 plain / 1 nc / 2 cs, store: 0 plain / 1 cs, blocks per SM: 0 as many as fit,
-    #  -1 one tile per block by ticket, -2 by block index, -3 static tiles with a bulk-copy pipeline; look-back poll
-    #  delay in ns; look-back warps, 0: all; pipeline stages for -3)
-    for threads, items, load, store, per_sm, delay, lbw, stages in (
-            (256, 16, 0, 0, 0, 0, 1, 0), (256, 16, 1, 1, 0, 700, 1, 0), (128, 32, 1, 1, -1, 0, 1, 0),
-            (128, 32, 1, 1, -2, 0, 1, 0), (128, 32, 1, 1, -2, 0, 0, 0), (128, 32, 1, 1, -2, 350, 1, 0),
-            (128, 32, 1, 1, -2, 700, 1, 0), (128, 64, 1, 1, -2, 350, 1, 0), (128, 64, 1, 1, -2, 700, 1, 0),
-            (128, 64, 1, 1, -2, 1000, 1, 0), (128, 64, 0, 1, -2, 1000, 1, 0), (128, 64, 1, 1, -2, 1300, 1, 0),
-            (128, 64, 1, 1, -2, 1600, 1, 0), (128, 64, 1, 1, -2, 2000, 1, 0), (128, 48, 1, 1, -2, 1000, 1, 0),
-            (128, 48, 1, 1, -2, 1500, 1, 0), (64, 64, 1, 1, -2, 1000, 1, 0), (256, 32, 1, 1, -2, 1000, 1, 0),
-            (192, 64, 1, 1, -2, 1000, 1, 0), (256, 64, 1, 1, -2, 1000, 1, 0),
-            (128, 32, 0, 0, -2, 0, 1, 0), (128, 32, 2, 1, -2, 0, 1, 0), (128, 16, 1, 1, -2, 0, 1, 0),
-            (256, 16, 1, 1, -2, 0, 1, 0), (512, 16, 1, 1, -2, 0, 1, 0), (64, 32, 1, 1, -2, 0, 1, 0),
-            (192, 32, 1, 1, -2, 0, 1, 0), (256, 32, 1, 1, -2, 0, 1, 0), (128, 48, 1, 1, -2, 0, 1, 0),
-            (128, 64, 1, 1, -2, 0, 1, 0),
-            (256, 16, 0, 1, -3, 0, 0, 3), (256, 32, 0, 1, -3, 0, 0, 3), (256, 16, 0, 1, -3, 700, 0, 3)):
-        kw = dict(threads=threads, items=items, load=load, store=store, blocks_per_sm=per_sm, delay=delay,
-                  lookback_warps=lbw, stages=stages)
+    # Each variant: the keyword arguments of _tegula.chained_inclusive_scan over the default below. blocks_per_sm:
+    # 0 as many as fit (persistent, by ticket), -1 one tile per block by ticket, -2 by block index, -3 static tiles
+    # with a bulk-copy pipeline of `stages`; delay: ns before each look-back poll; lookback_warps: 0 all;
+    # status_stride: words between status words; min_blocks: blocks per SM the registers must allow.
+    base = dict(threads=128, items=64, load=0, store=1, blocks_per_sm=-2, delay=1000, lookback_warps=1)
+    variants = [dict(threads=256, items=16, store=0, blocks_per_sm=0, delay=0), dict(blocks_per_sm=-1, delay=0),
+                dict(threads=256, items=16, blocks_per_sm=-3, stages=3, lookback_warps=0, delay=700),
+                dict(items=32, delay=0), dict(delay=0), dict(delay=500), dict(delay=700), dict(), dict(delay=1300),
+                dict(load=1), dict(status_stride=4), dict(status_stride=16), dict(status_stride=16, delay=0),
+                dict(status_stride=16, delay=500), dict(status_stride=4, delay=500), dict(min_blocks=6),
+                dict(items=48, min_blocks=7), dict(items=48), dict(threads=192), dict(threads=64),
+                dict(threads=192, status_stride=16), dict(threads=256, items=32, status_stride=16)]
+    short = dict(load="l", store="s", delay="d", lookback_warps="w", stages="p", status_stride="t", min_blocks="m")
+    for v in variants:
+        kw = {**base, **v}
+        threads, items = kw["threads"], kw["items"]
+        label = {0: "b", -1: "o", -2: "i", -3: "p"}[kw["blocks_per_sm"]] + "".join(
+            f"{short[k]}{kw[k]}" for k in short if kw.get(k))
 
         def go():
             _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), xt.numel(), **kw)
-        grid = f"b{per_sm}" if per_sm > 0 else {-1: "o", -2: "i", -3: f"p{stages}"}.get(per_sm, "")
-        label = ((f"l{load}" if load else "") + (f"s{store}" if store else "") + grid
-                 + (f"d{delay}" if delay else "") + (f"w{lbw}" if lbw else ""))
         try:  # one variant's failure is reported in the note and the sweep goes on
             out.fill_(float("nan"))
             go()
@@ -79,14 +76,25 @@ def _chained_scan(ctx, x, xt, gbs, reps):
         except Exception as e:  # noqa: BLE001
             failed.append(f"{threads}x{items}{label}: {type(e).__name__}: {str(e)[:120]}")
             print(f"   chained scan {failed[-1]}", flush=True)
-    best = max(found, key=lambda f: f[0])
+    # The five fastest timed again, round robin, three rounds each: the best by its median.
+    top = sorted(found, key=lambda f: -f[0])[:5]
+    again = {id(f): [] for f in top}
+    for _ in range(3):
+        for f in top:
+            kw = f[4]
+            again[id(f)].append(gbs(torch_event_ms(
+                lambda: _tegula.chained_inclusive_scan(0, False, xt.data_ptr(), out.data_ptr(), xt.numel(), **kw),
+                repeat=reps)))
+    best = max(top, key=lambda f: sorted(again[id(f)])[1])
+    best = (sorted(again[id(best)])[1],) + best[1:]
+    rounds = "; ".join(f"{f[1]}x{f[2]}{f[3]}: " + "/".join(f"{g:.0f}" for g in again[id(f)]) for f in top)
     rows = [row(W, "tegula (best chained scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
-                note=f"{best[1]}x{best[2]}{best[3]} of "
+                note=f"{best[1]}x{best[2]}{best[3]}, median of three rounds of the five fastest ({rounds}); sweep: "
                      + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v, _ in found)
-                     + " (kernel alone; l1/l2: nc / streaming loads, s1: streaming stores, bN: N blocks per "
-                       "SM, o / i: one tile per block by ticket / by block index, pN: static tiles, N-stage bulk-copy "
-                       "pipeline, dN: N ns between look-back "
-                       "polls, w1: one warp looks back)" + (f"; FAILED: {'; '.join(failed)}" if failed else ""))]
+                     + " (kernel alone; b / o / i / p: persistent by ticket / one tile per block by ticket / by "
+                       "block index / static tiles with a bulk-copy pipeline of pN stages; l1 nc loads, s1 streaming "
+                       "stores, dN: N ns before each look-back poll, wN: N warps look back, tN: status words N "
+                       "apart, mN: registers for N blocks per SM)" + (f"; FAILED: {'; '.join(failed)}" if failed else ""))]
     # The whole tnp.cumsum call with SCAN_ENGINE = "chained" and the best tile, against the bar.
     engine, tile = _scan.SCAN_ENGINE, _scan.CHAINED_TILE
     _scan.SCAN_ENGINE, _scan.CHAINED_TILE = "chained", best[4]

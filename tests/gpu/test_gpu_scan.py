@@ -91,6 +91,15 @@ def test_calls_reuse_the_status_words_without_clearing():
                    x)
 
 
+@pytest.mark.parametrize("stride,min_blocks", [(4, 0), (16, 0), (32, 6), (1, 6)])
+def test_status_stride_and_register_bound(stride, min_blocks):
+    """Status words 4 to 32 apart, and the registers bound for more blocks per SM (spilling at 128x64)."""
+    for n in (4097, (1 << 22) + 9, 1 << 25):
+        x = (RNG.standard_normal(n) * 5).astype(np.float32)
+        _check_sum(_scan(x, threads=128, items=64, blocks_per_sm=-2, delay=1000, lookback_warps=1,
+                         status_stride=stride, min_blocks=min_blocks), x)
+
+
 def test_in_place():
     x = (RNG.standard_normal(1 << 20)).astype(np.float32)
     a = tnp.asarray(x, device="cuda")
@@ -129,6 +138,10 @@ def test_bad_input():
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, -1)
     with pytest.raises(ValueError, match="blocks per SM"):
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, blocks_per_sm=-4)
+    with pytest.raises(ValueError, match="status stride"):
+        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, status_stride=3)
+    with pytest.raises(ValueError, match="minimum blocks"):
+        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, min_blocks=33)
     with pytest.raises(ValueError, match="stages"):
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, blocks_per_sm=-3, stages=17)
     with pytest.raises(ValueError, match="shared memory"):

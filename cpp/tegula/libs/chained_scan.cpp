@@ -20,13 +20,13 @@ constexpr std::size_t ticket_bytes = 128;  // the ticket counter, alone in its c
 constexpr std::uint32_t max_epoch = (1u << 30) - 1;  // epochs fill the status words' top 30 bits
 constexpr std::int64_t delay_min_tiles = 500;        // smaller grids look back without the delay
 
-// The scan scratch of a device's default stream (the array engine's): the ticket counter and status words, the tiles
-// they have room for, the last call's epoch and the tickets taken so far. Calls on one stream run in order, so each
+// The scan scratch of a device's default stream (the array engine's): the ticket counter and status words, how many
+// words it has room for, the last call's epoch and the tickets taken so far. Calls on one stream run in order, so each
 // finds the words of the one before. (Another stream may be destroyed and its handle reused by a new one whose work
 // overlaps the old one's, so calls on other streams take fresh scratch.)
 struct stream_scratch {
   std::shared_ptr<rt::buffer> buffer;
-  std::int64_t tiles = 0;
+  std::int64_t words = 0;
   std::uint32_t epoch = 0;
   std::uint64_t tickets = 0;
 };
@@ -41,7 +41,9 @@ stream_scratch& default_stream_scratch(rt::device& dev) {
   return (*all)[dev.ordinal()];
 }
 
-// The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD, TG_STORE, TG_DELAY, TG_LB_WARPS and TG_GRID.
+// The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD, TG_STORE, TG_DELAY, TG_LB_WARPS, TG_GRID,
+// TG_STAGES, TG_STRIDE (status words apart: 1, or 4 / 16 to spread the polls over more L2 sectors / lines) and
+// TG_MIN_BLOCKS (blocks per SM the registers must allow, 0: the compiler's choice).
 // Tile t covers elements [t TILE, (t + 1) TILE). Warp w of the block owns the segment of SEG = 32 ITEMS elements
 // from w SEG, read as ITEMS / 4 stripes of 128: lane l holds stripe k's elements k 128 + 4 l .. + 3.
 // status[t] is a 64-bit word: the call's epoch in bits 34-63, a flag in bits 32-33, the float's bits in the low 32.
@@ -149,8 +151,9 @@ __device__ __forceinline__ void tg_store_tile(float* out, long long n, long long
 // One warp's window of the look-back: lane i reads tile j (j = the window's nearest tile - i; below 0, the identity
 // as an inclusive prefix) and the warp waits until every tile up to the nearest inclusive prefix (all 32 when none
 // has one) has published at least its total, pausing TG_DELAY ns before each poll when TG_DELAY > 0, the first one
-// too, as CUB's fixed delay does on sm_90 (688 ns for float sums there; its scan ran 8% slower without it). Returns the window's combined value up to the nearest prefix (every lane the same);
-// `found` says whether the window held a prefix.
+// too, as CUB's fixed delay does on sm_90 (688 ns for float sums there; its scan ran 8% slower without it). Returns
+// the window's combined value up to the nearest prefix (every lane the same); `found` says whether the window held a
+// prefix.
 __device__ __forceinline__ float tg_window(const unsigned long long* status, unsigned epoch, long long j, int lane,
                                            bool& found) {
   unsigned long long s, flag;
@@ -158,7 +161,7 @@ __device__ __forceinline__ float tg_window(const unsigned long long* status, uns
 #if TG_DELAY > 0
     __nanosleep(TG_DELAY);
 #endif
-    s = j >= 0 ? tg_ld_status(status + j) : (unsigned long long)__float_as_uint(TG_IDENT);
+    s = j >= 0 ? tg_ld_status(status + j * TG_STRIDE) : (unsigned long long)__float_as_uint(TG_IDENT);
     flag = j >= 0 ? tg_flag(s, epoch) : TG_PREFIX;
     const unsigned ready = __ballot_sync(TG_FULL, flag != 0ull);
     const unsigned prefixes = __ballot_sync(TG_FULL, flag == TG_PREFIX);
@@ -184,7 +187,7 @@ __device__ float tg_look_back_publish(unsigned long long* status, unsigned epoch
     for (long long j = tile - 1 - lane; !found; j -= 32)
       prefix = tg_op(prefix, tg_window(status, epoch, j, lane, found));
     if (lane == 0) {
-      tg_st_status(status + tile, epoch, TG_PREFIX, tg_op(prefix, aggregate));
+      tg_st_status(status + tile * TG_STRIDE, epoch, TG_PREFIX, tg_op(prefix, aggregate));
       s_part[0] = prefix;
     }
   }
@@ -260,12 +263,12 @@ __device__ __forceinline__ void tg_finish_tile(float* out, long long n, long lon
   if (tile == 0) {
     if (threadIdx.x == 0) tg_st_status(status, epoch, TG_PREFIX, aggregate);
   } else {
-    if (threadIdx.x == 0) tg_st_status(status + tile, epoch, TG_AGGREGATE, aggregate);
+    if (threadIdx.x == 0) tg_st_status(status + tile * TG_STRIDE, epoch, TG_AGGREGATE, aggregate);
 #if TG_LB_WARPS == 1
     prefix = tg_look_back_publish(status, epoch, tile, warp, lane, aggregate, s_part);
 #else
     prefix = tg_look_back(status, epoch, tile, warp, lane, s_part, s_done);
-    if (threadIdx.x == 0) tg_st_status(status + tile, epoch, TG_PREFIX, tg_op(prefix, aggregate));
+    if (threadIdx.x == 0) tg_st_status(status + tile * TG_STRIDE, epoch, TG_PREFIX, tg_op(prefix, aggregate));
 #endif
   }
   const float start = tg_op(prefix, local);
@@ -308,7 +311,12 @@ __device__ __forceinline__ void tg_bar_wait(unsigned bar, unsigned parity) {
 // TG_GRID 3: a persistent grid of blocks that all fit at once, block b taking tiles b, b + grid, ... (no tickets: a
 // tile only waits on earlier tiles, each owned by a running block that reaches it first), each block keeping
 // TG_STAGES tiles of loads in flight by cp.async.bulk into shared memory, so memory stays busy through the look-backs.
-extern "C" __global__ void __launch_bounds__(TG_THREADS)
+#if TG_MIN_BLOCKS > 0
+#define TG_BOUNDS __launch_bounds__(TG_THREADS, TG_MIN_BLOCKS)
+#else
+#define TG_BOUNDS __launch_bounds__(TG_THREADS)
+#endif
+extern "C" __global__ void TG_BOUNDS
 tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsigned long long* status,
                 unsigned long long* ticket, unsigned long long ticket_base, unsigned epoch) {
   __shared__ long long s_tile[2];       // tickets, alternating so a new one never overwrites one still being read
@@ -412,13 +420,14 @@ void check_look_back(int threads, int delay, int lookback_warps) {
 bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out) { return in % 16 == 0 && out % 16 == 0; }
 
 std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay,
-                                int lookback_warps, int grid, int stages) {
+                                int lookback_warps, int grid, int stages, int stride, int min_blocks) {
   check_tile(threads, items, load, store);
   check_look_back(threads, delay, lookback_warps);
   return str("#define TG_THREADS ", threads, "\n#define TG_ITEMS ", items, "\n#define TG_MUL ", multiply ? 1 : 0,
              "\n#define TG_LOAD ", load, "\n#define TG_STORE ", store, "\n#define TG_DELAY ", delay,
              "\n#define TG_LB_WARPS ", lookback_warps ? lookback_warps : threads / 32, "\n#define TG_GRID ", grid,
-             "\n#define TG_STAGES ", stages, "\n", kernel_body);
+             "\n#define TG_STAGES ", stages, "\n#define TG_STRIDE ", stride, "\n#define TG_MIN_BLOCKS ", min_blocks,
+             "\n", kernel_body);
 }
 
 void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p) {
@@ -431,6 +440,11 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
          "block index), -3 (bulk-copy pipeline), 0 (as many as fit) or more");
   if (p.stages < 0 || p.stages > 16)
     fail(error_kind::invalid_argument, "chained scan: ", p.stages, " pipeline stages (0: tegula's choice, up to 16)");
+  if (p.status_stride < 0 || p.status_stride > 32 || (p.status_stride & (p.status_stride - 1)))
+    fail(error_kind::invalid_argument, "chained scan: a status stride of ", p.status_stride,
+         " words (0 or a power of two up to 32)");
+  if (p.min_blocks < 0 || p.min_blocks > 32)
+    fail(error_kind::invalid_argument, "chained scan: ", p.min_blocks, " minimum blocks per SM (0 to 32)");
   if (!chained_scan_applies(p.in, p.out))
     fail(error_kind::invalid_argument,
          "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
@@ -448,12 +462,14 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   const std::int64_t tiles = (p.n + tile - 1) / tile;
   // The look-back delay only pays in a large grid (CUB's fixed delay applies from 500 blocks, as here).
   const int delay = tiles >= delay_min_tiles ? p.delay : 0;
-  const auto key =
-      std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stages);
+  const int stride = p.status_stride ? p.status_stride : 1;
+  const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps,
+                                   mode, stages, stride, p.min_blocks);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
     scan_kernel built;
     const std::string src =
-        chained_scan_source(p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stages);
+        chained_scan_source(p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stages, stride,
+                            p.min_blocks);
     built.code = compile_nvrtc(src, {}, dev.arch(), "chained scan", false);
     built.scan = built.code->get_kernel("tg_chained_scan");
     if (dynamic_shared)
@@ -476,10 +492,11 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   std::lock_guard<std::mutex> g(scratch_lock());  // also orders the epochs and ticket bases as the launches
   stream_scratch fresh;
   stream_scratch& st = &s == dev.default_stream().get() ? default_stream_scratch(dev) : fresh;
-  if (!st.buffer || tiles > st.tiles || st.epoch == max_epoch) {
+  const std::int64_t words = tiles * stride;
+  if (!st.buffer || words > st.words || st.epoch == max_epoch) {
     if (st.buffer) st.buffer->close(&s);
-    st.tiles = std::max<std::int64_t>(tiles, 2 * st.tiles);
-    st.buffer = rt::buffer::allocate(ticket_bytes + std::size_t(st.tiles) * sizeof(std::uint64_t),
+    st.words = std::max<std::int64_t>(words, 2 * st.words);
+    st.buffer = rt::buffer::allocate(ticket_bytes + std::size_t(st.words) * sizeof(std::uint64_t),
                                      dev.default_stream());
     st.buffer->fill(0, s);
     st.epoch = 0, st.tickets = 0;

@@ -34,6 +34,9 @@ struct chained_scan_problem {
   int stages = 0;              // the -3 pipeline's depth (0: chained_scan_stages)
   int delay = 0;               // ns before each look-back poll (0: none); grids of under 500 tiles never pause
   int lookback_warps = 0;      // warps reading predecessors in the look-back (0: all of the block's)
+  int status_stride = 0;       // 8-byte words between tiles' status words (0: 1; 4 or 16 spread them over sectors
+                               // or lines, so concurrent polls meet in fewer L2 slices)
+  int min_blocks = 0;          // blocks per SM the kernel's registers must allow (0: the compiler's choice)
 };
 
 // Whether the chained scan takes this problem: float32 pointers aligned to 16 bytes.
@@ -42,7 +45,8 @@ bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out);
 // The CUDA source of the kernel tg_chained_scan for one tile and load/store variant; grid 0: persistent, 1 / 2:
 // one tile per block by ticket / by block index, 3: persistent with a bulk-copy pipeline of `stages` tiles.
 std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay = 0,
-                                int lookback_warps = 0, int grid = 0, int stages = 0);
+                                int lookback_warps = 0, int grid = 0, int stages = 0, int stride = 1,
+                                int min_blocks = 0);
 
 // The tile used when threads/items are 0.
 constexpr int chained_scan_threads = 256, chained_scan_items = 16, chained_scan_stages = 4;
