@@ -49,14 +49,15 @@ def _chained_scan(ctx, x, xt, gbs, reps):
     # 0 as many as fit (persistent, by ticket), -1 one tile per block by ticket, -2 by block index, -3 static tiles
     # with a bulk-copy pipeline of `stages`; delay: ns before each look-back poll; lookback_warps: 0 all;
     # status_stride: words between status words; min_blocks: blocks per SM the registers must allow.
-    base = dict(threads=128, items=64, load=0, store=1, blocks_per_sm=-2, delay=1000, lookback_warps=1)
+    from tegula.numpy._scan import CHAINED_TILE
+
+    base = dict(load=0, **CHAINED_TILE)  # tnp.cumsum's tile
     variants = [dict(threads=256, items=16, store=0, blocks_per_sm=0, delay=0), dict(blocks_per_sm=-1, delay=0),
                 dict(threads=256, items=16, blocks_per_sm=-3, stages=3, lookback_warps=0, delay=700),
-                dict(items=32, delay=0), dict(delay=0), dict(delay=500), dict(delay=700), dict(), dict(delay=1300),
-                dict(load=1), dict(status_stride=4), dict(status_stride=16), dict(status_stride=16, delay=0),
-                dict(status_stride=16, delay=500), dict(status_stride=4, delay=500), dict(min_blocks=6),
-                dict(items=48, min_blocks=7), dict(items=48), dict(threads=192), dict(threads=64),
-                dict(threads=192, status_stride=16), dict(threads=256, items=32, status_stride=16)]
+                dict(status_stride=1), dict(status_stride=1, delay=1000), dict(status_stride=4), dict(), dict(delay=0),
+                dict(delay=1000), dict(status_stride=32), dict(status_stride=32, delay=0), dict(threads=192),
+                dict(threads=192, delay=1000), dict(threads=256, items=32), dict(items=48), dict(threads=64),
+                dict(lookback_warps=0), dict(load=1)]
     short = dict(load="l", store="s", delay="d", lookback_warps="w", stages="p", status_stride="t", min_blocks="m")
     for v in variants:
         kw = {**base, **v}

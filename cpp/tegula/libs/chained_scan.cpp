@@ -462,7 +462,7 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   const std::int64_t tiles = (p.n + tile - 1) / tile;
   // The look-back delay only pays in a large grid (CUB's fixed delay applies from 500 blocks, as here).
   const int delay = tiles >= delay_min_tiles ? p.delay : 0;
-  const int stride = p.status_stride ? p.status_stride : 1;
+  const int stride = p.status_stride ? p.status_stride : chained_scan_status_stride;
   const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps,
                                    mode, stages, stride, p.min_blocks);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
