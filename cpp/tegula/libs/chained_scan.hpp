@@ -1,5 +1,5 @@
 // tegula's own single-pass inclusive scan of one long contiguous float32 array (cumsum, cumprod), compiled by
-// NVRTC without CUB. CUB's scan (cub_scan.hpp) reaches about 80% of the H200's copy bandwidth. The grids here:
+// NVRTC without CUB (CUB's scan, cub_scan.hpp, reaches about 78% of the H200's copy bandwidth). The grids:
 // - 0: a persistent grid (as many blocks as fit at once) takes tiles by ticket and issues the next tile's loads
 //   before it scans the current one and waits on the look-back;
 // - -1 / -2: one tile per block, by ticket or by block index (as CUB), one tile held in registers, so more blocks fit;
@@ -9,9 +9,13 @@
 // scans its stripes with shuffles, with no shared-memory transpose; the look-back reads up to 32 predecessors per
 // reading warp at a time, each a 64-bit word holding the call's epoch, a flag and the value, so one relaxed load sees
 // all three. The epoch lets calls on the default stream reuse one scratch buffer with no clearing between them.
-// Measured on the H200 (session 8, 2^28 float32; CUB 3315-3375 GB/s in the same runs): the persistent grid ran at
-// 1323-2057 GB/s; one tile per block by ticket, at 96 registers a thread, 2400-2435. bench/workloads/scan.py sweeps
-// every grid and tile; SCAN_ENGINE in tegula/numpy/_scan.py picks CUB or this.
+// Measured on the H200 (2^28 float32, kernel alone): session 8's persistent grid 1323-2057 GB/s and one tile per
+// block by ticket 2400-2435 (96 registers a thread); session 9's one tile per block by block index, one tile in
+// registers: 3225, then 3434 with a pause before each look-back poll (CUB's idea; CUB's own scan ran at 3295-3379 in
+// the same runs), then 3801-3858 with each tile's status word on its own 128-byte line (status_stride 16): packed,
+// the polls of all the blocks looking back at once met in the same L2 lines. tnp.cumsum runs that tile by default
+// (tegula/numpy/_scan.py): 3726-3769 GB/s for the whole call. The bulk-copy pipeline over static tiles (-3) stays at
+// 2400-2960: with a round's tiles all arriving at once, a look-back finds no prefix near it.
 // The float sums group differently from NumPy's sequential cumsum, as CUB's and every parallel scan's do.
 #pragma once
 #include <cstdint>
