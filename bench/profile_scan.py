@@ -9,29 +9,22 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 
 import torch
 
 import tegula.numpy as tnp
 from tegula import _tegula
 from tegula.numpy import _core
+from timing import host_idle_us
 
 N = 1 << 28
 CHAINED = [dict(threads=128, items=64, load=1, store=1, blocks_per_sm=-2, lookback_warps=1),
            dict(threads=128, items=64, load=1, store=1, blocks_per_sm=-2, lookback_warps=1, delay=700)]
 
 
-def host_us(fn, repeat=30):
+def host_us(fn):
     """Median host microseconds of fn() called on an idle GPU."""
-    times = []
-    for _ in range(repeat):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e6)
-    torch.cuda.synchronize()
-    return statistics.median(times)
+    return host_idle_us(fn, torch.cuda.synchronize, repeat=30)
 
 
 def event_us(fn, repeat=30):

@@ -63,6 +63,19 @@ def cupy_event_ms(fn, warmup=3, repeat=20):
     return _event_loop(fn, start.record, end.record, elapsed, cupy.cuda.Device().synchronize, warmup, repeat)
 
 
+def host_idle_us(fn, sync, repeat=20):
+    """Median host microseconds of one fn() call started on an idle GPU (sync() waits for it): the part of a call
+    before its work can start, which the event timing of a call from an idle GPU includes."""
+    times = []
+    for _ in range(repeat):
+        sync()
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e6)
+    sync()
+    return median(times)
+
+
 def host_loop_us(loop, n, rounds, sync, warmup=None):
     """Host time per call of `loop(n)` (which makes n calls in its own tight loop), median of `rounds`.
 

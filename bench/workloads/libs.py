@@ -3,7 +3,7 @@ solve of a 4096 float32 system (bar <= 12.5 ms), each checked first."""
 from __future__ import annotations
 
 from common import guarded, row, torch_cuda as _torch
-from timing import torch_event_ms
+from timing import host_idle_us, torch_event_ms
 
 W = "libs"
 
@@ -19,21 +19,11 @@ def _breakdown(fn):
     return "; ".join(f"{r['name'][:28]} x{r['calls']} {r['total_us'] / 1e3:.3f} ms" for r in rows)
 
 
-def _host_us(fn, repeat=20):
-    """Median host microseconds of one fn() call started on an idle GPU (the call's time before its work can start,
-    which the event timing of a call from an idle GPU includes)."""
-    import time
-
+def _host_us(fn):
+    """Host microseconds of one fn() call started on an idle GPU (timing.host_idle_us)."""
     import torch
 
-    times = []
-    for _ in range(repeat):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e6)
-    torch.cuda.synchronize()
-    return sorted(times)[len(times) // 2]
+    return host_idle_us(fn, torch.cuda.synchronize)
 
 
 def _anchors(metric, unit, reps, torch_fn, cupy_fn, per_ms=None, better="lower"):

@@ -46,23 +46,21 @@ def _chained_scan(ctx, x, xt, gbs, reps):
     out = torch.empty_like(xt)
     found, failed = [], []
     # Each variant: the keyword arguments of _tegula.chained_inclusive_scan over the default below. blocks_per_sm:
-    # 0 as many as fit (persistent, by ticket), -1 one tile per block by ticket, -2 by block index, -3 static tiles
-    # with a bulk-copy pipeline of `stages`; delay: ns before each look-back poll; lookback_warps: 0 all;
+    # 0 as many as fit (persistent, by ticket), -1 one tile per block by ticket, -2 by block index; delay: ns before each look-back poll; lookback_warps: 0 all;
     # status_stride: words between status words; min_blocks: blocks per SM the registers must allow.
     from tegula.numpy._scan import CHAINED_TILE
 
     base = dict(load=0, **CHAINED_TILE)  # tnp.cumsum's tile
     variants = [dict(threads=256, items=16, store=0, blocks_per_sm=0, delay=0), dict(blocks_per_sm=-1, delay=0),
-                dict(threads=256, items=16, blocks_per_sm=-3, stages=3, lookback_warps=0, delay=700),
                 dict(status_stride=1), dict(status_stride=1, delay=1000), dict(status_stride=4), dict(), dict(delay=0),
                 dict(delay=1000), dict(status_stride=32), dict(status_stride=32, delay=0), dict(threads=192),
                 dict(threads=192, delay=1000), dict(threads=256, items=32), dict(items=48), dict(threads=64),
                 dict(lookback_warps=0), dict(load=1)]
-    short = dict(load="l", store="s", delay="d", lookback_warps="w", stages="p", status_stride="t", min_blocks="m")
+    short = dict(load="l", store="s", delay="d", lookback_warps="w", status_stride="t", min_blocks="m")
     for v in variants:
         kw = {**base, **v}
         threads, items = kw["threads"], kw["items"]
-        label = {0: "b", -1: "o", -2: "i", -3: "p"}[kw["blocks_per_sm"]] + "".join(
+        label = {0: "b", -1: "o", -2: "i"}[kw["blocks_per_sm"]] + "".join(
             f"{short[k]}{kw[k]}" for k in short if kw.get(k))
 
         def go():
@@ -92,8 +90,8 @@ def _chained_scan(ctx, x, xt, gbs, reps):
     rows = [row(W, "tegula (best chained scan tile)", "cumsum_GBps", best[0], "GB/s", better="higher",
                 note=f"{best[1]}x{best[2]}{best[3]}, median of three rounds of the five fastest ({rounds}); sweep: "
                      + ", ".join(f"{t}x{i}{v}: {g:.0f}" for g, t, i, v, _ in found)
-                     + " (kernel alone; b / o / i / p: persistent by ticket / one tile per block by ticket / by "
-                       "block index / static tiles with a bulk-copy pipeline of pN stages; l1 nc loads, s1 streaming "
+                     + " (kernel alone; b / o / i: persistent by ticket / one tile per block by ticket / by "
+                       "block index; l1 nc loads, s1 streaming "
                        "stores, dN: N ns before each look-back poll, wN: N warps look back, tN: status words N "
                        "apart, mN: registers for N blocks per SM)" + (f"; FAILED: {'; '.join(failed)}" if failed else ""))]
     # The whole tnp.cumsum call with SCAN_ENGINE = "chained" and the best tile, against the bar.

@@ -59,24 +59,14 @@ def test_more_blocks_than_fit_at_once():
     _check_sum(_scan(x, blocks_per_sm=1), x)
     _check_sum(_scan(x, blocks_per_sm=-1), x)  # one tile per block, by ticket
     _check_sum(_scan(x, blocks_per_sm=-2), x)  # one tile per block, by block index
-    _check_sum(_scan(x, blocks_per_sm=-3), x)  # static tiles, bulk-copy pipeline
 
 
-@pytest.mark.parametrize("per_sm", [0, -1, -2, -3])
+@pytest.mark.parametrize("per_sm", [0, -1, -2])
 @pytest.mark.parametrize("delay,warps", [(0, 1), (200, 1), (300, 0), (0, 2)])
 def test_look_back_variants(per_sm, delay, warps):
     """One warp, two, or the whole block reading predecessors, with and without a pause between polls."""
     x = (RNG.standard_normal((1 << 21) + 77) * 5).astype(np.float32)
     _check_sum(_scan(x, blocks_per_sm=per_sm, delay=delay, lookback_warps=warps), x)
-
-
-@pytest.mark.parametrize("threads,items,stages", [(256, 16, 4), (128, 32, 3), (512, 8, 6), (32, 4, 1), (256, 32, 2)])
-@pytest.mark.parametrize("n", [1, 4095, 4096, 4097, 3 * 8192 + 5, (1 << 22) + 3])
-def test_bulk_copy_pipeline_around_tile_edges(n, threads, items, stages):
-    """The -3 grid: whole tiles come by cp.async.bulk through `stages` shared-memory slots, a partial last tile by
-    plain loads; blocks hold their tiles b, b + grid, ... in turn."""
-    x = (RNG.standard_normal(n) * 10).astype(np.float32)
-    _check_sum(_scan(x, threads=threads, items=items, blocks_per_sm=-3, stages=stages), x)
 
 
 def test_calls_reuse_the_status_words_without_clearing():
@@ -87,7 +77,7 @@ def test_calls_reuse_the_status_words_without_clearing():
     for i in range(24):
         n = sizes[i % len(sizes)]
         x = (RNG.standard_normal(n) * 4).astype(np.float32)
-        _check_sum(_scan(x, blocks_per_sm=(0, -1, -2, -3)[i % 4], threads=(256, 128)[i % 2], items=(16, 32)[i % 2]),
+        _check_sum(_scan(x, blocks_per_sm=(0, -1, -2)[i % 3], threads=(256, 128)[i % 2], items=(16, 32)[i % 2]),
                    x)
 
 
@@ -137,16 +127,11 @@ def test_bad_input():
     with pytest.raises(ValueError, match="negative"):
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, -1)
     with pytest.raises(ValueError, match="blocks per SM"):
-        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, blocks_per_sm=-4)
+        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, blocks_per_sm=-3)
     with pytest.raises(ValueError, match="status stride"):
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, status_stride=3)
     with pytest.raises(ValueError, match="minimum blocks"):
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, min_blocks=33)
-    with pytest.raises(ValueError, match="stages"):
-        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, blocks_per_sm=-3, stages=17)
-    with pytest.raises(ValueError, match="shared memory"):
-        _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, threads=1024, items=64,
-                                       blocks_per_sm=-3, stages=16)
     with pytest.raises(ValueError, match="delay"):
         _tegula.chained_inclusive_scan(0, False, a._data_ptr, r._data_ptr, 1000, delay=-5)
     with pytest.raises(ValueError, match="look-back warps"):

@@ -230,18 +230,18 @@ void bind_libs(nb::module_& m) {
   "the tile (0: tegula's choice); see libs/cub_scan.hpp.");
   m.def("chained_inclusive_scan", [](int device, bool multiply, std::uintptr_t in, std::uintptr_t out, std::int64_t n,
                                      int threads, int items, int load, int store, int blocks_per_sm, int delay,
-                                     int lookback_warps, int stages, int status_stride, int min_blocks) {
+                                     int lookback_warps, int status_stride, int min_blocks) {
     libs::chained_scan_problem p;
     p.multiply = multiply, p.in = in, p.out = out, p.n = n;
     p.threads = threads, p.items = items, p.load = load, p.store = store, p.blocks_per_sm = blocks_per_sm;
-    p.delay = delay, p.lookback_warps = lookback_warps, p.stages = stages;
+    p.delay = delay, p.lookback_warps = lookback_warps;
     p.status_stride = status_stride, p.min_blocks = min_blocks;
     rt::device& dev = rt::device::get(device);
     nb::gil_scoped_release g;
     libs::chained_inclusive_scan(dev, array::array_stream(dev), p);
   }, nb::arg("device"), nb::arg("multiply"), nb::arg("in_ptr"), nb::arg("out_ptr"), nb::arg("n"), nb::arg("threads") = 0,
   nb::arg("items") = 0, nb::arg("load") = 0, nb::arg("store") = 0, nb::arg("blocks_per_sm") = 0, nb::arg("delay") = 0,
-  nb::arg("lookback_warps") = 0, nb::arg("stages") = 0, nb::arg("status_stride") = 0, nb::arg("min_blocks") = 0,
+  nb::arg("lookback_warps") = 0, nb::arg("status_stride") = 0, nb::arg("min_blocks") = 0,
   "Inclusive sum (or product) of n contiguous float32 elements (16-byte aligned) through tegula's own single-pass "
   "chained scan (NVRTC); threads/items pick the tile, load/store the cache variants (0: tegula's choice); see "
   "libs/chained_scan.hpp.");

@@ -42,7 +42,7 @@ stream_scratch& default_stream_scratch(rt::device& dev) {
 }
 
 // The kernel, after #defines of TG_THREADS, TG_ITEMS, TG_MUL, TG_LOAD, TG_STORE, TG_DELAY, TG_LB_WARPS, TG_GRID,
-// TG_STAGES, TG_STRIDE (status words apart: 1, or 4 / 16 to spread the polls over more L2 sectors / lines) and
+// TG_STRIDE (status words apart: 1, or 4 / 16 to spread the polls over more L2 sectors / lines) and
 // TG_MIN_BLOCKS (blocks per SM the registers must allow, 0: the compiler's choice).
 // Tile t covers elements [t TILE, (t + 1) TILE). Warp w of the block owns the segment of SEG = 32 ITEMS elements
 // from w SEG, read as ITEMS / 4 stripes of 128: lane l holds stripe k's elements k 128 + 4 l .. + 3.
@@ -282,35 +282,10 @@ __device__ __forceinline__ void tg_finish_tile(float* out, long long n, long lon
   tg_store_tile(out, n, tile, warp, lane, v);
 }
 
-#if TG_GRID == 3
-// The bulk-copy pipeline's pieces (sm_90): an mbarrier per stage, armed with the bytes one cp.async.bulk brings.
-__device__ __forceinline__ void tg_bar_init(unsigned bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
-}
-
-__device__ __forceinline__ void tg_bulk_load(unsigned dst, const float* src, unsigned bar) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(unsigned(TG_TILE * 4))
-               : "memory");
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-               ::"r"(dst), "l"(src), "r"(unsigned(TG_TILE * 4)), "r"(bar) : "memory");
-}
-
-__device__ __forceinline__ void tg_bar_wait(unsigned bar, unsigned parity) {
-  unsigned done;
-  do {
-    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
-                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-  } while (!done);
-}
-#endif
-
 // TG_GRID 0: a persistent grid, each block taking tiles by ticket until none are left, the next tile's loads in
 // flight while it scans and looks back. TG_GRID 1: one tile per block (a grid of every tile), in ticket order.
 // TG_GRID 2: one tile per block, tile = block index (no ticket round trip before the loads; relies on blocks starting
 // in index order, as CUB's scan does). The one-tile kernels hold one tile in registers, not two, so more blocks fit.
-// TG_GRID 3: a persistent grid of blocks that all fit at once, block b taking tiles b, b + grid, ... (no tickets: a
-// tile only waits on earlier tiles, each owned by a running block that reaches it first), each block keeping
-// TG_STAGES tiles of loads in flight by cp.async.bulk into shared memory, so memory stays busy through the look-backs.
 #if TG_MIN_BLOCKS > 0
 #define TG_BOUNDS __launch_bounds__(TG_THREADS, TG_MIN_BLOCKS)
 #else
@@ -325,42 +300,7 @@ tg_chained_scan(const float* in, float* out, long long n, long long tiles, unsig
   __shared__ int s_done[TG_WARPS];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   float aggregate, local;
-#if TG_GRID == 3
-  extern __shared__ __align__(128) unsigned char tg_dyn[];
-  const float* staged = reinterpret_cast<const float*>(tg_dyn);  // TG_STAGES tiles
-  const unsigned staged_at = unsigned(__cvta_generic_to_shared(tg_dyn));
-  const unsigned bars = staged_at + TG_STAGES * TG_TILE * 4;     // TG_STAGES mbarriers of 8 bytes
-  const long long full = n / TG_TILE;                            // the tiles bulk copies bring (not a partial last one)
-  const long long step = gridDim.x;
-  if (threadIdx.x == 0) {
-    for (int k = 0; k < TG_STAGES; ++k) tg_bar_init(bars + 8 * k);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    for (int k = 0; k < TG_STAGES; ++k) {
-      const long long t = blockIdx.x + k * step;
-      if (t < full) tg_bulk_load(staged_at + k * TG_TILE * 4, in + t * TG_TILE, bars + 8 * k);
-    }
-  }
-  __syncthreads();
-  int k = 0;
-  for (long long tile = blockIdx.x; tile < tiles; tile += step, ++k) {
-    const int stage = k % TG_STAGES;
-    float4 cur[TG_VECS];
-    if (tile < full) {
-      tg_bar_wait(bars + 8 * stage, unsigned(k / TG_STAGES) & 1u);
-      const float* src = staged + stage * TG_TILE + warp * TG_SEG + lane * 4;
-#pragma unroll
-      for (int v = 0; v < TG_VECS; ++v) cur[v] = *reinterpret_cast<const float4*>(src + v * 128);
-    } else {
-      tg_load_tile(in, n, tile, warp, lane, cur);
-    }
-    __syncthreads();  // every thread has read the stage: refill it with the tile TG_STAGES ahead
-    const long long ahead = tile + TG_STAGES * step;
-    if (threadIdx.x == 0 && ahead < full)
-      tg_bulk_load(staged_at + stage * TG_TILE * 4, in + ahead * TG_TILE, bars + 8 * stage);
-    tg_scan_tile(cur, warp, lane, s_warp, aggregate, local);
-    tg_finish_tile(out, n, tile, warp, lane, cur, aggregate, local, status, epoch, s_part, s_done);
-  }
-#elif TG_GRID == 2
+#if TG_GRID == 2
   const long long tile = blockIdx.x;
 #else
   if (threadIdx.x == 0) s_tile[0] = (long long)(atomicAdd(ticket, 1ull) - ticket_base);
@@ -420,13 +360,13 @@ void check_look_back(int threads, int delay, int lookback_warps) {
 bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out) { return in % 16 == 0 && out % 16 == 0; }
 
 std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay,
-                                int lookback_warps, int grid, int stages, int stride, int min_blocks) {
+                                int lookback_warps, int grid, int stride, int min_blocks) {
   check_tile(threads, items, load, store);
   check_look_back(threads, delay, lookback_warps);
   return str("#define TG_THREADS ", threads, "\n#define TG_ITEMS ", items, "\n#define TG_MUL ", multiply ? 1 : 0,
              "\n#define TG_LOAD ", load, "\n#define TG_STORE ", store, "\n#define TG_DELAY ", delay,
              "\n#define TG_LB_WARPS ", lookback_warps ? lookback_warps : threads / 32, "\n#define TG_GRID ", grid,
-             "\n#define TG_STAGES ", stages, "\n#define TG_STRIDE ", stride, "\n#define TG_MIN_BLOCKS ", min_blocks,
+             "\n#define TG_STRIDE ", stride, "\n#define TG_MIN_BLOCKS ", min_blocks,
              "\n", kernel_body);
 }
 
@@ -435,11 +375,9 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   const int threads = p.threads ? p.threads : chained_scan_threads, items = p.items ? p.items : chained_scan_items;
   check_tile(threads, items, p.load, p.store);
   check_look_back(threads, p.delay, p.lookback_warps);
-  if (p.blocks_per_sm < -3)
+  if (p.blocks_per_sm < -2)
     fail(error_kind::invalid_argument, "chained scan: blocks per SM is -1 or -2 (one tile per block, by ticket or by "
-         "block index), -3 (bulk-copy pipeline), 0 (as many as fit) or more");
-  if (p.stages < 0 || p.stages > 16)
-    fail(error_kind::invalid_argument, "chained scan: ", p.stages, " pipeline stages (0: tegula's choice, up to 16)");
+         "block index), 0 (as many as fit) or more");
   if (p.status_stride < 0 || p.status_stride > 32 || (p.status_stride & (p.status_stride - 1)))
     fail(error_kind::invalid_argument, "chained scan: a status stride of ", p.status_stride,
          " words (0 or a power of two up to 32)");
@@ -450,36 +388,28 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
          "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
   if (p.n == 0) return;
   dev.make_current();
-  // The grid kind: 0 persistent by ticket; one tile per block by ticket (1) or block index (2); 3 bulk-copy pipeline.
+  // The grid kind: 0 persistent by ticket; one tile per block by ticket (1) or block index (2).
   const int mode = p.blocks_per_sm < 0 ? -p.blocks_per_sm : 0;
-  const int stages = mode == 3 ? (p.stages ? p.stages : chained_scan_stages) : 0;
-  const std::size_t dynamic_shared = std::size_t(stages) * (std::size_t(threads) * items * 4 + 8);
-  if (dynamic_shared &&
-      dynamic_shared > std::size_t(dev.attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)))
-    fail(error_kind::invalid_argument, "chained scan: ", stages, " stages of ", threads, "x", items,
-         " floats need ", dynamic_shared, " bytes of shared memory, more than a block can have");
   const std::int64_t tile = std::int64_t(threads) * items;
   const std::int64_t tiles = (p.n + tile - 1) / tile;
   // The look-back delay only pays in a large grid (CUB's fixed delay applies from 500 blocks, as here).
   const int delay = tiles >= delay_min_tiles ? p.delay : 0;
   const int stride = p.status_stride ? p.status_stride : chained_scan_status_stride;
   const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps,
-                                   mode, stages, stride, p.min_blocks);
+                                   mode, stride, p.min_blocks);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
     scan_kernel built;
     const std::string src =
-        chained_scan_source(p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stages, stride,
+        chained_scan_source(p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stride,
                             p.min_blocks);
     built.code = compile_nvrtc(src, {}, dev.arch(), "chained scan", false);
     built.scan = built.code->get_kernel("tg_chained_scan");
-    if (dynamic_shared)
-      built.scan->set_attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(dynamic_shared), dev);
     return built;
   });
   std::int64_t grid = tiles;        // one tile per block
-  if (mode == 0 || mode == 3) {     // a persistent grid: as many blocks as fit at once (or as asked, by ticket)
+  if (mode == 0) {                  // a persistent grid: as many blocks as fit at once (or as asked)
     const int per_sm =
-        p.blocks_per_sm > 0 ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, dynamic_shared, dev);
+        p.blocks_per_sm > 0 ? p.blocks_per_sm : k.scan->max_active_blocks_per_sm(threads, 0, dev);
     if (per_sm < 1)
       fail(error_kind::internal, "the chained scan kernel of ", threads, " threads does not fit on an SM");
     grid = std::min<std::int64_t>(tiles, std::int64_t(per_sm) * dev.sm_count());
@@ -504,14 +434,12 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
   const std::uint32_t epoch = ++st.epoch;
   const std::uint64_t ticket_base = st.tickets;
   // Tickets this call takes: one per tile, and in a persistent grid one more per block (the one past the end).
-  st.tickets += mode >= 2 ? 0 : std::uint64_t(tiles) + (mode ? 0 : std::uint64_t(grid));
+  st.tickets += mode == 2 ? 0 : std::uint64_t(tiles) + (mode ? 0 : std::uint64_t(grid));
   const auto ticket = std::uintptr_t(st.buffer->ptr()), status = ticket + ticket_bytes;
   cub_params a(*k.scan);
   a << p.in << p.out << static_cast<long long>(p.n) << static_cast<long long>(tiles) << status << ticket
     << static_cast<unsigned long long>(ticket_base) << static_cast<unsigned>(epoch);
-  rt::launch_config c = cub_launch_config(unsigned(grid), unsigned(threads));
-  c.shared_mem = unsigned(dynamic_shared);
-  rt::launch(s, c, *k.scan, a.buffer());
+  rt::launch(s, cub_launch_config(unsigned(grid), unsigned(threads)), *k.scan, a.buffer());
   if (fresh.buffer) fresh.buffer->close(&s);  // freed in order after the kernel
 }
 

@@ -2,9 +2,7 @@
 // NVRTC without CUB (CUB's scan, cub_scan.hpp, reaches about 78% of the H200's copy bandwidth). The grids:
 // - 0: a persistent grid (as many blocks as fit at once) takes tiles by ticket and issues the next tile's loads
 //   before it scans the current one and waits on the look-back;
-// - -1 / -2: one tile per block, by ticket or by block index (as CUB), one tile held in registers, so more blocks fit;
-// - -3: a persistent grid of static tiles (block b takes b, b + grid, ...), each block keeping `stages` tiles of
-//   cp.async.bulk loads in flight into shared memory, so memory stays busy through every look-back.
+// - -1 / -2: one tile per block, by ticket or by block index (as CUB), one tile held in registers, so more blocks fit.
 // In all: loads and stores are float4 in the striped order (each warp instruction covers 512 contiguous bytes); a warp
 // scans its stripes with shuffles, with no shared-memory transpose; the look-back reads up to 32 predecessors per
 // reading warp at a time, each a 64-bit word holding the call's epoch, a flag and the value, so one relaxed load sees
@@ -14,8 +12,9 @@
 // registers: 3225, then 3434 with a pause before each look-back poll (CUB's idea; CUB's own scan ran at 3295-3379 in
 // the same runs), then 3801-3858 with each tile's status word on its own 128-byte line (status_stride 16): packed,
 // the polls of all the blocks looking back at once met in the same L2 lines. tnp.cumsum runs that tile by default
-// (tegula/numpy/_scan.py): 3726-3769 GB/s for the whole call. The bulk-copy pipeline over static tiles (-3) stays at
-// 2400-2960: with a round's tiles all arriving at once, a look-back finds no prefix near it.
+// (tegula/numpy/_scan.py): 3726-3769 GB/s for the whole call. A persistent grid of static tiles with a cp.async.bulk
+// pipeline of N tiles per block into shared memory ran at 2400-2960 (a round's tiles arrive together, so a look-back
+// finds no prefix near it) and was removed; git history has it (blocks_per_sm=-3).
 // The float sums group differently from NumPy's sequential cumsum, as CUB's and every parallel scan's do.
 #pragma once
 #include <cstdint>
@@ -33,9 +32,7 @@ struct chained_scan_problem {
   int load = 0;                // 0: ld.global, 1: ld.global.nc (in and out must not overlap), 2: ld.global.cs
   int store = 0;               // 0: st.global, 1: st.global.cs (streaming)
   int blocks_per_sm = 0;       // 0: as many as fit; -1 / -2: one tile per block (no persistent grid, no prefetch),
-                               // taken by ticket / by block index; -3: a persistent grid with static tiles and a
-                               // bulk-copy (cp.async.bulk) pipeline of `stages` tiles per block
-  int stages = 0;              // the -3 pipeline's depth (0: chained_scan_stages)
+                               // taken by ticket / by block index
   int delay = 0;               // ns before each look-back poll (0: none); grids of under 500 tiles never pause
   int lookback_warps = 0;      // warps reading predecessors in the look-back (0: all of the block's)
   int status_stride = 0;       // 8-byte words between tiles' status words (0: chained_scan_status_stride, 16: one
@@ -48,14 +45,12 @@ struct chained_scan_problem {
 bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out);
 
 // The CUDA source of the kernel tg_chained_scan for one tile and load/store variant; grid 0: persistent, 1 / 2:
-// one tile per block by ticket / by block index, 3: persistent with a bulk-copy pipeline of `stages` tiles.
+// one tile per block by ticket / by block index.
 std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay = 0,
-                                int lookback_warps = 0, int grid = 0, int stages = 0, int stride = 1,
-                                int min_blocks = 0);
+                                int lookback_warps = 0, int grid = 0, int stride = 1, int min_blocks = 0);
 
 // The tile used when threads/items are 0.
-constexpr int chained_scan_threads = 256, chained_scan_items = 16, chained_scan_stages = 4,
-              chained_scan_status_stride = 16;
+constexpr int chained_scan_threads = 256, chained_scan_items = 16, chained_scan_status_stride = 16;
 
 // out = the inclusive scan of in, on `s`. Throws invalid_argument for a bad tile or unaligned pointers.
 void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p);
