@@ -30,7 +30,8 @@ TEST(ChainedScan, VariantsCompileWithoutSpills) {
     r.arch = 90;
     jit::compile_result c = jit::nvrtc_compile(r);
     EXPECT_EQ(c.code.substr(0, 4), "\x7f" "ELF") << threads << "x" << items;
-    EXPECT_NE(c.log.find("0 bytes spill stores"), std::string::npos) << threads << "x" << items << " grid " << grid << ": " << c.log;
+    EXPECT_NE(c.log.find("0 bytes spill stores"), std::string::npos)
+        << threads << "x" << items << " grid " << grid << ": " << c.log;
     EXPECT_NE(c.log.find("0 bytes stack frame"), std::string::npos) << threads << "x" << items << " grid " << grid;
   }
 }
@@ -44,6 +45,10 @@ TEST(ChainedScan, RefusesBadTiles) {
   EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 0, -1, 0), error);  // negative delay
   EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 0, 0, 9), error);   // 9 look-back warps of 8
   EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 2), error);  // no such store variant
+  EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 0, 0, 0, 3), error);         // no such grid kind
+  EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 0, 0, 0, 2, 0), error);      // status stride 0
+  EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 0, 0, 0, 2, 3), error);      // not a power of two
+  EXPECT_THROW((void)chained_scan_source(false, 256, 16, 0, 0, 0, 0, 2, 16, 33), error);  // 33 blocks per SM
 }
 
 TEST(ChainedScan, TakesOnlySixteenByteAlignedPointers) {

@@ -347,12 +347,24 @@ void check_tile(int threads, int items, int load, int store) {
     fail(error_kind::invalid_argument, "chained scan store variant ", store, " is not 0 or 1");
 }
 
-void check_look_back(int threads, int delay, int lookback_warps) {
+// Every bound of one kernel variant, checked by the scan call and by the source itself (the kernel would index past
+// its status words with a stride of 0, or name a grid it does not have).
+void check_variant(int threads, int items, int load, int store, int delay, int lookback_warps, int grid, int stride,
+                   int min_blocks) {
+  check_tile(threads, items, load, store);
   if (delay < 0 || delay > 100000)
     fail(error_kind::invalid_argument, "chained scan look-back delay of ", delay, " ns: 0 (none) to 100000");
   if (lookback_warps < 0 || lookback_warps > threads / 32)
     fail(error_kind::invalid_argument, "chained scan: ", lookback_warps, " look-back warps of a ", threads,
          "-thread block (0: all of them)");
+  if (grid < 0 || grid > 2)
+    fail(error_kind::invalid_argument, "chained scan grid kind ", grid,
+         " is not 0 (persistent), 1 or 2 (one tile per block, by ticket or by block index)");
+  if (stride < 1 || stride > 32 || (stride & (stride - 1)))
+    fail(error_kind::invalid_argument, "chained scan: a status stride of ", stride,
+         " words (a power of two up to 32; 0 asks for the default)");
+  if (min_blocks < 0 || min_blocks > 32)
+    fail(error_kind::invalid_argument, "chained scan: ", min_blocks, " minimum blocks per SM (0 to 32)");
 }
 
 }  // namespace
@@ -361,8 +373,7 @@ bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out) { return in % 1
 
 std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay,
                                 int lookback_warps, int grid, int stride, int min_blocks) {
-  check_tile(threads, items, load, store);
-  check_look_back(threads, delay, lookback_warps);
+  check_variant(threads, items, load, store, delay, lookback_warps, grid, stride, min_blocks);
   return str("#define TG_THREADS ", threads, "\n#define TG_ITEMS ", items, "\n#define TG_MUL ", multiply ? 1 : 0,
              "\n#define TG_LOAD ", load, "\n#define TG_STORE ", store, "\n#define TG_DELAY ", delay,
              "\n#define TG_LB_WARPS ", lookback_warps ? lookback_warps : threads / 32, "\n#define TG_GRID ", grid,
@@ -373,28 +384,22 @@ std::string chained_scan_source(bool multiply, int threads, int items, int load,
 void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p) {
   if (p.n < 0) fail(error_kind::invalid_argument, "negative scan length");
   const int threads = p.threads ? p.threads : chained_scan_threads, items = p.items ? p.items : chained_scan_items;
-  check_tile(threads, items, p.load, p.store);
-  check_look_back(threads, p.delay, p.lookback_warps);
+  const int stride = p.status_stride ? p.status_stride : chained_scan_status_stride;
   if (p.blocks_per_sm < -2)
     fail(error_kind::invalid_argument, "chained scan: blocks per SM is -1 or -2 (one tile per block, by ticket or by "
          "block index), 0 (as many as fit) or more");
-  if (p.status_stride < 0 || p.status_stride > 32 || (p.status_stride & (p.status_stride - 1)))
-    fail(error_kind::invalid_argument, "chained scan: a status stride of ", p.status_stride,
-         " words (0 or a power of two up to 32)");
-  if (p.min_blocks < 0 || p.min_blocks > 32)
-    fail(error_kind::invalid_argument, "chained scan: ", p.min_blocks, " minimum blocks per SM (0 to 32)");
+  // The grid kind: 0 persistent by ticket; one tile per block by ticket (1) or block index (2).
+  const int mode = p.blocks_per_sm < 0 ? -p.blocks_per_sm : 0;
+  check_variant(threads, items, p.load, p.store, p.delay, p.lookback_warps, mode, stride, p.min_blocks);
   if (!chained_scan_applies(p.in, p.out))
     fail(error_kind::invalid_argument,
          "the chained scan reads and writes float4: both pointers must be 16-byte aligned");
   if (p.n == 0) return;
   dev.make_current();
-  // The grid kind: 0 persistent by ticket; one tile per block by ticket (1) or block index (2).
-  const int mode = p.blocks_per_sm < 0 ? -p.blocks_per_sm : 0;
   const std::int64_t tile = std::int64_t(threads) * items;
   const std::int64_t tiles = (p.n + tile - 1) / tile;
   // The look-back delay only pays in a large grid (CUB's fixed delay applies from 500 blocks, as here).
   const int delay = tiles >= delay_min_tiles ? p.delay : 0;
-  const int stride = p.status_stride ? p.status_stride : chained_scan_status_stride;
   const auto key = std::make_tuple(dev.arch(), p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps,
                                    mode, stride, p.min_blocks);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {

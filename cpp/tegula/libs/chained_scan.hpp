@@ -44,13 +44,14 @@ struct chained_scan_problem {
 // Whether the chained scan takes this problem: float32 pointers aligned to 16 bytes.
 bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out);
 
-// The CUDA source of the kernel tg_chained_scan for one tile and load/store variant; grid 0: persistent, 1 / 2:
-// one tile per block by ticket / by block index.
-std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay = 0,
-                                int lookback_warps = 0, int grid = 0, int stride = 1, int min_blocks = 0);
-
-// The tile used when threads/items are 0.
+// The tile used when threads/items are 0, and the status stride when status_stride is 0.
 constexpr int chained_scan_threads = 256, chained_scan_items = 16, chained_scan_status_stride = 16;
+
+// The CUDA source of the kernel tg_chained_scan for one tile and load/store variant; grid 0: persistent, 1 / 2:
+// one tile per block by ticket / by block index. Throws invalid_argument for a variant out of bounds.
+std::string chained_scan_source(bool multiply, int threads, int items, int load, int store, int delay = 0,
+                                int lookback_warps = 0, int grid = 0, int stride = chained_scan_status_stride,
+                                int min_blocks = 0);
 
 // out = the inclusive scan of in, on `s`. Throws invalid_argument for a bad tile or unaligned pointers.
 void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p);
