@@ -7,7 +7,6 @@
 """
 from __future__ import annotations
 
-import statistics
 import sys
 
 import torch
@@ -15,7 +14,7 @@ import torch
 import tegula.numpy as tnp
 from tegula import _tegula
 from tegula.numpy import _core
-from timing import host_idle_us
+from timing import host_idle_us, torch_event_ms
 
 N = 1 << 28
 CHAINED = [dict(threads=128, items=64, load=1, store=1, blocks_per_sm=-2, lookback_warps=1),
@@ -27,18 +26,9 @@ def host_us(fn):
     return host_idle_us(fn, torch.cuda.synchronize, repeat=30)
 
 
-def event_us(fn, repeat=30):
+def event_us(fn):
     """Median microseconds between CUDA events around fn() called on an idle GPU (the bench's timing)."""
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(repeat):
-        torch.cuda.synchronize()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3)
-    return statistics.median(times)
+    return torch_event_ms(fn, repeat=30) * 1e3
 
 
 def main():

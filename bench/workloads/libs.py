@@ -147,6 +147,13 @@ def _sort(ctx):
     return rows + _anchors("sort_Gkeys", "Gkey/s", reps, lambda: torch.sort(xt), cupy_sort, gkeys, "higher")
 
 
+def check_cumsum(got, ref, what):
+    """Raises unless the float32 scan `got` is within 1e-4 (relative to the total) of `ref`, the float64 cumsum."""
+    err = ((got.double() - ref).abs().max() / ref[-1]).item()
+    if not err < 1e-4:
+        raise RuntimeError(f"{what} is wrong: relative error {err}")
+
+
 def _engine():
     from tegula.numpy import _scan
 
@@ -167,11 +174,7 @@ def _cumsum(ctx):
         r._materialize()
         return r
 
-    got = torch.as_tensor(tegula(), device="cuda")
-    ref = torch.cumsum(xt.double(), 0)
-    err = ((got.double() - ref).abs().max() / ref[-1]).item()
-    if not err < 1e-4:
-        raise RuntimeError(f"tegula cumsum is wrong: relative error {err}")
+    check_cumsum(torch.as_tensor(tegula(), device="cuda"), torch.cumsum(xt.double(), 0), "tegula cumsum")
     gbs = lambda ms: 8.0 * n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s", better="higher", bar=3500,
                 ratio_vs=["torch", "cupy"], note=f"cumsum of 2^{n.bit_length() - 1} float32 ({_engine()} single-pass scan, NVRTC); "
@@ -217,8 +220,7 @@ def _scan_tiles(ctx, xt, gbs, reps):
                                        threads=threads, items=items, load=load, delay=delay)
         go()
         torch.cuda.synchronize()
-        if not ((out.double() - ref).abs().max() / ref[-1]).item() < 1e-4:
-            raise RuntimeError(f"scan tile {threads}x{items} is wrong")
+        check_cumsum(out, ref, f"scan tile {threads}x{items}")
         found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items,
                       (f"l{load}" if load else "") + (f"d{delay}" if delay else "")))
     best = max(found)

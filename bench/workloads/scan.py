@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from common import guarded, row, torch_cuda as _torch
 from timing import torch_event_ms
-from workloads.libs import _breakdown, _host_us
+from workloads.libs import _breakdown, _host_us, check_cumsum
 
 W = "scan"
 
@@ -32,11 +32,6 @@ def _chained_scan(ctx, x, xt, gbs, reps):
     from tegula.numpy import _scan
 
     ref = torch.cumsum(xt.double(), 0)
-
-    def check(got, what):
-        err = ((got.double() - ref).abs().max() / ref[-1]).item()
-        if not err < 1e-4:
-            raise RuntimeError(f"{what} is wrong: relative error {err}")
 
     def tegula():
         r = tnp.cumsum(x)
@@ -69,7 +64,7 @@ def _chained_scan(ctx, x, xt, gbs, reps):
             out.fill_(float("nan"))
             go()
             torch.cuda.synchronize()
-            check(out, f"chained scan {threads}x{items}{label}")
+            check_cumsum(out, ref, f"chained scan {threads}x{items}{label}")
             found.append((gbs(torch_event_ms(go, repeat=reps)), threads, items, label, kw))
             print(f"   chained scan {threads}x{items}{label}: {found[-1][0]:.0f} GB/s", flush=True)
         except Exception as e:  # noqa: BLE001
@@ -98,7 +93,7 @@ def _chained_scan(ctx, x, xt, gbs, reps):
     engine, tile = _scan.SCAN_ENGINE, _scan.CHAINED_TILE
     _scan.SCAN_ENGINE, _scan.CHAINED_TILE = "chained", best[4]
     try:
-        check(torch.as_tensor(tegula(), device="cuda"), "the chained scan")
+        check_cumsum(torch.as_tensor(tegula(), device="cuda"), ref, "the chained scan")
         rows.append(row(W, "tegula (chained scan, best tile)", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s",
                         better="higher", bar=3500,
                         note=f"tnp.cumsum with tegula's own single-pass scan, tile {best[1]}x{best[2]}{best[3]}; "
