@@ -103,7 +103,7 @@ class Matmul:
         self._planned = True
         return self
 
-    def _execute_fp8(self, autotune=0, repeats=5):
+    def _execute_fp8(self, autotune=0, **tune):
         from . import numpy as tnp
 
         a, b = self.a, self.b
@@ -126,7 +126,7 @@ class Matmul:
             trans_b=True, a=a.data_ptr(), lda=k, stride_a=0, b=b.data_ptr(), ldb=k, stride_b=0, d=d._data_ptr,
             ldd=ldd, stride_d=m * ldd, c=0, ldc=ldd, stride_c=0, alpha=self.alpha, beta=0.0, epilog=self.epilog,
             bias=bias._data_ptr if bias is not None else 0, aux=0, tf32=False,
-            **({"autotune": autotune, "repeats": repeats} if autotune else {}))
+            **({"autotune": autotune, **tune} if autotune else {}))
         if autotune:
             return list(timings)
         return d if ldd == n else d[:, :n]
@@ -154,21 +154,39 @@ class Matmul:
         self._planned = True
         return self
 
-    def autotune(self, candidates=8, repeats=5):
-        """Times up to `candidates` of cuBLASLt's proposed algorithms on these operands (`repeats` rounds, each
-        running every candidate once on its own; the output is overwritten) and keeps the fastest for this problem
-        shape, so execute() and every later product of the same shape use it; the heuristic's own choice stays
-        unless another is at least 3% faster. `self.timings` holds [(heuristic rank, median ms)], -1 for an
-        algorithm that refused. Host arrays have nothing to tune. Returns self."""
+    def autotune(self, candidates=8, repeats=5, search="heuristic", max_configs=1000):
+        """Times candidate algorithms on these operands (the output is overwritten) and keeps the fastest for this
+        problem shape, so execute() and every later product of the same shape use it; the heuristic's own choice
+        stays unless another is at least 3% faster.
+
+        search="heuristic": the first `candidates` algorithms cuBLASLt's heuristic proposes, `repeats` rounds in
+        which each runs once on its own. search="wide": every configuration cuBLASLt accepts of the heuristic's
+        algorithms (each tile, stage count, cluster shape, CTA swizzling and custom option; at most `max_configs`),
+        each timed once, then the fastest `candidates` of them (with the heuristic's first) in the rounds; seconds
+        for a large product.
+
+        Sets `self.timings` [(rank, median ms)] for the candidates of the rounds (rank 0: the heuristic's first;
+        -1 ms: it refused), `self.configs` {rank: cuBLASLt's algorithm and config attributes}, `self.kept` (rank,
+        config), `self.screened` (configurations tried) and `self.screen` [(rank, ms, config)], fastest first (the
+        rounds' median for their candidates, the one timed run for the others). Host arrays have nothing to tune. Returns self."""
+        if search not in ("heuristic", "wide"):
+            raise ValueError(f"autotune search must be 'heuristic' or 'wide', got {search!r}")
+        if int(candidates) < 1 or int(repeats) < 1 or int(max_configs) < 1:
+            raise ValueError("autotune needs candidates, repeats and max_configs >= 1")
         if not self._planned:
             self.plan()
+        tune = dict(autotune=int(candidates), repeats=int(repeats), search=search, max_configs=int(max_configs))
         if self.fp8:
-            self.timings = self._execute_fp8(int(candidates), int(repeats)) if self.a.is_cuda else []
-            return self
-        if self.a._device_id < 0:
-            self.timings = []
-            return self
-        self.timings = self._device(autotune=int(candidates), repeats=int(repeats))
+            found = self._execute_fp8(**tune) if self.a.is_cuda else []
+        elif self.a._device_id < 0:
+            found = []
+        else:
+            found = self._device(**tune)
+        self.timings = [(rank, ms) for rank, ms, _, _, final in found if final]
+        self.configs = {rank: config for rank, _, config, _, final in found if final}
+        self.kept = next(((rank, config) for rank, _, config, kept, _ in found if kept), None)
+        self.screened = len(found)
+        self.screen = sorted(((rank, ms, config) for rank, ms, config, _, _ in found if ms > 0), key=lambda x: x[1])
         return self
 
     def execute(self):
@@ -211,7 +229,7 @@ class Matmul:
             return out, (ax.astype(name) if f else ax)
         return out
 
-    def _device(self, autotune=0, repeats=5):
+    def _device(self, autotune=0, **tune):
         from . import numpy as tnp
         from .numpy import _matmul as M
 
@@ -239,7 +257,7 @@ class Matmul:
             a=pa, lda=lda, stride_a=sa, b=pb, ldb=ldb, stride_b=sb, d=d._data_ptr, ldd=ldd, stride_d=m * ldd,
             c=c_ptr, ldc=ldc, stride_c=sc, alpha=self.alpha, beta=self.beta if c_ptr else 0.0, epilog=self.epilog,
             bias=bias._data_ptr if bias is not None else 0, aux=aux._data_ptr if aux is not None else 0,
-            tf32=self.allow_tf32, **({"autotune": autotune, "repeats": repeats} if autotune else {}))
+            tf32=self.allow_tf32, **({"autotune": autotune, **tune} if autotune else {}))
         if autotune:
             return list(timings)
         if xa is a and xb is b and ldd == n and not c_ptr and aux is None \

@@ -87,8 +87,24 @@ def test_math_matmul_autotune():
     bias = _g((768,), "bfloat16")
     mm = tm.Matmul(a, b, bias=bias, epilog="relu_bias").autotune(candidates=6, repeats=3)
     assert mm.timings and any(ms > 0 for _, ms in mm.timings)
+    assert mm.kept is not None and mm.kept[1].startswith("algo ") and mm.timings[0][0] == 0
     r = mm.execute()
     assert _rel(r, np.maximum(_ref(a) @ _ref(b) + _ref(bias), 0)) < 2e-2
+
+
+def test_math_matmul_wide_autotune():
+    a, b = _g((1024, 512), "bfloat16"), _g((512, 768), "bfloat16")
+    bias = _g((768,), "bfloat16")
+    mm = tm.Matmul(a, b, bias=bias, epilog="relu_bias").autotune(candidates=4, repeats=3, search="wide",
+                                                                  max_configs=60)
+    assert 4 < mm.screened <= 60  # more configurations than the heuristic's own
+    assert len(mm.timings) <= 4 and mm.timings[0][0] == 0 and all(ms > 0 for _, ms in mm.timings)
+    assert mm.kept[0] in mm.configs and len(set(mm.configs.values())) == len(mm.configs)
+    ref = np.maximum(_ref(a) @ _ref(b) + _ref(bias), 0)
+    for _ in range(2):  # the kept configuration runs every later product of this shape
+        assert _rel(mm.execute(), ref) < 2e-2
+    with pytest.raises(ValueError, match="'heuristic' or 'wide'"):
+        mm.autotune(search="all")
 
 
 def test_math_matmul_repeated_execute_reads_the_operands_each_time():

@@ -145,7 +145,7 @@ def _rm(ptr, dtype, rows, cols, ld, batch=1, bstride=0):
 
 def fake_cublaslt_matmul(device, in_dtype, out_dtype, m, n, k, batch, trans_a, trans_b, a, lda, stride_a, b, ldb,
                          stride_b, d, ldd, stride_d, c, ldc, stride_c, alpha, beta, epilog, bias, aux, tf32, stream=None,
-                         autotune=0, repeats=5):
+                         autotune=0, repeats=5, search="heuristic", max_configs=1000):
     A = _rm(a, in_dtype, k, m, lda, batch, stride_a).transpose(0, 2, 1) if trans_a else _rm(a, in_dtype, m, k, lda, batch, stride_a)
     B = _rm(b, in_dtype, n, k, ldb, batch, stride_b).transpose(0, 2, 1) if trans_b else _rm(b, in_dtype, k, n, ldb, batch, stride_b)
     r = alpha * np.matmul(A.astype(np.float64), B.astype(np.float64))
@@ -162,7 +162,7 @@ def fake_cublaslt_matmul(device, in_dtype, out_dtype, m, n, k, batch, trans_a, t
     out = _rm(d, out_dtype, m, n, ldd, batch, stride_d)
     np.copyto(out, r.astype(out.dtype), casting="unsafe")
     if autotune:  # every candidate "runs": rank i takes 1 + i ms, so rank 0 wins
-        return [(i, 1.0 + i) for i in range(autotune)]
+        return [(i, 1.0 + i, f"algo {i}", i == 0, True) for i in range(autotune)]
 
 
 @pytest.fixture
@@ -205,11 +205,15 @@ def test_autotune_through_the_gpu_path(fake_gpu, monkeypatch):
     a, b = _r((64, 48), "float32"), _r((48, 40), "float32")
     x, y = tnp.asarray(a), tnp.asarray(b)
     mm = tm.Matmul(x, y, epilog="relu")
-    timings = mm.plan()._device(autotune=4, repeats=2)
-    assert timings == [(0, 1.0), (1, 2.0), (2, 3.0), (3, 4.0)]
+    found = mm.plan()._device(autotune=4, repeats=2, search="wide", max_configs=9)
+    assert [(r, ms) for r, ms, *_ in found] == [(0, 1.0), (1, 2.0), (2, 3.0), (3, 4.0)]
+    with pytest.raises(ValueError, match="'heuristic' or 'wide'"):
+        mm.autotune(search="everything")
+    with pytest.raises(ValueError, match="max_configs >= 1"):
+        mm.autotune(search="wide", max_configs=0)
     np.testing.assert_allclose(mm._device().get(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-5)
     host = tm.Matmul(x, y).autotune()  # CPU-interpreter arrays: nothing to tune
-    assert host.timings == [] and host._planned
+    assert host.timings == [] and host._planned and host.kept is None and host.screened == 0
 
 
 def test_vdot_and_kron():

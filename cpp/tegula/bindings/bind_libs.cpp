@@ -36,7 +36,8 @@ void bind_libs(nb::module_& m) {
                               std::int64_t stride_b, std::uintptr_t d, std::int64_t ldd, std::int64_t stride_d,
                               std::uintptr_t c, std::int64_t ldc, std::int64_t stride_c, double alpha, double beta,
                               const std::string& epilog, std::uintptr_t bias, std::uintptr_t aux, bool tf32,
-                              nb::handle stream, int autotune, int repeats) -> nb::object {
+                              nb::handle stream, int autotune, int repeats, const std::string& search,
+                              int max_configs) -> nb::object {
     libs::matmul_problem p;
     p.in = dtype_arg(in);
     p.out = dtype_arg(out);
@@ -54,13 +55,16 @@ void bind_libs(nb::module_& m) {
     std::shared_ptr<rt::stream> hold;
     const rt::stream& s = stream.is_none() ? array::array_stream(dev) : to_stream(stream, hold);
     if (autotune > 0) {
-      std::vector<std::pair<int, double>> times;
+      if (search != "heuristic" && search != "wide")
+        fail(error_kind::invalid_argument, "autotune search must be 'heuristic' or 'wide', got '", search, "'");
+      std::vector<libs::tuned_algo> tuned;
       {
         nb::gil_scoped_release g;
-        times = libs::autotune(dev, s, p, autotune, repeats);
+        tuned = libs::autotune(dev, s, p, autotune, repeats,
+                               search == "wide" ? libs::tune_search::wide : libs::tune_search::heuristic, max_configs);
       }
       nb::list out;
-      for (auto [rank, ms] : times) out.append(nb::make_tuple(rank, ms));
+      for (const auto& t : tuned) out.append(nb::make_tuple(t.rank, t.ms, t.config, t.kept, t.round_robin));
       return out;
     }
     nb::gil_scoped_release g;
@@ -71,10 +75,11 @@ void bind_libs(nb::module_& m) {
   nb::arg("b"), nb::arg("ldb"), nb::arg("stride_b"), nb::arg("d"), nb::arg("ldd"), nb::arg("stride_d"), nb::arg("c"),
   nb::arg("ldc"), nb::arg("stride_c"), nb::arg("alpha"), nb::arg("beta"), nb::arg("epilog"), nb::arg("bias"),
   nb::arg("aux"), nb::arg("tf32"), nb::arg("stream").none() = nb::none(), nb::arg("autotune") = 0,
-  nb::arg("repeats") = 5,
+  nb::arg("repeats") = 5, nb::arg("search") = "heuristic", nb::arg("max_configs") = 1000,
   "D = alpha * op(A) @ op(B) + beta * C through cuBLASLt, row-major operands (see libs/cublaslt.hpp). With "
-  "autotune=N, times the heuristic's first N algorithms (repeats runs each), keeps the fastest for this shape and "
-  "returns [(rank, ms)].");
+  "autotune=N, times N candidates (search='heuristic': the heuristic's first N; 'wide': the fastest N of up to "
+  "max_configs configurations of the heuristic's algorithms), keeps the fastest for this shape and returns "
+  "[(rank, ms, config, kept, round_robin)].");
   m.def("cublaslt_info", &libs::cublaslt_info, "The loaded cuBLASLt library and its version (loads it).");
 
   m.def("cufft", [](int device, const std::string& kind, bool double_precision, bool inverse,

@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "tegula/runtime/buffer.hpp"
@@ -27,7 +29,10 @@ namespace {
   X(cublasLtMatmulDescCreate) X(cublasLtMatmulDescDestroy) X(cublasLtMatmulDescSetAttribute)             \
   X(cublasLtMatrixLayoutCreate) X(cublasLtMatrixLayoutDestroy) X(cublasLtMatrixLayoutSetAttribute)       \
   X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceDestroy)                                   \
-  X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmul)
+  X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmul)                \
+  X(cublasLtMatmulAlgoGetIds) X(cublasLtMatmulAlgoInit) X(cublasLtMatmulAlgoCheck)                        \
+  X(cublasLtMatmulAlgoCapGetAttribute) X(cublasLtMatmulAlgoConfigSetAttribute)                           \
+  X(cublasLtMatmulAlgoConfigGetAttribute)
 
 struct api_t {
   dynlib lib;
@@ -101,6 +106,8 @@ struct plan {
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, d = nullptr;
   cublasLtMatmulAlgo_t algo{};
   bool f64_scale = false;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;  // what cublasLtMatmulAlgoGetIds/Init need
+  cudaDataType_t scale = CUDA_R_32F, in = CUDA_R_16BF, out = CUDA_R_16BF;
   ~plan() {
     if (op) api().cublasLtMatmulDescDestroy(op);
     for (auto l : {a, b, c, d})
@@ -176,6 +183,114 @@ std::vector<cublasLtMatmulHeuristicResult_t> heuristics(cublasLtHandle_t h, cons
   return results;
 }
 
+// One algorithm configuration: cuBLASLt's config attributes of an algo descriptor.
+struct algo_config {
+  std::int32_t id = 0, splitk = 1;
+  std::uint32_t tile = 0, stages = 0, swizzle = 0, custom = 0, reduction = 0;
+  std::uint16_t cluster = 0;
+  auto key() const { return std::tuple(id, tile, stages, swizzle, custom, cluster, splitk, reduction); }
+};
+
+template <class T>
+T config_attr(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoConfigAttributes_t attr) {
+  T v{};
+  std::size_t written = 0;
+  check(api().cublasLtMatmulAlgoConfigGetAttribute(&a, attr, &v, sizeof v, &written), "cublasLtMatmulAlgoConfigGetAttribute");
+  return v;
+}
+
+template <class T>
+void set_config(cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoConfigAttributes_t attr, T v) {
+  check(api().cublasLtMatmulAlgoConfigSetAttribute(&a, attr, &v, sizeof v), "cublasLtMatmulAlgoConfigSetAttribute");
+}
+
+algo_config config_of(const cublasLtMatmulAlgo_t& a) {
+  algo_config c;
+  c.id = config_attr<std::int32_t>(a, CUBLASLT_ALGO_CONFIG_ID);
+  c.tile = config_attr<std::uint32_t>(a, CUBLASLT_ALGO_CONFIG_TILE_ID);
+  c.stages = config_attr<std::uint32_t>(a, CUBLASLT_ALGO_CONFIG_STAGES_ID);
+  c.swizzle = config_attr<std::uint32_t>(a, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING);
+  c.custom = config_attr<std::uint32_t>(a, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION);
+  c.cluster = config_attr<std::uint16_t>(a, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
+  c.splitk = config_attr<std::int32_t>(a, CUBLASLT_ALGO_CONFIG_SPLITK_NUM);
+  c.reduction = config_attr<std::uint32_t>(a, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME);
+  return c;
+}
+
+// The ids are cublasLt.h's enumerators (cublasLtMatmulTile_t, cublasLtMatmulStages_t, cublasLtClusterShape_t).
+std::string describe(const algo_config& c) {
+  return str("algo ", c.id, " tile ", c.tile, " stages ", c.stages, " cluster ", c.cluster, " swizzle ", c.swizzle,
+             " custom ", c.custom, c.splitk > 1 ? str(" splitk ", c.splitk, " reduction ", c.reduction) : std::string());
+}
+
+template <class T>
+std::vector<T> cap_list(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoCapAttributes_t attr) {
+  std::size_t bytes = 0;
+  if (api().cublasLtMatmulAlgoCapGetAttribute(&a, attr, nullptr, 0, &bytes) != CUBLAS_STATUS_SUCCESS || bytes == 0) return {};
+  std::vector<T> v(bytes / sizeof(T));
+  check(api().cublasLtMatmulAlgoCapGetAttribute(&a, attr, v.data(), v.size() * sizeof(T), &bytes),
+        "cublasLtMatmulAlgoCapGetAttribute");
+  return v;
+}
+
+template <class T>
+T cap_value(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoCapAttributes_t attr) {
+  T v{};
+  std::size_t written = 0;
+  check(api().cublasLtMatmulAlgoCapGetAttribute(&a, attr, &v, sizeof v, &written), "cublasLtMatmulAlgoCapGetAttribute");
+  return v;
+}
+
+// The configurations of the heuristic's own algorithms (by id) that cuBLASLt accepts for this problem: every tile,
+// stage count, cluster shape (auto, 1x1, 2x1, 1x2, 2x2, 4x1, 1x4), CTA swizzling and custom option each id
+// declares, without split K. The heuristic's proposals come first, in its order; at most `limit` in all.
+std::vector<cublasLtMatmulAlgo_t> wide_space(cublasLtHandle_t h, const plan& pl,
+                                             const std::vector<cublasLtMatmulHeuristicResult_t>& seeds,
+                                             std::size_t limit) {
+  std::vector<cublasLtMatmulAlgo_t> out;
+  std::set<decltype(algo_config{}.key())> seen;
+  std::vector<std::int32_t> ids;
+  for (const auto& r : seeds) {
+    algo_config c = config_of(r.algo);
+    if (seen.insert(c.key()).second) out.push_back(r.algo);
+    if (std::find(ids.begin(), ids.end(), c.id) == ids.end()) ids.push_back(c.id);
+  }
+  const std::uint16_t clusters[] = {CUBLASLT_CLUSTER_SHAPE_AUTO, CUBLASLT_CLUSTER_SHAPE_1x1x1, CUBLASLT_CLUSTER_SHAPE_2x1x1,
+                                    CUBLASLT_CLUSTER_SHAPE_1x2x1, CUBLASLT_CLUSTER_SHAPE_2x2x1, CUBLASLT_CLUSTER_SHAPE_4x1x1,
+                                    CUBLASLT_CLUSTER_SHAPE_1x4x1};
+  for (std::int32_t id : ids) {
+    cublasLtMatmulAlgo_t base{};
+    if (api().cublasLtMatmulAlgoInit(h, pl.compute, pl.scale, pl.in, pl.in, pl.out, pl.out, id, &base) !=
+        CUBLAS_STATUS_SUCCESS)
+      continue;
+    std::vector<std::uint32_t> tiles = cap_list<std::uint32_t>(base, CUBLASLT_ALGO_CAP_TILE_IDS);
+    std::vector<std::uint32_t> stages = cap_list<std::uint32_t>(base, CUBLASLT_ALGO_CAP_STAGES_IDS);
+    if (tiles.empty()) tiles.push_back(CUBLASLT_MATMUL_TILE_UNDEFINED);
+    if (stages.empty()) stages.push_back(CUBLASLT_MATMUL_STAGES_UNDEFINED);
+    const std::uint32_t swizzles = cap_value<std::uint32_t>(base, CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT) ? 2 : 1;
+    const std::uint32_t customs = std::uint32_t(std::min(cap_value<std::int32_t>(base, CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX), 3)) + 1;
+    for (std::uint32_t tile : tiles)
+      for (std::uint32_t st : stages)
+        for (std::uint16_t cl : clusters)
+          for (std::uint32_t sw = 0; sw < swizzles; ++sw)
+            for (std::uint32_t cu = 0; cu < customs; ++cu) {
+              if (out.size() >= limit) return out;
+              cublasLtMatmulAlgo_t a = base;
+              set_config(a, CUBLASLT_ALGO_CONFIG_TILE_ID, tile);
+              set_config(a, CUBLASLT_ALGO_CONFIG_STAGES_ID, st);
+              set_config(a, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, cl);
+              set_config(a, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, sw);
+              set_config(a, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION, cu);
+              cublasLtMatmulHeuristicResult_t r{};
+              if (api().cublasLtMatmulAlgoCheck(h, pl.op, pl.a, pl.b, pl.c, pl.d, &a, &r) != CUBLAS_STATUS_SUCCESS ||
+                  r.workspaceSize > workspace_bytes)
+                continue;
+              if (seen.insert(config_of(a).key()).second) out.push_back(a);
+            }
+  }
+  return out;
+}
+
 std::unique_ptr<plan> make_plan(cublasLtHandle_t h, const matmul_problem& p) {
   auto pl = std::make_unique<plan>();
   const bool f64 = p.in == ir::dtype::f64;
@@ -183,7 +298,9 @@ std::unique_ptr<plan> make_plan(cublasLtHandle_t h, const matmul_problem& p) {
                                 : (p.in == ir::dtype::f32 && p.tf32) ? CUBLAS_COMPUTE_32F_FAST_TF32
                                                                       : CUBLAS_COMPUTE_32F;
   pl->f64_scale = f64;
-  check(api().cublasLtMatmulDescCreate(&pl->op, compute, f64 ? CUDA_R_64F : CUDA_R_32F), "cublasLtMatmulDescCreate");
+  pl->compute = compute;
+  pl->scale = f64 ? CUDA_R_64F : CUDA_R_32F;
+  check(api().cublasLtMatmulDescCreate(&pl->op, compute, pl->scale), "cublasLtMatmulDescCreate");
   // cuBLASLt's A is our B: op N when B's buffer holds (k, n) row-major, T when it holds B^T.
   cublasOperation_t ta = p.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, tb = p.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   check(api().cublasLtMatmulDescSetAttribute(pl->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "set TRANSA");
@@ -205,6 +322,7 @@ std::unique_ptr<plan> make_plan(cublasLtHandle_t h, const matmul_problem& p) {
     }
   }
   const cudaDataType_t in = data_type(p.in), out = data_type(p.out);
+  pl->in = in, pl->out = out;
   pl->a = p.trans_b ? layout(in, p.k, p.n, p.ldb, p.batch, p.stride_b) : layout(in, p.n, p.k, p.ldb, p.batch, p.stride_b);
   pl->b = p.trans_a ? layout(in, p.m, p.k, p.lda, p.batch, p.stride_a) : layout(in, p.k, p.m, p.lda, p.batch, p.stride_a);
   pl->c = layout(out, p.n, p.m, p.c ? p.ldc : p.ldd, p.batch, p.c ? p.stride_c : p.stride_d);
@@ -285,52 +403,87 @@ void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p) {
   check(run(st, pl, pl.algo, p, s), "cublasLtMatmul");
 }
 
-std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& s, const matmul_problem& p,
-                                             int candidates, int repeats) {
+std::vector<tuned_algo> autotune(rt::device& dev, const rt::stream& s, const matmul_problem& p, int candidates,
+                                 int repeats, tune_search search, int max_configs) {
   validate(p);
   if (p.m == 0 || p.n == 0) return {};
   if (candidates < 1 || repeats < 1) fail(error_kind::invalid_argument, "autotune needs candidates and repeats >= 1");
+  if (search == tune_search::wide && max_configs < 1) fail(error_kind::invalid_argument, "autotune needs max_configs >= 1");
   std::lock_guard<std::mutex> g(lock());
   dev.make_current();
   per_device& st = state(dev, s);
   plan& pl = plan_for(st, p);
-  auto algos = heuristics(st.handle, pl, p, candidates);
-  // Round robin: each round runs every candidate once between the two events, so a clock or power drift
-  // during tuning (an H200 under a long bf16 run slows down) spreads over all candidates instead of penalising the
-  // ones timed last. Each candidate's time is its median over the rounds. Each run waits for the one before it to
-  // finish, as a product called on its own does: timed back to back (the GPU never idle), the candidates ranked
-  // differently from how they then ran one call at a time (H200, 8192^3 bf16 relu_bias: the pick ran 2% slower
-  // than the heuristic's own choice, twice).
-  std::vector<bool> works(algos.size());
-  for (std::size_t i = 0; i < algos.size(); ++i) works[i] = run(st, pl, algos[i].algo, p, s) == CUBLAS_STATUS_SUCCESS;
+  std::vector<cublasLtMatmulAlgo_t> space;
+  for (const auto& r : heuristics(st.handle, pl, p, search == tune_search::wide ? std::max(candidates, 32) : candidates))
+    space.push_back(r.algo);
+  if (search == tune_search::wide) {
+    std::vector<cublasLtMatmulHeuristicResult_t> seeds(space.size());
+    for (std::size_t i = 0; i < space.size(); ++i) seeds[i].algo = space[i];
+    space = wide_space(st.handle, pl, seeds, std::size_t(max_configs));
+  }
   auto start = rt::event::create(dev), end = rt::event::create(dev);
-  std::vector<std::vector<double>> ms(algos.size());
+  // One run between the two events, on its own: it waits for the run before it to finish, as a product called on
+  // its own does. Timed back to back (the GPU never idle), candidates ranked differently from how they then ran one
+  // call at a time (H200, 8192^3 bf16 relu_bias: the pick ran 2% slower than the heuristic's own choice, twice).
+  // A negative time: the algorithm refused the problem.
+  auto time_one = [&](const cublasLtMatmulAlgo_t& a) {
+    start->record(s);
+    if (run(st, pl, a, p, s) != CUBLAS_STATUS_SUCCESS) return -1.0;
+    end->record(s);
+    end->synchronize();
+    return double(rt::event::elapsed_ms(*start, *end));
+  };
+  std::vector<tuned_algo> out(space.size());
+  std::vector<std::size_t> finalists;
+  for (std::size_t i = 0; i < space.size(); ++i) out[i] = {int(i), -1.0, describe(config_of(space[i])), false, false};
+  if (search == tune_search::wide) {
+    // The screen: each configuration once after a first run (which loads its kernel); one far slower than the
+    // heuristic's first (3x on that first run) is not run again. The fastest `candidates` (always with the
+    // heuristic's first) go on to the round robin.
+    double ref = -1;
+    for (std::size_t i = 0; i < space.size(); ++i) {
+      double first = time_one(space[i]);
+      if (i == 0) ref = first;
+      if (first < 0 || (ref > 0 && first > 3 * ref)) continue;
+      out[i].ms = time_one(space[i]);
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t i = 1; i < space.size(); ++i)
+      if (out[i].ms > 0) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return out[x].ms < out[y].ms; });
+    finalists.push_back(0);
+    for (std::size_t i = 0; i < order.size() && int(finalists.size()) < candidates; ++i) finalists.push_back(order[i]);
+  } else {
+    for (std::size_t i = 0; i < space.size(); ++i)
+      if (run(st, pl, space[i], p, s) == CUBLAS_STATUS_SUCCESS) finalists.push_back(i);  // the rest refuse
+  }
+  // Round robin: each round runs every finalist once, so a clock or power drift during tuning (an H200 under a
+  // long bf16 run slows down) spreads over all of them instead of penalising the ones timed last. Each one's time
+  // is its median over the rounds.
+  std::vector<std::vector<double>> ms(space.size());
   for (int r = 0; r < repeats; ++r)
-    for (std::size_t i = 0; i < algos.size(); ++i) {
-      if (!works[i]) continue;
-      start->record(s);
-      check(run(st, pl, algos[i].algo, p, s), "cublasLtMatmul (autotune)");
-      end->record(s);
-      end->synchronize();
-      ms[i].push_back(double(rt::event::elapsed_ms(*start, *end)));
+    for (std::size_t i : finalists) {
+      double t = time_one(space[i]);
+      if (t < 0) check(CUBLAS_STATUS_EXECUTION_FAILED, "cublasLtMatmul (autotune)");
+      ms[i].push_back(t);
     }
-  std::vector<std::pair<int, double>> times;
-  for (std::size_t i = 0; i < algos.size(); ++i) {
-    if (!works[i]) {  // this algorithm refuses: skipped
-      times.emplace_back(int(i), -1.0);
-      continue;
-    }
+  for (std::size_t i : finalists) {
     std::nth_element(ms[i].begin(), ms[i].begin() + ms[i].size() / 2, ms[i].end());
-    times.emplace_back(int(i), ms[i][ms[i].size() / 2]);
+    out[i].ms = ms[i][ms[i].size() / 2];
+    out[i].round_robin = true;
   }
   // The fastest, unless it beats the heuristic's own first choice by less than 3% (within the noise of a tuning
   // run, where keeping the heuristic's choice is the steadier bet).
-  int best = -1;
-  for (auto [rank, t] : times)
-    if (t > 0 && (best < 0 || t < times[best].second)) best = rank;
-  if (best > 0 && times[0].second > 0 && times[best].second > 0.97 * times[0].second) best = 0;
-  if (best >= 0) pl.algo = algos[best].algo;  // later calls of this shape use it
-  return times;
+  std::size_t best = space.size();
+  for (std::size_t i : finalists)
+    if (best == space.size() || out[i].ms < out[best].ms) best = i;
+  const bool first_runs = !finalists.empty() && finalists[0] == 0;
+  if (best != 0 && best != space.size() && first_runs && out[best].ms > 0.97 * out[0].ms) best = 0;
+  if (best != space.size()) {
+    pl.algo = space[best];  // later calls of this shape use it
+    out[best].kept = true;
+  }
+  return out;
 }
 
 std::string cublaslt_info() {

@@ -37,11 +37,25 @@ struct matmul_problem {
 // shapes or dtypes cuBLASLt does not take, driver_missing when cuBLASLt cannot be loaded.
 void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p);
 
-// Times up to `candidates` of the heuristic's algorithms on p's own operands (D is overwritten), `repeats` runs
-// each, and keeps the fastest for p's shape: later matmul calls of that shape use it. Returns (heuristic rank,
-// milliseconds per run; -1 for an algorithm that refused the problem).
-std::vector<std::pair<int, double>> autotune(rt::device& dev, const rt::stream& s, const matmul_problem& p,
-                                             int candidates = 8, int repeats = 5);
+// How autotune finds its candidates. heuristic: the heuristic's first `candidates` algorithms. wide: every
+// configuration cuBLASLt accepts of the algorithms the heuristic proposes (each tile, stage count, cluster shape,
+// CTA swizzling and custom option; at most max_configs), each timed once, the fastest `candidates` of them then
+// timed as the heuristic's are.
+enum class tune_search { heuristic, wide };
+
+struct tuned_algo {
+  int rank = 0;            // its place in the search (0: the heuristic's first choice)
+  double ms = -1;          // median ms per run in the round robin (or the screen's one run); -1: refused or not run
+  std::string config;      // cuBLASLt's algorithm id and config attributes
+  bool kept = false;       // the one later calls of this shape use
+  bool round_robin = false;  // timed in the round robin (every heuristic candidate; wide: the finalists)
+};
+
+// Times candidates on p's own operands (D is overwritten), `repeats` rounds in which each runs once on its own,
+// and keeps the fastest for p's shape: later matmul calls of that shape use it. The heuristic's first choice stays
+// unless another is at least 3% faster.
+std::vector<tuned_algo> autotune(rt::device& dev, const rt::stream& s, const matmul_problem& p, int candidates = 8,
+                                 int repeats = 5, tune_search search = tune_search::heuristic, int max_configs = 1000);
 
 // The loaded library and its version ("" until first use).
 std::string cublaslt_info();
