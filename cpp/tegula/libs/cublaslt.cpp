@@ -243,51 +243,59 @@ T cap_value(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoCapAttributes_t att
 
 // The configurations of the heuristic's own algorithms (by id) that cuBLASLt accepts for this problem: every tile,
 // stage count, cluster shape (auto, 1x1, 2x1, 1x2, 2x2, 4x1, 1x4), CTA swizzling and custom option each id
-// declares, without split K. The heuristic's proposals come first, in its order; at most `limit` in all.
+// declares, without split K. The heuristic's proposals come first, in its order, then the stage counts they use
+// before the others; at most `limit` in all.
 std::vector<cublasLtMatmulAlgo_t> wide_space(cublasLtHandle_t h, const plan& pl,
                                              const std::vector<cublasLtMatmulHeuristicResult_t>& seeds,
                                              std::size_t limit) {
   std::vector<cublasLtMatmulAlgo_t> out;
   std::set<decltype(algo_config{}.key())> seen;
   std::vector<std::int32_t> ids;
+  std::vector<std::uint32_t> seed_stages;
   for (const auto& r : seeds) {
     algo_config c = config_of(r.algo);
     if (seen.insert(c.key()).second) out.push_back(r.algo);
     if (std::find(ids.begin(), ids.end(), c.id) == ids.end()) ids.push_back(c.id);
+    if (std::find(seed_stages.begin(), seed_stages.end(), c.stages) == seed_stages.end()) seed_stages.push_back(c.stages);
   }
   const std::uint16_t clusters[] = {CUBLASLT_CLUSTER_SHAPE_AUTO, CUBLASLT_CLUSTER_SHAPE_1x1x1, CUBLASLT_CLUSTER_SHAPE_2x1x1,
                                     CUBLASLT_CLUSTER_SHAPE_1x2x1, CUBLASLT_CLUSTER_SHAPE_2x2x1, CUBLASLT_CLUSTER_SHAPE_4x1x1,
                                     CUBLASLT_CLUSTER_SHAPE_1x4x1};
-  for (std::int32_t id : ids) {
-    cublasLtMatmulAlgo_t base{};
-    if (api().cublasLtMatmulAlgoInit(h, pl.compute, pl.scale, pl.in, pl.in, pl.out, pl.out, id, &base) !=
-        CUBLAS_STATUS_SUCCESS)
-      continue;
-    std::vector<std::uint32_t> tiles = cap_list<std::uint32_t>(base, CUBLASLT_ALGO_CAP_TILE_IDS);
-    std::vector<std::uint32_t> stages = cap_list<std::uint32_t>(base, CUBLASLT_ALGO_CAP_STAGES_IDS);
-    if (tiles.empty()) tiles.push_back(CUBLASLT_MATMUL_TILE_UNDEFINED);
-    if (stages.empty()) stages.push_back(CUBLASLT_MATMUL_STAGES_UNDEFINED);
-    const std::uint32_t swizzles = cap_value<std::uint32_t>(base, CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT) ? 2 : 1;
-    const std::uint32_t customs = std::uint32_t(std::min(cap_value<std::int32_t>(base, CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX), 3)) + 1;
-    for (std::uint32_t tile : tiles)
-      for (std::uint32_t st : stages)
-        for (std::uint16_t cl : clusters)
-          for (std::uint32_t sw = 0; sw < swizzles; ++sw)
-            for (std::uint32_t cu = 0; cu < customs; ++cu) {
-              if (out.size() >= limit) return out;
-              cublasLtMatmulAlgo_t a = base;
-              set_config(a, CUBLASLT_ALGO_CONFIG_TILE_ID, tile);
-              set_config(a, CUBLASLT_ALGO_CONFIG_STAGES_ID, st);
-              set_config(a, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, cl);
-              set_config(a, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, sw);
-              set_config(a, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION, cu);
-              cublasLtMatmulHeuristicResult_t r{};
-              if (api().cublasLtMatmulAlgoCheck(h, pl.op, pl.a, pl.b, pl.c, pl.d, &a, &r) != CUBLAS_STATUS_SUCCESS ||
-                  r.workspaceSize > workspace_bytes)
-                continue;
-              if (seen.insert(config_of(a).key()).second) out.push_back(a);
-            }
-  }
+  for (int pass = 0; pass < 2; ++pass)  // pass 0: the seeds' stage counts; pass 1: the others
+    for (std::int32_t id : ids) {
+      cublasLtMatmulAlgo_t base{};
+      if (api().cublasLtMatmulAlgoInit(h, pl.compute, pl.scale, pl.in, pl.in, pl.out, pl.out, id, &base) !=
+          CUBLAS_STATUS_SUCCESS)
+        continue;
+      std::vector<std::uint32_t> tiles = cap_list<std::uint32_t>(base, CUBLASLT_ALGO_CAP_TILE_IDS);
+      std::vector<std::uint32_t> stages = cap_list<std::uint32_t>(base, CUBLASLT_ALGO_CAP_STAGES_IDS);
+      if (tiles.empty()) tiles.push_back(CUBLASLT_MATMUL_TILE_UNDEFINED);
+      if (stages.empty()) stages.push_back(CUBLASLT_MATMUL_STAGES_UNDEFINED);
+      const std::uint32_t swizzles = cap_value<std::uint32_t>(base, CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT) ? 2 : 1;
+      const std::uint32_t customs =
+          std::uint32_t(std::clamp(cap_value<std::int32_t>(base, CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX), 0, 15)) + 1;
+      for (std::uint32_t st : stages) {
+        const bool seeded = std::find(seed_stages.begin(), seed_stages.end(), st) != seed_stages.end();
+        if (seeded != (pass == 0)) continue;
+        for (std::uint32_t tile : tiles)
+          for (std::uint16_t cl : clusters)
+            for (std::uint32_t sw = 0; sw < swizzles; ++sw)
+              for (std::uint32_t cu = 0; cu < customs; ++cu) {
+                if (out.size() >= limit) return out;
+                cublasLtMatmulAlgo_t a = base;
+                set_config(a, CUBLASLT_ALGO_CONFIG_TILE_ID, tile);
+                set_config(a, CUBLASLT_ALGO_CONFIG_STAGES_ID, st);
+                set_config(a, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, cl);
+                set_config(a, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, sw);
+                set_config(a, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION, cu);
+                cublasLtMatmulHeuristicResult_t r{};
+                if (api().cublasLtMatmulAlgoCheck(h, pl.op, pl.a, pl.b, pl.c, pl.d, &a, &r) != CUBLAS_STATUS_SUCCESS ||
+                    r.workspaceSize > workspace_bytes)
+                  continue;
+                if (seen.insert(config_of(a).key()).second) out.push_back(a);
+              }
+      }
+    }
   return out;
 }
 
@@ -437,20 +445,27 @@ std::vector<tuned_algo> autotune(rt::device& dev, const rt::stream& s, const mat
   std::vector<std::size_t> finalists;
   for (std::size_t i = 0; i < space.size(); ++i) out[i] = {int(i), -1.0, describe(config_of(space[i])), false, false};
   if (search == tune_search::wide) {
-    // The screen: each configuration once after a first run (which loads its kernel); one far slower than the
-    // heuristic's first (3x on that first run) is not run again. The fastest `candidates` (always with the
+    // The screen: each configuration once after a first run (which loads its kernel), as a ratio to the heuristic's
+    // first timed just before it (every 8 configurations): an H200 under seconds of bf16 products slows down by
+    // 10% or more as it warms, which would otherwise favour whatever is screened first. One far slower than the
+    // heuristic's first (3x on its first run) is not run again. The fastest `candidates` by ratio (always with the
     // heuristic's first) go on to the round robin.
     double ref = -1;
+    std::vector<double> ratio(space.size(), -1.0);
     for (std::size_t i = 0; i < space.size(); ++i) {
+      if (i % 8 == 0) {
+        time_one(space[0]);
+        ref = time_one(space[0]);
+      }
       double first = time_one(space[i]);
-      if (i == 0) ref = first;
-      if (first < 0 || (ref > 0 && first > 3 * ref)) continue;
+      if (first < 0 || ref <= 0 || first > 3 * ref) continue;
       out[i].ms = time_one(space[i]);
+      ratio[i] = out[i].ms / ref;
     }
     std::vector<std::size_t> order;
     for (std::size_t i = 1; i < space.size(); ++i)
-      if (out[i].ms > 0) order.push_back(i);
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return out[x].ms < out[y].ms; });
+      if (ratio[i] > 0) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return ratio[x] < ratio[y]; });
     finalists.push_back(0);
     for (std::size_t i = 0; i < order.size() && int(finalists.size()) < candidates; ++i) finalists.push_back(order[i]);
   } else {
