@@ -171,7 +171,7 @@ def _bias_relu(ctx):
         ms = ", ".join(f"#{rank}: {t:.3f}" for rank, t in mm.timings)
         heuristic_timings = ms
         t0 = time.perf_counter()
-        mm.autotune(candidates=8, repeats=10, search="wide", max_configs=1500)
+        mm.autotune(candidates=8, repeats=10, search="wide", max_configs=3000)
         search_s = time.perf_counter() - t0
         _check("tegula.math relu_bias (wide search)", torch.from_dlpack(mm.execute()),
                torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
