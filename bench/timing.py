@@ -12,10 +12,12 @@ def median(xs):
     return statistics.median(xs)
 
 
-def _event_loop(fn, record_start, record_end, elapsed_ms, sync, warmup, repeat):
+def _event_loop(fn, record_start, record_end, elapsed_ms, sync, warmup, repeat, rest_s=0.0):
     for _ in range(warmup):
         fn()
     sync()
+    if rest_s:  # the GPU idle before the timed runs
+        time.sleep(rest_s)
     times = []
     for _ in range(repeat):
         record_start()
@@ -37,8 +39,8 @@ def tegula_event_ms(fn, dev, stream, warmup=3, repeat=20):
                        warmup, repeat)
 
 
-def torch_event_ms(fn, warmup=3, repeat=20):
-    """Median ms of fn() between torch.cuda events on torch's current stream."""
+def torch_event_ms(fn, warmup=3, repeat=20, rest_s=0.0):
+    """Median ms of fn() between torch.cuda events on torch's current stream (after rest_s seconds idle)."""
     import torch
 
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -47,7 +49,7 @@ def torch_event_ms(fn, warmup=3, repeat=20):
         end.synchronize()
         return start.elapsed_time(end)
 
-    return _event_loop(fn, start.record, end.record, elapsed, torch.cuda.synchronize, warmup, repeat)
+    return _event_loop(fn, start.record, end.record, elapsed, torch.cuda.synchronize, warmup, repeat, rest_s)
 
 
 def cupy_event_ms(fn, warmup=3, repeat=20):

@@ -16,6 +16,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 TILES = (128, 256, 64)
 
+# An H200 under seconds of back-to-back bf16 products sits at its 700 W power limit: clocks 1450-1680 MHz and about
+# 670 TFLOP/s at 8192^3, against 745-781 for 20 products started from idle; half a second idle brings the clock back
+# to 1980 MHz (bench/probe_thermal.py, 2026-12-03). Every timed row here, tegula's and the anchors', therefore starts
+# from one second idle, so a row timed right after a tuning search (seconds of products) is not measured in the
+# throttled state the search left.
+REST_S = 1.0
+
+
+def _ms(fn, reps):
+    return torch_event_ms(fn, repeat=reps, rest_s=REST_S)
+
 
 def _tflops(m, n, k, ms):
     return 2.0 * m * n * k / (ms * 1e-3) / 1e12
@@ -93,7 +104,7 @@ def _gemm(ctx, m, n, k, dtype, bar=None, anchors=("torch", "triton"), label=None
     err = _check("tegula matmul", c, ref, 1e-2)
     label = label or f"{dtype} {m}x{n}x{k}"
     metric = "tflops_" + ("x".join(map(str, (m, n, k))) if (m, n, k) != (8192, 8192, 8192) else "8192") + "_" + dtype
-    rows = [row(W, "tegula", metric, _tflops(m, n, k, torch_event_ms(tegula, repeat=reps)), "TFLOP/s", better="higher",
+    rows = [row(W, "tegula", metric, _tflops(m, n, k, _ms(tegula, reps)), "TFLOP/s", better="higher",
                 bar=bar, ratio_vs=list(anchors), note=f"{label}, tiles {bm}x{bn}x{bk}, rel err {err:.1e}")]
     if tuned:
         def tuned_row():
@@ -104,20 +115,20 @@ def _gemm(ctx, m, n, k, dtype, bar=None, anchors=("torch", "triton"), label=None
             run_tuned()
             _check("tegula autotuned matmul", c, ref, 1e-2)
             cfg = t.best_config((a, b, c))
-            return row(W, "tegula (autotuned)", metric, _tflops(m, n, k, torch_event_ms(run_tuned, repeat=reps)),
+            return row(W, "tegula (autotuned)", metric, _tflops(m, n, k, _ms(run_tuned, reps)),
                        "TFLOP/s", better="higher", note=f"chose {cfg} of {len(t.configs)}")
         rows += guarded(W, "tegula (autotuned)", tuned_row)
     if "torch" in anchors:
         def cublas():
             torch.matmul(a, b, out=c)
-        rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, torch_event_ms(cublas, repeat=reps)),
+        rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, _ms(cublas, reps)),
                                                  "TFLOP/s", better="higher", note="torch.matmul (cuBLAS)"))
     if "triton" in anchors:
         def triton_row():
             run = _triton_matmul()
             run(a, b, c)
             _check("triton matmul", c, ref, 1e-2)
-            return row(W, "triton", metric, _tflops(m, n, k, torch_event_ms(lambda: run(a, b, c), repeat=reps)),
+            return row(W, "triton", metric, _tflops(m, n, k, _ms(lambda: run(a, b, c), reps)),
                        "TFLOP/s", better="higher", note="128x256x64, 8 warps, 3 stages")
         rows += guarded(W, "triton", triton_row)
     return rows
@@ -145,7 +156,7 @@ def _bias_relu(ctx):
     tegula()
     err = _check("tegula relu(a@b+bias)", c, torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
     metric = f"relu_bias_tflops_{m}_bf16"
-    rows = [row(W, "tegula", metric, _tflops(m, n, k, torch_event_ms(tegula, repeat=reps)), "TFLOP/s", better="higher",
+    rows = [row(W, "tegula", metric, _tflops(m, n, k, _ms(tegula, reps)), "TFLOP/s", better="higher",
                 bar=760, ratio_vs=["torch"], note=f"relu(a@b+bias) fused, one kernel, rel err {err:.1e}")]
 
     def math_row():
@@ -157,11 +168,11 @@ def _bias_relu(ctx):
         r = mm.execute()
         _check("tegula.math relu_bias", torch.from_dlpack(r),
                torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
-        first = _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps))
+        first = _tflops(m, n, k, _ms(mm.execute, reps))
         mm.autotune(candidates=16, repeats=10)
         _check("tegula.math relu_bias (autotuned)", torch.from_dlpack(mm.execute()),
                torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
-        tuned = _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps))
+        tuned = _tflops(m, n, k, _ms(mm.execute, reps))
         torch.cuda.synchronize()
         t0 = time.perf_counter()
         for _ in range(10):  # queued behind each other: the host's own time per call
@@ -175,12 +186,12 @@ def _bias_relu(ctx):
         search_s = time.perf_counter() - t0
         _check("tegula.math relu_bias (wide search)", torch.from_dlpack(mm.execute()),
                torch.relu(a.double() @ b.double() + bias.double()), 1e-2)
-        wide = _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps))
+        wide = _tflops(m, n, k, _ms(mm.execute, reps))
         finals = "; ".join(f"#{rank} {mm.configs[rank]}: {t:.3f}" for rank, t in mm.timings)
         print(f"[matmul] wide search: {mm.screened} configurations in {search_s:.1f} s; kept #{mm.kept[0]} "
               f"({mm.kept[1]}); rounds: {finals}", flush=True)
-        for rank, t, config in mm.screen[:15]:
-            print(f"[matmul]   #{rank} {config}: {t:.3f} ms", flush=True)
+        for rank, t, ratio, config in mm.screen[:15]:
+            print(f"[matmul]   #{rank} {config}: {t:.3f} ms, {ratio:.3f}x the heuristic's first", flush=True)
         return [row(W, "tegula.math (cuBLASLt)", metric, first, "TFLOP/s", better="higher", bar=780,
                     ratio_vs=["torch"], note="issue #6 bar: one cuBLASLt call, relu_bias, the plan cuBLASLt's "
                                              "heuristic picks (what tegula.math.matmul runs)"),
@@ -194,7 +205,7 @@ def _bias_relu(ctx):
 
     def eager():
         return torch.relu(a @ b + bias)
-    rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, torch_event_ms(eager, repeat=reps)),
+    rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, _ms(eager, reps)),
                                              "TFLOP/s", better="higher", note="torch eager relu(a @ b + bias)"))
     return rows
 
@@ -218,13 +229,13 @@ def _fp8(ctx):
     tegula()
     err = _check("tegula fp8 matmul", c, a.double() @ bt.double().T, 1e-2)
     metric = f"fp8_e4m3_tflops_{m}"
-    rows = [row(W, "tegula", metric, _tflops(m, n, k, torch_event_ms(tegula, repeat=reps)), "TFLOP/s", better="higher",
+    rows = [row(W, "tegula", metric, _tflops(m, n, k, _ms(tegula, reps)), "TFLOP/s", better="higher",
                 ratio_vs=["torch"], note=f"e4m3 a @ bt.T -> bf16, tiles 128x256x128, rel err {err:.1e}")]
 
     def scaled():
         one = torch.ones((), device="cuda")
         return lambda: torch._scaled_mm(a, bt.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
-    rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, torch_event_ms(scaled(), repeat=reps)),
+    rows += guarded(W, "torch", lambda: row(W, "torch", metric, _tflops(m, n, k, _ms(scaled(), reps)),
                                              "TFLOP/s", better="higher", note="torch._scaled_mm (cuBLASLt fp8)"))
 
     def math_fp8():
@@ -232,7 +243,7 @@ def _fp8(ctx):
 
         mm = tm.Matmul(a, bt.T).plan()
         _check("tegula.math fp8", torch.from_dlpack(mm.execute()), a.double() @ bt.double().T, 1e-2)
-        return row(W, "tegula.math (cuBLASLt)", metric, _tflops(m, n, k, torch_event_ms(mm.execute, repeat=reps)),
+        return row(W, "tegula.math (cuBLASLt)", metric, _tflops(m, n, k, _ms(mm.execute, reps)),
                    "TFLOP/s", better="higher", ratio_vs=["torch"], note="tegula.math.Matmul of float8 torch tensors")
     rows += guarded(W, "tegula.math fp8", math_fp8)
     return rows

@@ -167,8 +167,9 @@ class Matmul:
 
         Sets `self.timings` [(rank, median ms)] for the candidates of the rounds (rank 0: the heuristic's first;
         -1 ms: it refused), `self.configs` {rank: cuBLASLt's algorithm and config attributes}, `self.kept` (rank,
-        config), `self.screened` (configurations tried) and `self.screen` [(rank, ms, config)], fastest first (the
-        rounds' median for their candidates, the one timed run for the others). Host arrays have nothing to tune. Returns self."""
+        config), `self.screened` (configurations tried) and `self.screen` [(rank, ms, ratio, config)], fastest first
+        by ratio to the heuristic's first timed alongside (the rounds' medians for their candidates, the screen's
+        best of two runs for the others). Host arrays have nothing to tune. Returns self."""
         if search not in ("heuristic", "wide"):
             raise ValueError(f"autotune search must be 'heuristic' or 'wide', got {search!r}")
         if int(candidates) < 1 or int(repeats) < 1 or int(max_configs) < 1:
@@ -182,11 +183,12 @@ class Matmul:
             found = []
         else:
             found = self._device(**tune)
-        self.timings = [(rank, ms) for rank, ms, _, _, final in found if final]
-        self.configs = {rank: config for rank, _, config, _, final in found if final}
-        self.kept = next(((rank, config) for rank, _, config, kept, _ in found if kept), None)
+        self.timings = [(rank, ms) for rank, ms, _, _, _, final in found if final]
+        self.configs = {rank: config for rank, _, _, config, _, final in found if final}
+        self.kept = next(((rank, config) for rank, _, _, config, kept, _ in found if kept), None)
         self.screened = len(found)
-        self.screen = sorted(((rank, ms, config) for rank, ms, config, _, _ in found if ms > 0), key=lambda x: x[1])
+        self.screen = sorted(((rank, ms, ratio, config) for rank, ms, ratio, config, _, _ in found if ratio > 0),
+                             key=lambda x: x[2])
         return self
 
     def execute(self):

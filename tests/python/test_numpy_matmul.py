@@ -162,7 +162,7 @@ def fake_cublaslt_matmul(device, in_dtype, out_dtype, m, n, k, batch, trans_a, t
     out = _rm(d, out_dtype, m, n, ldd, batch, stride_d)
     np.copyto(out, r.astype(out.dtype), casting="unsafe")
     if autotune:  # every candidate "runs": rank i takes 1 + i ms, so rank 0 wins
-        return [(i, 1.0 + i, f"algo {i}", i == 0, True) for i in range(autotune)]
+        return [(i, 1.0 + i, 1.0 + i, f"algo {i}", i == 0, True) for i in range(autotune)]
 
 
 @pytest.fixture

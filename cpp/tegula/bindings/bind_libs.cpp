@@ -64,7 +64,7 @@ void bind_libs(nb::module_& m) {
                                search == "wide" ? libs::tune_search::wide : libs::tune_search::heuristic, max_configs);
       }
       nb::list out;
-      for (const auto& t : tuned) out.append(nb::make_tuple(t.rank, t.ms, t.config, t.kept, t.round_robin));
+      for (const auto& t : tuned) out.append(nb::make_tuple(t.rank, t.ms, t.ratio, t.config, t.kept, t.round_robin));
       return out;
     }
     nb::gil_scoped_release g;
@@ -79,7 +79,7 @@ void bind_libs(nb::module_& m) {
   "D = alpha * op(A) @ op(B) + beta * C through cuBLASLt, row-major operands (see libs/cublaslt.hpp). With "
   "autotune=N, times N candidates (search='heuristic': the heuristic's first N; 'wide': the fastest N of up to "
   "max_configs configurations of the heuristic's algorithms), keeps the fastest for this shape and returns "
-  "[(rank, ms, config, kept, round_robin)].");
+  "[(rank, ms, ratio to the heuristic's first, config, kept, round_robin)].");
   m.def("cublaslt_info", &libs::cublaslt_info, "The loaded cuBLASLt library and its version (loads it).");
 
   m.def("cufft", [](int device, const std::string& kind, bool double_precision, bool inverse,

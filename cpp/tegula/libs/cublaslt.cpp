@@ -443,29 +443,32 @@ std::vector<tuned_algo> autotune(rt::device& dev, const rt::stream& s, const mat
   };
   std::vector<tuned_algo> out(space.size());
   std::vector<std::size_t> finalists;
-  for (std::size_t i = 0; i < space.size(); ++i) out[i] = {int(i), -1.0, describe(config_of(space[i])), false, false};
+  for (std::size_t i = 0; i < space.size(); ++i) out[i] = {int(i), -1.0, -1.0, describe(config_of(space[i])), false, false};
   if (search == tune_search::wide) {
-    // The screen: each configuration once after a first run (which loads its kernel), as a ratio to the heuristic's
-    // first timed just before it (every 8 configurations): an H200 under seconds of bf16 products slows down by
-    // 10% or more as it warms, which would otherwise favour whatever is screened first. One far slower than the
-    // heuristic's first (3x on its first run) is not run again. The fastest `candidates` by ratio (always with the
-    // heuristic's first) go on to the round robin.
+    // The screen: each configuration the faster of two runs after a first run (which loads its kernel), as a
+    // ratio to the heuristic's first timed just before it (every 8 configurations): an H200 under seconds of bf16
+    // products slows by 10% or more as it reaches its power limit, which would otherwise favour whatever is
+    // screened first. One far slower than the heuristic's first (3x on its first run) is not run again. The
+    // fastest `candidates` by ratio (always with the heuristic's first) go on to the round robin.
     double ref = -1;
-    std::vector<double> ratio(space.size(), -1.0);
+    auto best_of_two = [&](const cublasLtMatmulAlgo_t& a) {
+      double x = time_one(a), y = time_one(a);
+      return x < 0 || y < 0 ? -1.0 : std::min(x, y);
+    };
     for (std::size_t i = 0; i < space.size(); ++i) {
       if (i % 8 == 0) {
         time_one(space[0]);
-        ref = time_one(space[0]);
+        ref = best_of_two(space[0]);
       }
       double first = time_one(space[i]);
       if (first < 0 || ref <= 0 || first > 3 * ref) continue;
-      out[i].ms = time_one(space[i]);
-      ratio[i] = out[i].ms / ref;
+      out[i].ms = best_of_two(space[i]);
+      if (out[i].ms > 0) out[i].ratio = out[i].ms / ref;
     }
     std::vector<std::size_t> order;
     for (std::size_t i = 1; i < space.size(); ++i)
-      if (ratio[i] > 0) order.push_back(i);
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return ratio[x] < ratio[y]; });
+      if (out[i].ratio > 0) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return out[x].ratio < out[y].ratio; });
     finalists.push_back(0);
     for (std::size_t i = 0; i < order.size() && int(finalists.size()) < candidates; ++i) finalists.push_back(order[i]);
   } else {
@@ -487,6 +490,8 @@ std::vector<tuned_algo> autotune(rt::device& dev, const rt::stream& s, const mat
     out[i].ms = ms[i][ms[i].size() / 2];
     out[i].round_robin = true;
   }
+  if (!finalists.empty() && finalists[0] == 0)
+    for (std::size_t i : finalists) out[i].ratio = out[i].ms / out[0].ms;
   // The fastest, unless it beats the heuristic's own first choice by less than 3% (within the noise of a tuning
   // run, where keeping the heuristic's choice is the steadier bet).
   std::size_t best = space.size();

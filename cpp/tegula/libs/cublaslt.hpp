@@ -45,7 +45,8 @@ enum class tune_search { heuristic, wide };
 
 struct tuned_algo {
   int rank = 0;            // its place in the search (0: the heuristic's first choice)
-  double ms = -1;          // median ms per run in the round robin (or the screen's one run); -1: refused or not run
+  double ms = -1;          // median ms per run in the round robin (or the screen's best of two); -1: not timed
+  double ratio = -1;       // ms against the heuristic's first timed alongside it (-1: not timed)
   std::string config;      // cuBLASLt's algorithm id and config attributes
   bool kept = false;       // the one later calls of this shape use
   bool round_robin = false;  // timed in the round robin (every heuristic candidate; wide: the finalists)
