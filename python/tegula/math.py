@@ -19,6 +19,7 @@ and alpha carries the dequantisation scales (alpha = scale_a * scale_b).
 """
 from __future__ import annotations
 
+import functools as _functools
 import math as _m
 
 import numpy as _np
@@ -36,8 +37,13 @@ class Matmul:
     same shapes: plan() checks the problem, execute() runs it (cuBLASLt caches the algorithm per shape)."""
 
     def __init__(self, a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_tf32=False,
-                 out_dtype=None):
+                 out_dtype=None, sm_count=None):
         from . import numpy as tnp
+
+        if sm_count is not None and (not isinstance(sm_count, int) or sm_count < 1):
+            raise ValueError(f"sm_count must be a positive int (multiprocessors for cuBLASLt to plan for), got "
+                             f"{sm_count!r}")
+        self.sm_count = sm_count or 0
 
         self.epilog = epilog or ("bias" if bias is not None else "none")
         self.fp8 = _float8_name(a) or _float8_name(b)
@@ -126,7 +132,7 @@ class Matmul:
             trans_b=True, a=a.data_ptr(), lda=k, stride_a=0, b=b.data_ptr(), ldb=k, stride_b=0, d=d._data_ptr,
             ldd=ldd, stride_d=m * ldd, c=0, ldc=ldd, stride_c=0, alpha=self.alpha, beta=0.0, epilog=self.epilog,
             bias=bias._data_ptr if bias is not None else 0, aux=0, tf32=False,
-            **({"autotune": autotune, **tune} if autotune else {}))
+            sm_count=self.sm_count, **({"autotune": autotune, **tune} if autotune else {}))
         if autotune:
             return list(timings)
         return d if ldd == n else d[:, :n]
@@ -259,7 +265,7 @@ class Matmul:
             a=pa, lda=lda, stride_a=sa, b=pb, ldb=ldb, stride_b=sb, d=d._data_ptr, ldd=ldd, stride_d=m * ldd,
             c=c_ptr, ldc=ldc, stride_c=sc, alpha=self.alpha, beta=self.beta if c_ptr else 0.0, epilog=self.epilog,
             bias=bias._data_ptr if bias is not None else 0, aux=aux._data_ptr if aux is not None else 0,
-            tf32=self.allow_tf32, **({"autotune": autotune, **tune} if autotune else {}))
+            tf32=self.allow_tf32, sm_count=self.sm_count, **({"autotune": autotune, **tune} if autotune else {}))
         if autotune:
             return list(timings)
         if xa is a and xb is b and ldd == n and not c_ptr and aux is None \
@@ -271,7 +277,9 @@ class Matmul:
             rest = (ldd, m * ldd, 0, ldc, sc, self.alpha, 0.0, self.epilog, bias._data_ptr if bias is not None else 0,
                     0, self.allow_tf32)
             lib = tnp._core._tegula
-            self._fast = (lib.cublaslt_matmul, args, rest, lib.array_empty, self.shape, rt, a._device_id)
+            call = _functools.partial(lib.cublaslt_matmul, sm_count=self.sm_count) if self.sm_count \
+                else lib.cublaslt_matmul
+            self._fast = (call, args, rest, lib.array_empty, self.shape, rt, a._device_id)
         del xa, xb
         out = d if ldd == n else d[..., :n]
         if aux is not None:
@@ -279,11 +287,13 @@ class Matmul:
         return out
 
 
-def matmul(a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_tf32=False, out_dtype=None):
+def matmul(a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_tf32=False, out_dtype=None,
+           sm_count=None):
     """alpha * a @ b + beta * c, then the epilogue (bias added, relu/gelu applied; *_aux forms also return the
-    pre-activation), in one library call on the GPU. out_dtype: the result of float8 products."""
+    pre-activation), in one library call on the GPU. out_dtype: the result of float8 products. sm_count: plan for
+    that many multiprocessors (cuBLASLt's SM count target, leaving the others to concurrent work); None: all."""
     return Matmul(a, b, c, alpha=alpha, beta=beta, epilog=epilog, bias=bias, allow_tf32=allow_tf32,
-                  out_dtype=out_dtype).execute()
+                  out_dtype=out_dtype, sm_count=sm_count).execute()
 
 
 def _float8_name(x):

@@ -145,7 +145,7 @@ def _rm(ptr, dtype, rows, cols, ld, batch=1, bstride=0):
 
 def fake_cublaslt_matmul(device, in_dtype, out_dtype, m, n, k, batch, trans_a, trans_b, a, lda, stride_a, b, ldb,
                          stride_b, d, ldd, stride_d, c, ldc, stride_c, alpha, beta, epilog, bias, aux, tf32, stream=None,
-                         autotune=0, repeats=5, search="heuristic", max_configs=1000):
+                         autotune=0, repeats=5, search="heuristic", max_configs=1000, sm_count=0):
     A = _rm(a, in_dtype, k, m, lda, batch, stride_a).transpose(0, 2, 1) if trans_a else _rm(a, in_dtype, m, k, lda, batch, stride_a)
     B = _rm(b, in_dtype, n, k, ldb, batch, stride_b).transpose(0, 2, 1) if trans_b else _rm(b, in_dtype, k, n, ldb, batch, stride_b)
     r = alpha * np.matmul(A.astype(np.float64), B.astype(np.float64))

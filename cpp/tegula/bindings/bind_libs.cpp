@@ -37,7 +37,7 @@ void bind_libs(nb::module_& m) {
                               std::uintptr_t c, std::int64_t ldc, std::int64_t stride_c, double alpha, double beta,
                               const std::string& epilog, std::uintptr_t bias, std::uintptr_t aux, bool tf32,
                               nb::handle stream, int autotune, int repeats, const std::string& search,
-                              int max_configs) -> nb::object {
+                              int max_configs, int sm_count) -> nb::object {
     libs::matmul_problem p;
     p.in = dtype_arg(in);
     p.out = dtype_arg(out);
@@ -51,6 +51,7 @@ void bind_libs(nb::module_& m) {
     p.alpha = alpha, p.beta = beta;
     p.ep = libs::epilogue_from_name(epilog);
     p.bias = bias, p.aux = aux;
+    p.sm_count = sm_count;
     rt::device& dev = rt::device::get(device);
     std::shared_ptr<rt::stream> hold;
     const rt::stream& s = stream.is_none() ? array::array_stream(dev) : to_stream(stream, hold);
@@ -75,7 +76,7 @@ void bind_libs(nb::module_& m) {
   nb::arg("b"), nb::arg("ldb"), nb::arg("stride_b"), nb::arg("d"), nb::arg("ldd"), nb::arg("stride_d"), nb::arg("c"),
   nb::arg("ldc"), nb::arg("stride_c"), nb::arg("alpha"), nb::arg("beta"), nb::arg("epilog"), nb::arg("bias"),
   nb::arg("aux"), nb::arg("tf32"), nb::arg("stream").none() = nb::none(), nb::arg("autotune") = 0,
-  nb::arg("repeats") = 5, nb::arg("search") = "heuristic", nb::arg("max_configs") = 1000,
+  nb::arg("repeats") = 5, nb::arg("search") = "heuristic", nb::arg("max_configs") = 1000, nb::arg("sm_count") = 0,
   "D = alpha * op(A) @ op(B) + beta * C through cuBLASLt, row-major operands (see libs/cublaslt.hpp). With "
   "autotune=N, times N candidates (search='heuristic': the heuristic's first N; 'wide': the fastest N of up to "
   "max_configs configurations of the heuristic's algorithms), keeps the fastest for this shape and returns "

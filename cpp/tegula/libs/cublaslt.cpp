@@ -144,7 +144,7 @@ per_device& state(rt::device& dev, const rt::stream& s) {
 std::string key_of(const matmul_problem& p) {
   return str(int(p.in), ",", int(p.out), ",", p.tf32, ",", p.m, ",", p.n, ",", p.k, ",", p.batch, ",", p.trans_a, ",",
              p.trans_b, ",", p.lda, ",", p.ldb, ",", p.ldc, ",", p.ldd, ",", p.stride_a, ",", p.stride_b, ",",
-             p.stride_c, ",", p.stride_d, ",", int(p.ep), ",", p.c != 0, ",", p.bias % 16 == 0, ",",
+             p.stride_c, ",", p.stride_d, ",", p.sm_count, ",", int(p.ep), ",", p.c != 0, ",", p.bias % 16 == 0, ",",
              (p.a | p.b | p.d | p.c) % 16 == 0);
 }
 
@@ -313,6 +313,11 @@ std::unique_ptr<plan> make_plan(cublasLtHandle_t h, const matmul_problem& p) {
   cublasOperation_t ta = p.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, tb = p.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   check(api().cublasLtMatmulDescSetAttribute(pl->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "set TRANSA");
   check(api().cublasLtMatmulDescSetAttribute(pl->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "set TRANSB");
+  if (p.sm_count > 0) {
+    std::int32_t sms = p.sm_count;
+    check(api().cublasLtMatmulDescSetAttribute(pl->op, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &sms, sizeof sms),
+          "set SM_COUNT_TARGET");
+  }
   cublasLtEpilogue_t ep = epilogue_value(p.ep);
   check(api().cublasLtMatmulDescSetAttribute(pl->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &ep, sizeof ep), "set EPILOGUE");
   if (has_bias(p.ep)) {
@@ -359,6 +364,7 @@ namespace {
 
 void validate(const matmul_problem& p) {
   if (p.m < 0 || p.n < 0 || p.k < 0 || p.batch < 1) fail(error_kind::invalid_argument, "matmul: negative extents");
+  if (p.sm_count < 0) fail(error_kind::invalid_argument, "matmul: sm_count must be >= 0 (0: every multiprocessor)");
   if (ir::is_float8(p.in) && (!p.trans_b || p.trans_a))
     fail(error_kind::invalid_argument, "cuBLASLt float8 products need A row-major (m, k) and B given transposed, as "
          "an (n, k) array (its .T)");

@@ -31,6 +31,7 @@ struct matmul_problem {
   std::uintptr_t a = 0, b = 0, c = 0, d = 0;  // c may be 0 when beta == 0
   std::uintptr_t bias = 0;                    // n values of `out`'s dtype (bias epilogues)
   std::uintptr_t aux = 0;                     // aux epilogues: (m, n) of `out`'s dtype, row stride ldd
+  int sm_count = 0;  // > 0: cuBLASLt plans for this many multiprocessors (the rest left to other work); 0: all
 };
 
 // Runs the product on `s` (plans and a workspace are cached per device). Throws invalid_argument for
