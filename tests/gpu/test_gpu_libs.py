@@ -92,6 +92,16 @@ def test_math_matmul_autotune():
     assert _rel(r, np.maximum(_ref(a) @ _ref(b) + _ref(bias), 0)) < 2e-2
 
 
+def test_math_matmul_sm_count():
+    a, b = _g((1024, 512), "bfloat16"), _g((512, 768), "bfloat16")
+    bias = _g((768,), "bfloat16")
+    ref = np.maximum(_ref(a) @ _ref(b) + _ref(bias), 0)
+    for sms in (16, 64):  # cuBLASLt plans for that many SMs: its own plan, the same result
+        mm = tm.Matmul(a, b, bias=bias, epilog="relu_bias", sm_count=sms)
+        assert _rel(mm.execute(), ref) < 2e-2 and _rel(mm.execute(), ref) < 2e-2
+    assert _rel(tm.matmul(a, b, bias=bias, epilog="relu_bias", sm_count=32), ref) < 2e-2
+
+
 def test_math_matmul_wide_autotune():
     a, b = _g((1024, 512), "bfloat16"), _g((512, 768), "bfloat16")
     bias = _g((768,), "bfloat16")

@@ -211,6 +211,9 @@ def test_autotune_through_the_gpu_path(fake_gpu, monkeypatch):
         mm.autotune(search="everything")
     with pytest.raises(ValueError, match="max_configs >= 1"):
         mm.autotune(search="wide", max_configs=0)
+    for bad in (0, -3, 2.5, "all"):
+        with pytest.raises(ValueError, match="sm_count must be a positive int"):
+            tm.Matmul(x, y, sm_count=bad)
     np.testing.assert_allclose(mm._device().get(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-5)
     host = tm.Matmul(x, y).autotune()  # CPU-interpreter arrays: nothing to tune
     assert host.timings == [] and host._planned and host.kept is None and host.screened == 0

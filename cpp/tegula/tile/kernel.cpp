@@ -5,7 +5,6 @@
 #include <cuda.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 
 #include "tegula/codegen/cuda.hpp"
@@ -259,12 +258,7 @@ void kernel::launch(std::vector<std::int64_t> grid, const rt::stream& s, const s
       put(&x, 4);
     }
     const std::int64_t total = g[0] * g[1] * g[2];
-    std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(total, dev.sm_count()));
-    if (const char* e = std::getenv("TEGULA_PERSISTENT_BALANCED"); e && *e == '1') {  // EXPERIMENT
-      const std::int64_t rounds = (total + blocks - 1) / blocks;
-      blocks = (total + rounds - 1) / rounds;
-    }
-    cfg.grid = {unsigned(blocks), 1, 1};
+    cfg.grid = {unsigned(std::max<std::int64_t>(1, std::min<std::int64_t>(total, dev.sm_count()))), 1, 1};
   } else {
     cfg.grid = {unsigned(g[0]), unsigned(g[1]), unsigned(g[2])};
   }
