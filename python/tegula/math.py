@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools as _functools
 import math as _m
+import operator as _operator
 
 import numpy as _np
 
@@ -40,10 +41,7 @@ class Matmul:
                  out_dtype=None, sm_count=None):
         from . import numpy as tnp
 
-        if sm_count is not None and (not isinstance(sm_count, int) or sm_count < 1):
-            raise ValueError(f"sm_count must be a positive int (multiprocessors for cuBLASLt to plan for), got "
-                             f"{sm_count!r}")
-        self.sm_count = sm_count or 0
+        self.sm_count = 0 if sm_count is None else _positive_int(sm_count)
 
         self.epilog = epilog or ("bias" if bias is not None else "none")
         self.fp8 = _float8_name(a) or _float8_name(b)
@@ -294,6 +292,17 @@ def matmul(a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_t
     that many multiprocessors (cuBLASLt's SM count target, leaving the others to concurrent work); None: all."""
     return Matmul(a, b, c, alpha=alpha, beta=beta, epilog=epilog, bias=bias, allow_tf32=allow_tf32,
                   out_dtype=out_dtype, sm_count=sm_count).execute()
+
+
+def _positive_int(sm_count):
+    try:
+        v = _operator.index(sm_count)
+    except TypeError:
+        v = 0
+    if v < 1 or isinstance(sm_count, bool):
+        raise ValueError(f"sm_count must be a positive int (multiprocessors for cuBLASLt to plan for), got "
+                         f"{sm_count!r}")
+    return v
 
 
 def _float8_name(x):
