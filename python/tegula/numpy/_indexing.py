@@ -322,6 +322,8 @@ def _plan(a, items):
             for j, nz in enumerate(_nonzero_arrays(v, a._device_id)):
                 arrays.append((vpos + j, None, nz))  # None: in range by construction, no bounds check
             vpos, axis = vpos + v.ndim, axis + v.ndim
+    if a._pending:  # the kernel indexes a's storage through the view's strides: a pending array (a reshape
+        a._materialize()  # that needs a copy, say) has none yet; its complex parts would be expressions, not views
     view = a._getitem_basic(tuple(basic))  # the ints' bounds checks (after the booleans', as NumPy)
     # int64 first: NumPy reports and wraps indices as intp (a uint64 2**63 is -2**63)
     arrays = [(p, ax, idx.astype(_np.int64, copy=False) if isinstance(idx, _np.ndarray) else
