@@ -41,7 +41,7 @@ class Matmul:
                  out_dtype=None, sm_count=None):
         from . import numpy as tnp
 
-        self.sm_count = 0 if sm_count is None else _positive_int(sm_count)
+        self.sm_count = 0 if sm_count is None else _sm_count_arg(sm_count)
 
         self.epilog = epilog or ("bias" if bias is not None else "none")
         self.fp8 = _float8_name(a) or _float8_name(b)
@@ -294,7 +294,7 @@ def matmul(a, b, c=None, *, alpha=1.0, beta=0.0, epilog=None, bias=None, allow_t
                   out_dtype=out_dtype, sm_count=sm_count).execute()
 
 
-def _positive_int(sm_count):
+def _sm_count_arg(sm_count):
     try:
         v = _operator.index(sm_count)
     except TypeError:

@@ -191,12 +191,19 @@ struct algo_config {
   auto key() const { return std::tuple(id, tile, stages, swizzle, custom, cluster, splitk, reduction); }
 };
 
-template <class T>
-T config_attr(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoConfigAttributes_t attr) {
+// One value of an algo descriptor's attribute, read by `get` (cuBLASLt's config or capability getter).
+template <class T, class Attr>
+T algo_attr(cublasStatus_t (*get)(const cublasLtMatmulAlgo_t*, Attr, void*, std::size_t, std::size_t*),
+            const cublasLtMatmulAlgo_t& a, Attr attr, const char* what) {
   T v{};
   std::size_t written = 0;
-  check(api().cublasLtMatmulAlgoConfigGetAttribute(&a, attr, &v, sizeof v, &written), "cublasLtMatmulAlgoConfigGetAttribute");
+  check(get(&a, attr, &v, sizeof v, &written), what);
   return v;
+}
+
+template <class T>
+T config_attr(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoConfigAttributes_t attr) {
+  return algo_attr<T>(api().cublasLtMatmulAlgoConfigGetAttribute, a, attr, "cublasLtMatmulAlgoConfigGetAttribute");
 }
 
 template <class T>
@@ -235,10 +242,7 @@ std::vector<T> cap_list(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoCapAttr
 
 template <class T>
 T cap_value(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoCapAttributes_t attr) {
-  T v{};
-  std::size_t written = 0;
-  check(api().cublasLtMatmulAlgoCapGetAttribute(&a, attr, &v, sizeof v, &written), "cublasLtMatmulAlgoCapGetAttribute");
-  return v;
+  return algo_attr<T>(api().cublasLtMatmulAlgoCapGetAttribute, a, attr, "cublasLtMatmulAlgoCapGetAttribute");
 }
 
 // The configurations of the heuristic's own algorithms (by id) that cuBLASLt accepts for this problem: every tile,
@@ -246,15 +250,14 @@ T cap_value(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoCapAttributes_t att
 // declares, without split K. The heuristic's proposals come first, in its order, then the stage counts they use
 // before the others; at most `limit` in all.
 std::vector<cublasLtMatmulAlgo_t> wide_space(cublasLtHandle_t h, const plan& pl,
-                                             const std::vector<cublasLtMatmulHeuristicResult_t>& seeds,
-                                             std::size_t limit) {
+                                             const std::vector<cublasLtMatmulAlgo_t>& seeds, std::size_t limit) {
   std::vector<cublasLtMatmulAlgo_t> out;
   std::set<decltype(algo_config{}.key())> seen;
   std::vector<std::int32_t> ids;
   std::vector<std::uint32_t> seed_stages;
-  for (const auto& r : seeds) {
-    algo_config c = config_of(r.algo);
-    if (seen.insert(c.key()).second) out.push_back(r.algo);
+  for (const auto& seed : seeds) {
+    algo_config c = config_of(seed);
+    if (seen.insert(c.key()).second) out.push_back(seed);
     if (std::find(ids.begin(), ids.end(), c.id) == ids.end()) ids.push_back(c.id);
     if (std::find(seed_stages.begin(), seed_stages.end(), c.stages) == seed_stages.end()) seed_stages.push_back(c.stages);
   }
@@ -430,11 +433,7 @@ std::vector<tuned_algo> autotune(rt::device& dev, const rt::stream& s, const mat
   std::vector<cublasLtMatmulAlgo_t> space;
   for (const auto& r : heuristics(st.handle, pl, p, search == tune_search::wide ? std::max(candidates, 32) : candidates))
     space.push_back(r.algo);
-  if (search == tune_search::wide) {
-    std::vector<cublasLtMatmulHeuristicResult_t> seeds(space.size());
-    for (std::size_t i = 0; i < space.size(); ++i) seeds[i].algo = space[i];
-    space = wide_space(st.handle, pl, seeds, std::size_t(max_configs));
-  }
+  if (search == tune_search::wide) space = wide_space(st.handle, pl, space, std::size_t(max_configs));
   auto start = rt::event::create(dev), end = rt::event::create(dev);
   // One run between the two events, on its own: it waits for the run before it to finish, as a product called on
   // its own does. Timed back to back (the GPU never idle), candidates ranked differently from how they then ran one
@@ -496,14 +495,14 @@ std::vector<tuned_algo> autotune(rt::device& dev, const rt::stream& s, const mat
     out[i].ms = ms[i][ms[i].size() / 2];
     out[i].round_robin = true;
   }
-  if (!finalists.empty() && finalists[0] == 0)
+  const bool first_runs = !finalists.empty() && finalists[0] == 0;  // the heuristic's own choice was timed
+  if (first_runs)
     for (std::size_t i : finalists) out[i].ratio = out[i].ms / out[0].ms;
   // The fastest, unless it beats the heuristic's own first choice by less than 3% (within the noise of a tuning
   // run, where keeping the heuristic's choice is the steadier bet).
   std::size_t best = space.size();
   for (std::size_t i : finalists)
     if (best == space.size() || out[i].ms < out[best].ms) best = i;
-  const bool first_runs = !finalists.empty() && finalists[0] == 0;
   if (best != 0 && best != space.size() && first_runs && out[best].ms > 0.97 * out[0].ms) best = 0;
   if (best != space.size()) {
     pl.algo = space[best];  // later calls of this shape use it
