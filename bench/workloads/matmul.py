@@ -106,6 +106,17 @@ def _gemm(ctx, m, n, k, dtype, bar=None, anchors=("torch", "triton"), label=None
     metric = "tflops_" + ("x".join(map(str, (m, n, k))) if (m, n, k) != (8192, 8192, 8192) else "8192") + "_" + dtype
     rows = [row(W, "tegula", metric, _tflops(m, n, k, _ms(tegula, reps)), "TFLOP/s", better="higher",
                 bar=bar, ratio_vs=list(anchors), note=f"{label}, tiles {bm}x{bn}x{bk}, rel err {err:.1e}")]
+    def pairs_row():
+        paired = K.matmul.with_options(cluster=2)
+
+        def run_pairs():
+            tt.launch(paired, grid=grid, args=(a, b, c, bm, bn, bk, 8))
+        c.fill_(float("nan"))
+        run_pairs()
+        e = _check("tegula matmul, cluster=2", c, ref, 1e-2)
+        return row(W, "tegula (pairs)", metric, _tflops(m, n, k, _ms(run_pairs, reps)), "TFLOP/s", better="higher",
+                   ratio_vs=list(anchors), note=f"cluster=2: block pairs multicast the tile they share, rel err {e:.1e}")
+    rows += guarded(W, "tegula (pairs)", pairs_row)
     if tuned:
         def tuned_row():
             t = K.matmul_tuned
@@ -173,13 +184,21 @@ def _bias_relu(ctx):
     reps, rounds = ctx.pick(20, 5), ctx.pick(5, 2)
     ref = torch.relu(a.double() @ b.double() + bias.double())
 
+    paired = K.matmul_bias_act.with_options(cluster=2)
+
     def tegula():
         tt.launch(K.matmul_bias_act, grid=grid, args=(a, b, bias, c, bm, bn, bk, 8, "relu"))
 
+    def tegula_pairs():
+        tt.launch(paired, grid=grid, args=(a, b, bias, c, bm, bn, bk, 8, "relu"))
+
+    tegula_pairs()
+    err_pairs = _check("tegula relu(a@b+bias), cluster=2", c, ref, 1e-2)
+    c.fill_(float("nan"))
     tegula()
     err = _check("tegula relu(a@b+bias)", c, ref, 1e-2)
     metric = f"relu_bias_tflops_{m}_bf16"
-    variants = {"tegula": tegula, "torch": lambda: torch.relu(a @ b + bias),
+    variants = {"tegula": tegula, "tegula (pairs)": tegula_pairs, "torch": lambda: torch.relu(a @ b + bias),
                 "torch.matmul": lambda: torch.matmul(a, b, out=plain_out)}
     rows = []
     mm = None
@@ -196,6 +215,11 @@ def _bias_relu(ctx):
     value, spread = _spread(m, n, k, times["tegula"])
     rows.append(row(W, "tegula", metric, value, "TFLOP/s", better="higher", bar=760, ratio_vs=["torch"],
                     note=f"relu(a@b+bias) fused, one kernel, rel err {err:.1e}; median {spread}"))
+    value, spread = _spread(m, n, k, times["tegula (pairs)"])
+    rows.append(row(W, "tegula (pairs)", metric, value, "TFLOP/s", better="higher", bar=760,
+                    ratio_vs=["torch", "torch.matmul"],
+                    note=f"the same kernel with cluster=2: block pairs multicast the B tile they share; rel err "
+                         f"{err_pairs:.1e}; median {spread}"))
     if mm is not None:
         value, spread = _spread(m, n, k, times["tegula.math"])
         rows.append(row(W, "tegula.math (cuBLASLt)", metric, value, "TFLOP/s", better="higher", bar=780,

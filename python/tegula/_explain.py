@@ -236,7 +236,7 @@ def for_tile_kernel(kernel, args, arch=None):
     specs, key = kernel.specialize(tuple(args), True)
     c = kernel._compiled(specs, key, True)
     arrays = [(s[3], s[4]) for s in specs if s[0] == "array"]
-    k = _tegula.generate_kernel(c.ir, arch, arrays, kernel.num_stages)
+    k = _tegula.generate_kernel(c.ir, arch, arrays, kernel.num_stages, kernel.cluster)
     notes = [f"mma on CUDA cores: {k['note']}"] if k["note"] else []
     if k["tensor_maps"]:
         notes.append(f"{len(k['tensor_maps'])} TMA tensor maps passed after the arguments")

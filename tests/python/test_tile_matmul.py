@@ -76,10 +76,10 @@ def test_matmul_operator_follows_numpy(dtype):
         np.testing.assert_allclose(c.astype(np.float64), a.astype(np.float64) @ b, rtol=2e-3 if dtype == np.float16 else 1e-12)
 
 
-def _generate(kernel, args, arch=90, arrays=None):
+def _generate(kernel, args, arch=90, arrays=None, cluster=1):
     ir = kernel.compile(args, interpret=True).ir
     n = sum(isinstance(x, np.ndarray) for x in args)
-    return _tegula.generate_kernel(ir, arch, arrays or [(True, True)] * n, 0)
+    return _tegula.generate_kernel(ir, arch, arrays or [(True, True)] * n, 0, cluster)
 
 
 def _cubin(source, arch):
@@ -112,6 +112,50 @@ def test_fused_epilogue_and_transposed_b_compile():
     k = _generate(K.matmul_nt, (f, f, f, 128, 128, 32, True))
     assert k["note"] == "" and ".tf32.tf32" in k["source"]
     _cubin(k["source"], "sm_90a")
+
+
+@pytest.mark.parametrize("tiles", [(128, 256, 64), (128, 128, 64), (64, 256, 64), (256, 128, 64)])
+def test_pairs_compile_for_sm90a(tiles):
+    """cluster=2: the copy boxes are half height (each block of a pair copies half of a shared tile), the
+    copies multicast, and the blocks meet at a cluster barrier."""
+    bm, bn, bk = tiles
+    z = np.zeros((256, 256), np.float16)
+    k = _generate(K.matmul_bias_act, (z, z, np.zeros(256, np.float16), z, bm, bn, bk, 8, "relu"), cluster=2)
+    assert k["note"] == "" and k["cluster"] == 2 and k["persistent"]
+    assert [m[2:] for m in k["tensor_maps"]][:2] == [(bm // 2, 64), (bk // 2, 64)]
+    src = k["source"]
+    assert "multicast::cluster" in src and "tg_cluster_sync();" in src and "mapa.shared::cluster" in src
+    assert len(_cubin(src, "sm_90a")) > 0
+    f = np.zeros((256, 256), np.float32)
+    k = _generate(K.matmul_nt, (f, f, f, 128, 128, 32, True), cluster=2)
+    assert [m[2:] for m in k["tensor_maps"]][:2] == [(64, 32), (64, 32)]
+    _cubin(k["source"], "sm_90a")
+    assert _generate(K.matmul, (z, z, z, 128, 256, 64, 8))["cluster"] == 1
+
+
+@tt.kernel
+def _k_by_block(a, b, c):
+    acc = tt.zeros((128, 128), tt.float32)
+    for k in range(tt.bid(0) + 1):
+        acc = tt.mma(tt.load(a, index=(0, k), shape=(128, 64)), tt.load(b, index=(k, 0), shape=(64, 128)), acc)
+    tt.store(c, index=(0, 0), tile=acc.astype(c.dtype))
+
+
+def test_cluster_errors():
+    z = np.zeros((256, 256), np.float16)
+    for bad in (0, 3, 2.0, True, "2"):
+        with pytest.raises(ValueError, match="cluster must be 1 or 2"):
+            tt.kernel(cluster=bad)(lambda a: None)
+        with pytest.raises(ValueError, match="cluster must be 1 or 2"):
+            K.matmul.with_options(cluster=bad)
+        with pytest.raises(ValueError, match="cluster must be 1 or 2"):
+            tt.Config(BM=128, cluster=bad)
+    with pytest.raises(ValueError, match="bounds depend on the block id"):
+        _generate(_k_by_block, (z, z, z), cluster=2)
+    with pytest.raises(ValueError, match="applies to tensor-core matrix products only.*sm_90"):
+        _generate(K.matmul, (z, z, z, 128, 128, 64, 8), arch=80, cluster=2)
+    with pytest.raises(ValueError, match="not 1 or 2 blocks"):
+        _generate(K.matmul, (z, z, z, 128, 128, 64, 8), cluster=4)
 
 
 @pytest.mark.parametrize("case,reason", [

@@ -20,10 +20,12 @@ void bind_codegen(nb::module_& m) {
   }, nb::arg("function"), nb::arg("arch"), nb::arg("arrays"),
   "(kernel name, CUDA source, block threads, dynamic shared bytes). arrays: (last_dim_contiguous, aligned_16) per array param.");
 
-  m.def("generate_kernel", [](const ir::function& f, int arch, std::vector<std::pair<bool, bool>> arrays, int stages) {
+  m.def("generate_kernel", [](const ir::function& f, int arch, std::vector<std::pair<bool, bool>> arrays, int stages,
+                                 int cluster) {
     codegen::options o;
     o.arch = arch;
     o.stages = stages;
+    o.cluster = cluster;
     for (auto [contiguous, aligned] : arrays) o.arrays.push_back({contiguous, aligned});
     codegen::kernel_source k = codegen::generate(f, o);
     nb::list maps;
@@ -36,12 +38,13 @@ void bind_codegen(nb::module_& m) {
     d["arch_specific"] = k.arch_specific;
     d["persistent"] = k.persistent;
     d["stages"] = k.stages;
+    d["cluster"] = k.cluster;
     d["tensor_maps"] = maps;
     d["note"] = k.note;
     return d;
-  }, nb::arg("function"), nb::arg("arch"), nb::arg("arrays"), nb::arg("stages") = 0,
+  }, nb::arg("function"), nb::arg("arch"), nb::arg("arrays"), nb::arg("stages") = 0, nb::arg("cluster") = 1,
   "The generated kernel as a dict: name, source, block_threads, shared_bytes, arch_specific (compile for sm_XXa), "
-  "persistent (launch min(blocks, SMs) and pass the grid), stages, tensor_maps [(array index, dtype, box rows, box "
+  "persistent (launch min(blocks, SMs) and pass the grid), stages, cluster (blocks per cluster), tensor_maps [(array index, dtype, box rows, box "
   "cols)], note (why an mma stayed off the tensor cores).");
 }
 

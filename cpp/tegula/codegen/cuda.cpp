@@ -88,10 +88,15 @@ kernel_source emitter::generate() {
 
 kernel_source generate(const ir::function& f, const options& o) {
   std::string why_not;
+  if (o.cluster != 1 && o.cluster != 2)
+    fail(error_kind::invalid_argument, "kernel '", f.name, "': cluster=", o.cluster, " is not 1 or 2 blocks");
   if (std::optional<matmul_plan> p = plan_matmul(f, o, why_not)) {
     emitter e(f, o, &*p);
     return e.generate_matmul(*p);
   }
+  if (o.cluster != 1)
+    fail(error_kind::invalid_argument, "kernel '", f.name, "': cluster=", o.cluster, " applies to tensor-core matrix "
+         "products only, and this kernel ", why_not.empty() ? "has no mma loop" : "stays off the tensor cores: " + why_not);
   emitter e(f, o);
   kernel_source k = e.generate();
   k.note = why_not;

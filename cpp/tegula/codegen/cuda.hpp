@@ -18,6 +18,8 @@ struct options {
   int arch = 90;                       // compute capability major*10+minor
   std::vector<array_spec> arrays;      // one per array parameter, in parameter order
   int stages = 0;                      // tensor-core kernels: pipeline stages (0: as many as fit, up to 6)
+  int cluster = 1;                     // tensor-core kernels: blocks per cluster, 1 or 2 (pairs share operand
+                                       // tiles through multicast copies; matmul_sm90.cpp)
 };
 
 // A CUtensorMap the launcher encodes for a 2-D array parameter: 128-byte swizzled boxes of
@@ -42,6 +44,7 @@ struct kernel_source {
   bool arch_specific = false;    // compile for sm_XXa (wgmma, setmaxnreg)
   bool persistent = false;       // the grid ABI above
   int stages = 0;                // pipeline stages of a tensor-core kernel
+  int cluster = 1;               // blocks per cluster to launch with (the persistent grid a multiple of it)
   std::vector<tensor_map_spec> tensor_maps;
   std::string note;              // why an mma stayed off the tensor cores (empty when it did not)
 };

@@ -46,6 +46,31 @@ struct finder {
   }
 };
 
+// Clusters of two: the blocks of a pair release each other's pipeline stages, so they must take the same
+// number of K steps, whatever block they run; each copies half of a shared tile's rows, so a copy box
+// must split into halves of whole 8-row swizzle atoms. The user asked for pairs: refusing is an error.
+void pair_up(const ir::function& f, matmul_plan& p, const std::map<ir::value_id, const ir::op*>& def) {
+  auto refuse = [&](const std::string& why) {
+    fail(error_kind::invalid_argument, to_string(p.mma->loc), p.mma->loc.known() ? ": " : "", "kernel '", f.name,
+         "': cluster=2 cannot pair its blocks: ", why);
+  };
+  std::vector<ir::value_id> work(p.loop->operands.begin(), p.loop->operands.begin() + 3);
+  std::set<ir::value_id> seen;
+  while (!work.empty()) {
+    ir::value_id v = work.back();
+    work.pop_back();
+    auto it = def.find(v);
+    if (!seen.insert(v).second || it == def.end()) continue;
+    if (it->second->kind == op_kind::block_id)
+      refuse("the K loop's bounds depend on the block id (both blocks of a pair must take the same K steps)");
+    work.insert(work.end(), it->second->operands.begin(), it->second->operands.end());
+  }
+  for (const mma_operand* m : {&p.a, &p.b})
+    if (m->box_rows % 16 != 0)
+      refuse(str("a copy box of ", m->box_rows, " rows does not split into two halves of whole 8-row swizzle atoms"));
+  p.pair = true;
+}
+
 }  // namespace
 
 std::optional<matmul_plan> plan_matmul(const ir::function& f, const options& opt, std::string& why) {
@@ -186,6 +211,7 @@ std::optional<matmul_plan> plan_matmul(const ir::function& f, const options& opt
     if (&o != p.mma && &o != p.a.load && &o != p.b.load && o.kind != op_kind::yield && !p.producer_ops.count(&o) &&
         !(o.kind == op_kind::permute && o.results[0] == p.mma->operands[1]))
       return no(str("the K loop computes '", ir::info(o.kind).text, "' besides the loads and the mma"));
+  if (opt.cluster == 2) pair_up(f, p, fd.def);
   return p;
 }
 

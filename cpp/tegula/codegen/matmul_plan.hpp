@@ -37,6 +37,7 @@ struct matmul_plan {
   int consumers = 1;               // warpgroups holding the accumulator
   int mb = 1;                      // m64 blocks per consumer warpgroup
   mma_operand a, b;
+  bool pair = false;               // launched in clusters of two blocks that share equal A or B tiles
   std::set<const ir::op*> producer_ops;  // the scalar slice (pre-ops and loop-body ops), in IR order when walked
   std::int64_t stage_bytes() const { return a.bytes + b.bytes; }
 };

@@ -37,6 +37,18 @@ __device__ __forceinline__ unsigned long long tg_desc(unsigned addr, unsigned lb
 __device__ __forceinline__ void tg_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void tg_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void tg_wgmma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
+// Clusters of two (matmul_plan::pair): a copy delivered to both blocks' shared memory at the same offset,
+// completing on each block's mbarrier at that offset; an arrival on block `rank`'s mbarrier.
+__device__ __forceinline__ void tg_tma_load_2d_pair(unsigned dst, const tg_tensor_map* map, unsigned bar, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;"
+               :: "r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1), "h"((unsigned short)3) : "memory");
+}
+__device__ __forceinline__ void tg_mbar_arrive_in(unsigned bar, unsigned rank) {
+  asm volatile("{ .reg .b32 a; mapa.shared::cluster.u32 a, %0, %1; mbarrier.arrive.release.cluster.shared::cluster.b64 _, [a]; }"
+               :: "r"(bar), "r"(rank) : "memory");
+}
+__device__ __forceinline__ unsigned tg_cluster_rank() { unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r; }
+__device__ __forceinline__ void tg_cluster_sync() { asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory"); }
 __device__ __forceinline__ void tg_tma_store_2d(const tg_tensor_map* map, unsigned src, int c0, int c1) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
                :: "l"(map), "r"(src), "r"(c0), "r"(c1) : "memory");
@@ -139,9 +151,18 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   const ir::region& body = p.loop->regions[0];
   const ir::value_id acc = p.loop->results[0];
 
-  // Walks the virtual blocks this persistent block runs (the user's grid, in order).
+  // Walks the virtual blocks this persistent block runs (the user's grid, in order). A pair walks
+  // blocks 2j and 2j+1 together; with an odd total the second block of the last pair shadows the first
+  // (the same loads and products, its epilogue skipped: tg_live).
   auto blocks_loop = [&] {
-    open("for (long long tg_v = blockIdx.x; tg_v < tg_total; tg_v += gridDim.x)");
+    if (p.pair) {
+      open("for (long long tg_j = blockIdx.x >> 1; 2 * tg_j < tg_total; tg_j += gridDim.x >> 1)");
+      line("const bool tg_live = 2 * tg_j + tg_rank < tg_total;");
+      line("const long long tg_v = 2 * tg_j + (tg_live ? tg_rank : 0u);");
+      line("const long long tg_pv = 2 * tg_j + (2 * tg_j + 1 < tg_total ? 1u - tg_rank : 0u);  // the other block's");
+    } else {
+      open("for (long long tg_v = blockIdx.x; tg_v < tg_total; tg_v += gridDim.x)");
+    }
     line("const int tg_b0 = (int)(tg_v % tg_grid0);");
     line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
     line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
@@ -159,6 +180,29 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   open("if (threadIdx.x == 0)");
   line("int tg_stage = 0;");
   line("unsigned tg_phase = 0;");
+  // The element coordinates of an operand's tile: row, column.
+  auto origin = [&](const mma_operand& m) {
+    const ir::type& t = type_of(m.load->results[0]);
+    return std::pair{str("(int)(", name(m.load->operands[1]), " * ", t.shape[0], ")"),
+                     str("(int)(", name(m.load->operands[2]), " * ", t.shape[1], ")")};
+  };
+  const ir::value_id iv = body.args[0];
+  if (p.pair) {
+    // The other block's tile origins at K step `it`: the producer's slice again, for its block.
+    open("auto tg_other = [&](long long tg_v, long long tg_it, int* tg_o)");
+    line("const int tg_b0 = (int)(tg_v % tg_grid0);");
+    line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
+    line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
+    for (const ir::op& o : f_.body.ops)
+      if (p.producer_ops.count(&o)) emit_op(o);
+    line(str("const ", reg_type(dtype_of(iv)), " ", name(iv), " = (", reg_type(dtype_of(iv)), ")tg_it;"));
+    for (const ir::op& o : body.ops)
+      if (p.producer_ops.count(&o)) emit_op(o);
+    const auto [ar, ac] = origin(p.a);
+    const auto [br, bc] = origin(p.b);
+    line(str("tg_o[0] = ", ar, "; tg_o[1] = ", ac, "; tg_o[2] = ", br, "; tg_o[3] = ", bc, ";"));
+    close(";");
+  }
   blocks_loop();
   for (const ir::op& o : f_.body.ops)
     if (p.producer_ops.count(&o)) emit_op(o);
@@ -168,23 +212,44 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   line("tg_mbar_wait(tg_empty + tg_stage * 8, tg_phase ^ 1u);");
   line(str("tg_mbar_expect_tx(tg_full + tg_stage * 8, ", stage, ");"));
   line(str("const unsigned tg_dst = tg_pipe + tg_stage * ", stage, ";"));
-  auto copies = [&](const mma_operand& m, const char* map, std::int64_t base) {
-    const ir::type& t = type_of(m.load->results[0]);
-    const std::string row = str("(int)(", name(m.load->operands[1]), " * ", t.shape[0], ")");
-    const std::string col = str("(int)(", name(m.load->operands[2]), " * ", t.shape[1], ")");
+  if (p.pair) {
+    line("int tg_o[4];");
+    line(str("tg_other(tg_pv, ", name(iv), ", tg_o);"));
+  }
+  // Copies box by box. A pair copies each box in two halves of rows (the tensor maps' boxes are half
+  // height): both halves itself, or, when the other block needs the same tile, its own half to both.
+  auto copies = [&](const mma_operand& m, const char* map, std::int64_t base, int which) {
+    const auto [row, col] = origin(m);
+    auto copy = [&](const char* fn, int b, const std::string& half) {
+      const std::string rows = p.pair ? str(" + ", half, " * ", m.box_rows / 2) : "";
+      const std::string at = p.pair ? str(" + ", half, " * ", m.box_rows / 2 * 128) : "";
+      line(str(fn, "(tg_dst + ", base + std::int64_t(b) * m.box_rows * 128, at, ", &", map, ", tg_full + tg_stage * 8, ",
+               col, " + ", b * m.box_cols, ", ", row, rows, ");"));
+    };
+    if (!p.pair) {
+      for (int b = 0; b < m.boxes; ++b) copy("tg_tma_load_2d", b, "");
+      return;
+    }
+    open(str("if (", row, " == tg_o[", 2 * which, "] && ", col, " == tg_o[", 2 * which + 1, "])"));
+    for (int b = 0; b < m.boxes; ++b) copy("tg_tma_load_2d_pair", b, "(int)tg_rank");
+    otherwise();
     for (int b = 0; b < m.boxes; ++b)
-      line(str("tg_tma_load_2d(tg_dst + ", base + std::int64_t(b) * m.box_rows * 128, ", &", map,
-               ", tg_full + tg_stage * 8, ", col, " + ", b * m.box_cols, ", ", row, ");"));
+      for (const char* half : {"0", "1"}) copy("tg_tma_load_2d", b, half);
+    close();
   };
-  copies(p.a, "tg_map_a", 0);
-  copies(p.b, "tg_map_b", p.a.bytes);
+  copies(p.a, "tg_map_a", 0, 0);
+  copies(p.b, "tg_map_b", p.a.bytes, 1);
   line(str("if (++tg_stage == ", "TG_STAGES", ") { tg_stage = 0; tg_phase ^= 1u; }"));
   close();  // K loop
   close();  // blocks
   close();  // thread 0
   otherwise();
 
-  // ---- consumers: the user's code around the loop, the loop as wgmma.
+  // ---- consumers: the user's code around the loop, the loop as wgmma. A stage is released to the
+  // producer (to both blocks' producers in a pair: either may copy into it) when read.
+  const std::string release = p.pair ? "if (tg_prev >= 0 && (tg_tid & 127) == 0) { tg_mbar_arrive_in(tg_empty + tg_prev * 8, 0); "
+                                       "tg_mbar_arrive_in(tg_empty + tg_prev * 8, 1); }"
+                                     : "if (tg_prev >= 0 && (tg_tid & 127) == 0) tg_mbar_arrive(tg_empty + tg_prev * 8);";
   if (C == 2) line("asm volatile(\"setmaxnreg.inc.sync.aligned.u32 232;\" ::: \"memory\");");
   line("const int tg_tid = (int)threadIdx.x - 128;");
   tid_ = "tg_tid";
@@ -221,18 +286,21 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   line("tg_wgmma_wait<1>();");
   line(str("#pragma unroll\n", std::string(std::size_t(indent_) * 2, ' '), "for (int i_ = 0; i_ < ", acc_regs,
            "; ++i_) asm volatile(\"\" : \"+f\"(", name(acc), "[i_]) :: \"memory\");"));
-  line("if (tg_prev >= 0 && (tg_tid & 127) == 0) tg_mbar_arrive(tg_empty + tg_prev * 8);");
+  line(release);
   line("tg_prev = tg_stage;");
   line(str("if (++tg_stage == ", "TG_STAGES", ") { tg_stage = 0; tg_phase ^= 1u; }"));
   close();  // K loop
   line("tg_wgmma_wait<0>();");
-  line("if (tg_prev >= 0 && (tg_tid & 127) == 0) tg_mbar_arrive(tg_empty + tg_prev * 8);");
+  line(release);
+  if (p.pair) open("if (tg_live)");
   for (++i; i < f_.body.ops.size(); ++i)
     if (f_.body.ops[i].kind != ir::op_kind::yield) emit_op(f_.body.ops[i]);
+  if (p.pair) close();
   close();  // blocks
   if (!store_maps_.empty())
     line(str("if (", tid_, " == 0) asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");  // stores done before exit"));
   close();  // consumers
+  if (p.pair) line("tg_cluster_sync();  // neither block exits while the other may still copy into it or release its stages");
   for (std::size_t m = 0; m < store_maps_.size(); ++m) params.push_back(str("const __grid_constant__ tg_tensor_map tg_map_s", m));
 
   for (int d = 0; d < 3; ++d) params.push_back(str("int tg_grid", d));
@@ -256,13 +324,16 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   k.arch_specific = true;
   k.persistent = true;
   k.stages = stages;
-  k.tensor_maps = {{array_index(p.a.array), p.in, p.a.box_cols, p.a.box_rows},
-                   {array_index(p.b.array), p.in, p.b.box_cols, p.b.box_rows}};
+  k.cluster = p.pair ? 2 : 1;
+  const int halves = p.pair ? 2 : 1;
+  k.tensor_maps = {{array_index(p.a.array), p.in, p.a.box_cols, p.a.box_rows / halves},
+                   {array_index(p.b.array), p.in, p.b.box_cols, p.b.box_rows / halves}};
   k.tensor_maps.insert(k.tensor_maps.end(), store_maps_.begin(), store_maps_.end());
   std::string s = preamble(needs_, opt_.arch);
   s += sm90_text;
   s += str("\n// '", f_.name, "': tensor-core matrix product, ", p.bm, "x", p.bn, "x", p.bk, " tiles, ", stages,
-           " stages, ", C, " consumer warpgroup(s) + 1 producer; persistent over the grid.\n");
+           " stages, ", C, " consumer warpgroup(s) + 1 producer; persistent over the grid",
+           p.pair ? "; clusters of two blocks sharing equal operand tiles" : "", ".\n");
   s += str("#define TG_STAGES ", stages, "\n");
   s += str("extern \"C\" __global__ void __launch_bounds__(", T, ", 1) ", k.name, "(");
   for (std::size_t j = 0; j < params.size(); ++j) s += (j ? ", " : "") + params[j];
@@ -278,11 +349,13 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   for (const std::string& l : prologue) s += "  " + l + "\n";
   s += "  const int tg_wg = (int)threadIdx.x >> 7;\n";
   s += "  const long long tg_total = (long long)tg_grid0 * tg_grid1 * tg_grid2;\n";
+  if (p.pair) s += "  const unsigned tg_rank = tg_cluster_rank();\n";
   s += "  if (threadIdx.x == 0) {\n";
-  s += str("    for (int i = 0; i < ", stages, "; ++i) { tg_mbar_init(tg_full + i * 8, 1); tg_mbar_init(tg_empty + i * 8, ", C, "); }\n");
+  s += str("    for (int i = 0; i < ", stages, "; ++i) { tg_mbar_init(tg_full + i * 8, 1); tg_mbar_init(tg_empty + i * 8, ",
+           C * halves, "); }\n");
   s += "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n";
   s += "  }\n";
-  s += "  __syncthreads();\n";
+  s += p.pair ? "  tg_cluster_sync();  // both blocks' mbarriers initialised before either copies or arrives\n" : "  __syncthreads();\n";
   s += body_.str();
   s += "}\n";
   k.source = std::move(s);

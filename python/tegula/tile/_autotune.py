@@ -9,25 +9,30 @@ import tempfile
 
 from .. import _tegula
 from . import _args
-from ._kernel import Kernel, launch
+from ._kernel import Kernel, _cluster_arg, launch
 
 
 class Config:
     """One candidate: values for the kernel's tt.Constant parameters (by name) and code generation options."""
 
-    def __init__(self, num_stages=0, **constants):
+    def __init__(self, num_stages=0, cluster=1, **constants):
         self.constants = dict(constants)
         self.num_stages = int(num_stages)
+        self.cluster = _cluster_arg(cluster)
 
     def as_dict(self):
-        return {"constants": self.constants, "num_stages": self.num_stages}
+        d = {"constants": self.constants, "num_stages": self.num_stages}
+        if self.cluster != 1:
+            d["cluster"] = self.cluster
+        return d
 
     def __eq__(self, other):
         return isinstance(other, Config) and self.as_dict() == other.as_dict()
 
     def __repr__(self):
         inner = ", ".join(f"{k}={v!r}" for k, v in self.constants.items())
-        return f"Config({inner}{', ' if inner else ''}num_stages={self.num_stages})"
+        more = f", cluster={self.cluster}" if self.cluster != 1 else ""
+        return f"Config({inner}{', ' if inner else ''}num_stages={self.num_stages}{more})"
 
 
 def autotune(configs, key=None, warmup=2, repeat=5):
@@ -88,9 +93,11 @@ class Autotuned:
         return repr(tuple(parts))
 
     def _variant(self, config):
-        v = self._variants.get(config.num_stages)
+        options = (config.num_stages, config.cluster)
+        v = self._variants.get(options)
         if v is None:
-            v = self._variants[config.num_stages] = self.kernel.with_options(num_stages=config.num_stages)
+            v = self._variants[options] = self.kernel.with_options(num_stages=config.num_stages,
+                                                                   cluster=config.cluster)
         return v
 
     # ---- the on-disk choice
@@ -115,7 +122,7 @@ class Autotuned:
             return None  # unreadable or corrupt: tune again and rewrite it
         if d is None:
             return None
-        c = Config(d.get("num_stages", 0), **d.get("constants", {}))
+        c = Config(d.get("num_stages", 0), d.get("cluster", 1), **d.get("constants", {}))
         return c if c in self.configs else None
 
     def _store(self, tkey, config):

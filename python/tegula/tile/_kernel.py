@@ -29,20 +29,21 @@ class Compiled:
         self.tensor_maps = ()   # [(array index, dtype, box rows, box cols)]: CUtensorMaps passed after the arguments
         self.persistent = False  # launched with min(blocks, SMs) blocks, given the grid as three ints
         self.pipeline_stages = 0
+        self.cluster = 1        # blocks per cluster (2: pairs sharing operand tiles by multicast copies)
         self.note = ""          # why an mma stayed off the tensor cores
         self._sms = 0
         self._maps = {}         # (array index, address, shape, strides) -> encoded tensor map
         self._warned = set()    # array indices already reported as repacked
 
-    def build_gpu(self, specs, pipeline_stages=0):
+    def build_gpu(self, specs, pipeline_stages=0, cluster=1):
         from .. import core
 
         arrays = [(s[3], s[4]) for s in specs if s[0] == "array"]
         dev = core.Device()
-        k = _tegula.generate_kernel(self.ir, int(dev.arch), arrays, pipeline_stages)
+        k = _tegula.generate_kernel(self.ir, int(dev.arch), arrays, pipeline_stages, cluster)
         self.source, self.block_threads, self.shared_bytes = k["source"], k["block_threads"], k["shared_bytes"]
         self.tensor_maps, self.persistent, self.note = tuple(k["tensor_maps"]), k["persistent"], k["note"]
-        self.pipeline_stages = k["stages"]
+        self.pipeline_stages, self.cluster = k["stages"], k["cluster"]
         if self.note:
             import warnings
 
@@ -80,7 +81,8 @@ class Compiled:
         if self.persistent:
             g = tuple(grid) + (1,) * (3 - len(grid))
             extra.extend(g)
-            grid = (max(1, min(g[0] * g[1] * g[2], self._sms)),)
+            n, c = g[0] * g[1] * g[2], self.cluster
+            grid = (max(c, min(-(-n // c) * c, self._sms // c * c)),)  # whole clusters, at most one block per SM
         return grid, tuple(extra), keep
 
     def _repacked(self, index, dtype, ptr, rows, cols, stride, item, box_rows, box_cols, stream, keep):
@@ -103,9 +105,10 @@ class Compiled:
 class Kernel:
     """A tile kernel: `@tt.kernel def f(x, out, n: tt.Constant[int]): ...`."""
 
-    def __init__(self, fn, num_stages=0):
+    def __init__(self, fn, num_stages=0, cluster=1):
         self.fn = fn
         self.num_stages = int(num_stages)  # tensor-core kernels: pipeline stages (0: as many as fit)
+        self.cluster = _cluster_arg(cluster)  # tensor-core kernels: blocks per cluster (1 or 2)
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         source = textwrap.dedent(inspect.getsource(fn))
@@ -122,13 +125,15 @@ class Kernel:
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"tile kernel '{self.__name__}' is launched with tt.launch({self.__name__}, grid, args)")
 
-    def with_options(self, num_stages=0):
+    def with_options(self, num_stages=0, cluster=1):
         """The same kernel compiled with other code generation options (a separate compile cache)."""
-        if num_stages == self.num_stages:
+        cluster = _cluster_arg(cluster)
+        if num_stages == self.num_stages and cluster == self.cluster:
             return self
         k = Kernel.__new__(Kernel)
         k.__dict__.update(self.__dict__)
         k.num_stages = int(num_stages)
+        k.cluster = cluster
         k._cache = {}
         k._launcher = _tegula.TileLauncher(self.constants)
         return k
@@ -156,7 +161,7 @@ class Kernel:
             ir, stages = _tegula.run_pipeline(fn, dump=True)
             c = Compiled(self.__name__, ir, stages)
             if not interpret:
-                c.build_gpu(specs, self.num_stages)
+                c.build_gpu(specs, self.num_stages, self.cluster)
             self._cache[(key, interpret)] = c
         return c
 
@@ -192,13 +197,21 @@ def _is_constant(annotation, globals_):
     return value is _types.Constant
 
 
-def kernel(fn=None, *, num_stages=0):
+def kernel(fn=None, *, num_stages=0, cluster=1):
     """Decorator: a Python function over tiles becomes a tile kernel (parsed from its source).
-    `@tt.kernel(num_stages=3)` sets code generation options (the shared-memory pipeline depth of
-    tensor-core matrix products; 0 lets the compiler take as many stages as fit)."""
+    `@tt.kernel(num_stages=3, cluster=2)` sets code generation options of tensor-core matrix products:
+    the shared-memory pipeline depth (0 lets the compiler take as many stages as fit) and the blocks per
+    cluster (2: neighbouring blocks, grid blocks 2j and 2j+1, run as a pair and copy an A or B tile they
+    both need once, half each, into both blocks' shared memory)."""
     if fn is None:
-        return lambda f: Kernel(f, num_stages)
-    return Kernel(fn, num_stages)
+        return lambda f: Kernel(f, num_stages, cluster)
+    return Kernel(fn, num_stages, cluster)
+
+
+def _cluster_arg(cluster):
+    if isinstance(cluster, bool) or not isinstance(cluster, int) or cluster not in (1, 2):
+        raise ValueError(f"cluster must be 1 or 2 blocks, got {cluster!r}")
+    return cluster
 
 
 def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
@@ -233,7 +246,8 @@ def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
         from .. import core
 
         cfg = c.configs[launch_grid] = core.LaunchConfig(grid=launch_grid, block=c.block_threads,
-                                                         shmem_size=c.shared_bytes)
+                                                         shmem_size=c.shared_bytes,
+                                                         cluster=(c.cluster, 1, 1) if c.cluster != 1 else None)
     if _tegula.profiler_active():
         _tegula.profiler_note_bytes(_args.bytes_touched(specs))
     _tegula.launch(stream, cfg, c.kernel, *_args.flatten(specs), *extra)
