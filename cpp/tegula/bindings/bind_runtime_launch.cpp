@@ -125,6 +125,10 @@ void bind_runtime_launch(nb::module_& m) {
       .def("max_active_blocks_per_multiprocessor", [](rt::kernel& k, int block_size, std::size_t smem, nb::handle device) {
         return k.max_active_blocks_per_sm(block_size, smem, to_device(device));
       }, nb::arg("block_size"), nb::arg("dynamic_shared_memory") = 0, nb::arg("device") = nb::none())
+      .def("max_active_clusters", [](rt::kernel& k, int cluster, int block_size, std::size_t smem, nb::handle device) {
+        return k.max_active_clusters(cluster, block_size, smem, to_device(device));
+      }, nb::arg("cluster"), nb::arg("block_size"), nb::arg("dynamic_shared_memory") = 0, nb::arg("device") = nb::none(),
+      "Clusters of `cluster` blocks (along x) that fit on the device at once.")
       .def("__repr__", [](const rt::kernel& k) { return str("<Kernel '", k.name(), "' with ", k.params().size(), " parameters>"); });
   kernel_type = reinterpret_cast<PyTypeObject*>(kernel.ptr());
 

@@ -4,6 +4,8 @@
 // them. Everything outside the K loop (the prologue, the accumulator's initial value and the
 // user's epilogue: bias, activations, casts, stores) is ordinary emitter output run by the
 // consumers, with (BM, BN) tiles held in the wgmma accumulator layout (layout.hpp).
+#include <algorithm>
+
 #include "tegula/codegen/c_types.hpp"
 #include "tegula/codegen/emitter.hpp"
 #include "tegula/codegen/matmul_plan.hpp"
@@ -186,36 +188,57 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
     return std::pair{str("(int)(", name(m.load->operands[1]), " * ", t.shape[0], ")"),
                      str("(int)(", name(m.load->operands[2]), " * ", t.shape[1], ")")};
   };
+  // A pair shares an operand's tile when the other block's load indices equal this block's. The other
+  // block's come from the producer's slice run again for its block (tg_other): once per block when every
+  // index is computed outside the K loop or is the loop's variable (equal in both: they run in lockstep),
+  // else at every K step.
   const ir::value_id iv = body.args[0];
+  std::vector<ir::value_id> indices;  // A's row and column tile indices, then B's
+  for (const mma_operand* m : {&p.a, &p.b}) indices.insert(indices.end(), {m->load->operands[1], m->load->operands[2]});
+  bool per_block = true;
+  for (ir::value_id v : indices)
+    for (const ir::op& o : body.ops)
+      if (v != iv && std::find(o.results.begin(), o.results.end(), v) != o.results.end()) per_block = false;
+  auto sharing = [&] {
+    line("int tg_o[4];");
+    line(str("tg_other(tg_pv, ", per_block ? "0" : name(iv), ", tg_o);"));
+    for (int w = 0; w < 2; ++w) {
+      std::string same;
+      for (int j = 0; j < 2; ++j)
+        if (indices[std::size_t(2 * w + j)] != iv)
+          same += str(same.empty() ? "" : " && ", name(indices[std::size_t(2 * w + j)]), " == tg_o[", 2 * w + j, "]");
+      line(str("const bool tg_share", w, " = ", same.empty() ? "true" : same, ";"));
+    }
+  };
   if (p.pair) {
-    // The other block's tile origins at K step `it`: the producer's slice again, for its block.
     open("auto tg_other = [&](long long tg_v, long long tg_it, int* tg_o)");
     line("const int tg_b0 = (int)(tg_v % tg_grid0);");
     line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
     line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
     for (const ir::op& o : f_.body.ops)
       if (p.producer_ops.count(&o)) emit_op(o);
-    line(str("const ", reg_type(dtype_of(iv)), " ", name(iv), " = (", reg_type(dtype_of(iv)), ")tg_it;"));
-    for (const ir::op& o : body.ops)
-      if (p.producer_ops.count(&o)) emit_op(o);
-    const auto [ar, ac] = origin(p.a);
-    const auto [br, bc] = origin(p.b);
-    line(str("tg_o[0] = ", ar, "; tg_o[1] = ", ac, "; tg_o[2] = ", br, "; tg_o[3] = ", bc, ";"));
+    if (!per_block) {
+      line(str("const ", reg_type(dtype_of(iv)), " ", name(iv), " = (", reg_type(dtype_of(iv)), ")tg_it;"));
+      for (const ir::op& o : body.ops)
+        if (p.producer_ops.count(&o)) emit_op(o);
+    } else {
+      line("(void)tg_it;");
+    }
+    for (std::size_t j = 0; j < 4; ++j)
+      if (indices[j] != iv) line(str("tg_o[", j, "] = (int)", name(indices[j]), ";"));
     close(";");
   }
   blocks_loop();
   for (const ir::op& o : f_.body.ops)
     if (p.producer_ops.count(&o)) emit_op(o);
+  if (p.pair && per_block) sharing();
   loop_header();
   for (const ir::op& o : body.ops)
     if (p.producer_ops.count(&o)) emit_op(o);
+  if (p.pair && !per_block) sharing();
   line("tg_mbar_wait(tg_empty + tg_stage * 8, tg_phase ^ 1u);");
   line(str("tg_mbar_expect_tx(tg_full + tg_stage * 8, ", stage, ");"));
   line(str("const unsigned tg_dst = tg_pipe + tg_stage * ", stage, ";"));
-  if (p.pair) {
-    line("int tg_o[4];");
-    line(str("tg_other(tg_pv, ", name(iv), ", tg_o);"));
-  }
   // Copies box by box. A pair copies each box in two halves of rows (the tensor maps' boxes are half
   // height): both halves itself, or, when the other block needs the same tile, its own half to both.
   auto copies = [&](const mma_operand& m, const char* map, std::int64_t base, int which) {
@@ -230,7 +253,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
       for (int b = 0; b < m.boxes; ++b) copy("tg_tma_load_2d", b, "");
       return;
     }
-    open(str("if (", row, " == tg_o[", 2 * which, "] && ", col, " == tg_o[", 2 * which + 1, "])"));
+    open(str("if (tg_share", which, ")"));
     for (int b = 0; b < m.boxes; ++b) copy("tg_tma_load_2d_pair", b, "(int)tg_rank");
     otherwise();
     for (int b = 0; b < m.boxes; ++b)

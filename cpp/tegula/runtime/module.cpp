@@ -81,4 +81,22 @@ int kernel::max_active_blocks_per_sm(int block_size, std::size_t dynamic_shared,
   return n;
 }
 
+int kernel::max_active_clusters(int cluster, int block_size, std::size_t dynamic_shared, device& dev) {
+  if (block_size <= 0) fail(error_kind::invalid_argument, "block size must be positive, got ", block_size);
+  if (cluster <= 0) fail(error_kind::invalid_argument, "cluster size must be positive, got ", cluster);
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = unsigned(cluster);
+  attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
+  CUlaunchConfig c{};
+  c.gridDimX = unsigned(cluster), c.gridDimY = c.gridDimZ = 1;
+  c.blockDimX = unsigned(block_size), c.blockDimY = c.blockDimZ = 1;
+  c.sharedMemBytes = unsigned(dynamic_shared);
+  c.attrs = &attr;
+  c.numAttrs = 1;
+  int n = 0;
+  TEGULA_CHECK(drv().cuOccupancyMaxActiveClusters(&n, function(dev), &c));
+  return n;
+}
+
 }  // namespace tegula::rt

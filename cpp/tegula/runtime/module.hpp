@@ -48,6 +48,9 @@ class kernel {
   int attribute(CUfunction_attribute attribute, device& dev) const;
   void set_attribute(CUfunction_attribute attribute, int value, device& dev);
   int max_active_blocks_per_sm(int block_size, std::size_t dynamic_shared, device& dev);
+  // How many clusters of `cluster` blocks can run at once on the whole device (not every SM can take part
+  // in a cluster: clusters stay within a GPC).
+  int max_active_clusters(int cluster, int block_size, std::size_t dynamic_shared, device& dev);
 
  private:
   static constexpr int max_devices = 64;

@@ -54,6 +54,14 @@ class Compiled:
         if self.shared_bytes > 48 * 1024:
             self.kernel.set_max_dynamic_shared_memory(self.shared_bytes)
         self._sms = dev.multiprocessor_count
+        if self.cluster > 1:
+            # A persistent grid of clusters must all run at once (each walks its share of the tiles to the end):
+            # not every SM can join a cluster, so the grid is the clusters that fit, not the SMs.
+            fit = self.kernel.max_active_clusters(self.cluster, self.block_threads, self.shared_bytes)
+            if fit < 1:
+                raise RuntimeError(f"tile kernel '{self.name}': no cluster of {self.cluster} blocks of "
+                                   f"{self.block_threads} threads and {self.shared_bytes} bytes of shared memory fits")
+            self._sms = min(self._sms, fit * self.cluster)
 
     def launch_arguments(self, specs, grid, stream=None):
         """(launch grid, extra parameters, keep-alive) beyond the arrays and scalars: tensor maps and the

@@ -1,0 +1,78 @@
+"""Tile matmul in clusters of two (cluster=2) against one block per tile and cuBLAS: a diagnostic, not a benchmark:
+    cd bench && python3 probe_pairs.py
+relu(a @ b + bias), bf16 8192^3, 128x256x64 tiles. Prints how many clusters of two fit at once, then times in rounds
+(each variant 20 products after one second idle, as bench/workloads/matmul.py does): one block per tile, pairs on
+the grid that fits, pairs on 132 blocks (more than fit: the clusters left over start when others finish), cuBLASLt's
+relu_bias through tegula.math and torch.matmul without the epilogue."""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+
+import torch
+
+from timing import torch_event_ms
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "common"))
+
+N = 8192
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+
+
+def main():
+    import matmul_kernels as K
+    import tegula.math as tm
+    import tegula.numpy as tnp
+    import tegula.tile as tt
+
+    gen = torch.Generator(device="cuda").manual_seed(9)
+    a = torch.randn((N, N), device="cuda", generator=gen).bfloat16()
+    b = torch.randn((N, N), device="cuda", generator=gen).bfloat16()
+    bias = torch.randn((N,), device="cuda", generator=gen).bfloat16()
+    c = torch.empty_like(a)
+    ref = torch.relu(a.double() @ b.double() + bias.double())
+    grid = K.grid(N, N, 128, 256)
+
+    def check(what):
+        err = ((c.double() - ref).norm() / ref.norm()).item()
+        assert err < 1e-2 and not torch.isnan(c).any(), (what, err)
+
+    variants = {}
+    single = K.matmul_bias_act
+    paired = K.matmul_bias_act.with_options(cluster=2)
+    args = (a, b, bias, c, 128, 256, 64, 8, "relu")
+    for name, kern in (("tile, one block per tile", single), ("tile pairs", paired)):
+        c.fill_(float("nan"))
+        tt.launch(kern, grid=grid, args=args)
+        check(name)
+        variants[name] = (lambda k=kern: tt.launch(k, grid=grid, args=args))
+    comp = paired._compiled(*paired.specialize(args, False), False)
+    fit = comp.kernel.max_active_clusters(2, comp.block_threads, comp.shared_bytes)
+    print(f"clusters of two that fit: {fit} ({2 * fit} blocks); SMs {torch.cuda.get_device_properties(0).multi_processor_count}; "
+          f"pairs grid {comp._sms}; stages {comp.pipeline_stages}; shared {comp.shared_bytes} B", flush=True)
+    over = K.matmul_bias_act.with_options(cluster=2, num_stages=comp.pipeline_stages)  # a separate compile cache
+    c.fill_(float("nan"))
+    tt.launch(over, grid=grid, args=args)
+    oc = over._compiled(*over.specialize(args, False), False)
+    oc._sms = 132
+    c.fill_(float("nan"))
+    tt.launch(over, grid=grid, args=args)
+    check("pairs on 132")
+    variants["tile pairs on 132 blocks"] = lambda: tt.launch(over, grid=grid, args=args)
+    mm = tm.Matmul(tnp.asarray(a), tnp.asarray(b), bias=tnp.asarray(bias), epilog="relu_bias").plan()
+    variants["tegula.math (cuBLASLt)"] = mm.execute
+    variants["torch.matmul (no epilogue)"] = lambda: torch.matmul(a, b, out=c)
+    times = {k: [] for k in variants}
+    for r in range(ROUNDS):
+        for name, fn in variants.items():
+            ms = torch_event_ms(fn, repeat=20, rest_s=1.0)
+            times[name].append(2.0 * N ** 3 / (ms * 1e-3) / 1e12)
+        print(f"round {r}: " + ", ".join(f"{k}: {v[-1]:.0f}" for k, v in times.items()), flush=True)
+    print("\nmedian TFLOP/s over the rounds (min-max):")
+    for k, v in times.items():
+        print(f"  {k:36s} {statistics.median(v):6.0f}  ({min(v):.0f}-{max(v):.0f})")
+
+
+if __name__ == "__main__":
+    main()
