@@ -2,8 +2,8 @@
     cd bench && python3 probe_pairs.py
 relu(a @ b + bias), bf16 8192^3, 128x256x64 tiles. Prints how many clusters of two fit at once, then times in rounds
 (each variant 20 products after one second idle, as bench/workloads/matmul.py does): one block per tile, pairs on
-the grid that fits, pairs on 132 blocks (more than fit: the clusters left over start when others finish), cuBLASLt's
-relu_bias through tegula.math and torch.matmul without the epilogue."""
+the grid that fits, each with the pipeline stages that fit and with three, cuBLASLt's relu_bias through tegula.math
+and torch.matmul without the epilogue."""
 from __future__ import annotations
 
 import os
@@ -39,27 +39,21 @@ def main():
         assert err < 1e-2 and not torch.isnan(c).any(), (what, err)
 
     variants = {}
-    single = K.matmul_bias_act
-    paired = K.matmul_bias_act.with_options(cluster=2)
+    kernels = {"tile": K.matmul_bias_act, "tile 3 stages": K.matmul_bias_act.with_options(num_stages=3),
+               "tile pairs": K.matmul_bias_act.with_options(cluster=2),
+               "tile pairs 3 stages": K.matmul_bias_act.with_options(cluster=2, num_stages=3)}
     args = (a, b, bias, c, 128, 256, 64, 8, "relu")
-    for name, kern in (("tile, one block per tile", single), ("tile pairs", paired)):
+    for name, kern in kernels.items():
         c.fill_(float("nan"))
         tt.launch(kern, grid=grid, args=args)
         check(name)
+        comp = kern._compiled(*kern.specialize(args, False), False)
+        print(f"{name}: grid {comp._sms}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B", flush=True)
         variants[name] = (lambda k=kern: tt.launch(k, grid=grid, args=args))
-    comp = paired._compiled(*paired.specialize(args, False), False)
+    comp = kernels["tile pairs"]._compiled(*kernels["tile pairs"].specialize(args, False), False)
     fit = comp.kernel.max_active_clusters(2, comp.block_threads, comp.shared_bytes)
-    print(f"clusters of two that fit: {fit} ({2 * fit} blocks); SMs {torch.cuda.get_device_properties(0).multi_processor_count}; "
-          f"pairs grid {comp._sms}; stages {comp.pipeline_stages}; shared {comp.shared_bytes} B", flush=True)
-    over = K.matmul_bias_act.with_options(cluster=2, num_stages=comp.pipeline_stages)  # a separate compile cache
-    c.fill_(float("nan"))
-    tt.launch(over, grid=grid, args=args)
-    oc = over._compiled(*over.specialize(args, False), False)
-    oc._sms = 132
-    c.fill_(float("nan"))
-    tt.launch(over, grid=grid, args=args)
-    check("pairs on 132")
-    variants["tile pairs on 132 blocks"] = lambda: tt.launch(over, grid=grid, args=args)
+    print(f"clusters of two that fit: {fit} ({2 * fit} blocks); SMs "
+          f"{torch.cuda.get_device_properties(0).multi_processor_count}", flush=True)
     mm = tm.Matmul(tnp.asarray(a), tnp.asarray(b), bias=tnp.asarray(bias), epilog="relu_bias").plan()
     variants["tegula.math (cuBLASLt)"] = mm.execute
     variants["torch.matmul (no epilogue)"] = lambda: torch.matmul(a, b, out=c)

@@ -94,10 +94,13 @@ bool emitter::emit_tma_store(const ir::op& o, const array_info& a, ir::value_id 
   if (e != ir::dtype::bf16 && e != ir::dtype::f16 && e != ir::dtype::f32) return false;
   const int eb = ir::size_bytes(e), span = 128 / eb;
   if (mm_->bn % span != 0) return false;
-  // The staging tile must leave room for at least two pipeline stages (and a little epilogue memory).
-  const std::int64_t staging = std::int64_t(mm_->bm) * mm_->bn * eb;
-  if (opt_.stages == 0 && 2 * mm_->stage_bytes() + std::max(cstage_bytes_, staging) > 227 * 1024 - 1024 - 4096) return false;
-  if (opt_.stages > 0 && opt_.stages * mm_->stage_bytes() + std::max(cstage_bytes_, staging) > 227 * 1024 - 1024 - 4096) return false;
+  // The tile goes out in boxes of 128-byte columns through two staging buffers (one when a single box
+  // makes the tile): a box is written while the one before it is still being read by the copy engine.
+  const int boxes = mm_->bn / span, buffers = std::min(boxes, 2);
+  const std::int64_t box_bytes = std::int64_t(mm_->bm) * 128, staging = buffers * box_bytes;
+  // The staging must leave room for at least two pipeline stages (and a little epilogue memory).
+  const int min_stages = opt_.stages > 0 ? opt_.stages : 2;
+  if (min_stages * mm_->stage_bytes() + std::max(cstage_bytes_, staging) > 227 * 1024 - 1024 - 4096) return false;
   // One tensor map per stored array: boxes of BM rows x 128 bytes, 128-byte swizzled.
   const int ai = array_index(a.value);
   std::size_t m = 0;
@@ -105,35 +108,38 @@ bool emitter::emit_tma_store(const ir::op& o, const array_info& a, ir::value_id 
   if (m == store_maps_.size()) store_maps_.push_back({ai, e, span, mm_->bm});
   cstage_bytes_ = std::max(cstage_bytes_, staging);
   const tile_layout l = layout(v);
-  line("// the tile goes to shared memory (swizzled, as the copy engine reads it), then to global memory asynchronously");
-  line(str("if (", tid_, " == 0) asm volatile(\"cp.async.bulk.wait_group.read 0;\" ::: \"memory\");  // the last tile's store has read it"));
-  barrier();
+  line("// the tile goes to shared memory (swizzled, as the copy engine reads it) box by box, each box to global");
+  line("// memory asynchronously");
   line(str("const int fr_ = (", tid_, " >> 7) * ", 64 * l.frag_mb, " + ((", tid_, " >> 5) & 3) * 16 + ((", tid_, " & 31) >> 2);"));
   line(str("const int fb_ = (", tid_, " & 3) * ", 2 * eb, ";  // byte of the thread's first column in an 8-column group"));
   const char* word = eb == 4 ? "uint2" : "unsigned";
-  for (int mb = 0; mb < l.frag_mb; ++mb)
-    for (int h = 0; h < 2; ++h) {
-      open("");
-      line(str("const int r_ = fr_ + ", mb * 64 + h * 8, ";"));
-      for (int n8 = 0; n8 < l.frag_n / 8; ++n8) {
-        const int s0 = mb * (l.frag_n / 2) + n8 * 4 + h * 2;
-        const int col_byte = n8 * 8 * eb;  // + fb_
-        const int box = col_byte / 128;
-        line(str("{ const int b_ = ", col_byte % 128, " + fb_; union { ", word, " u; ", storage_type(e), " e[2]; } w_; w_.e[0] = ",
-                 to_storage(e, str(name(v), "[", s0, "]")), "; w_.e[1] = ", to_storage(e, str(name(v), "[", s0 + 1, "]")),
-                 "; *reinterpret_cast<", word, "*>(tg_cstage + ", std::int64_t(box) * mm_->bm * 128,
-                 " + r_ * 128 + ((((b_ >> 4) ^ (r_ & 7)) << 4) | (b_ & 15))) = w_.u; }"));
+  const int groups = 128 / (8 * eb);  // 8-column groups per box
+  for (int b = 0; b < boxes; ++b) {
+    const std::int64_t buf = (b % 2) * box_bytes;
+    // The buffer's last store (two boxes ago, or the last tile's) has been read: at a tile's first box
+    // every store before it, after that all but the newest.
+    line(str("if (", tid_, " == 0) asm volatile(\"cp.async.bulk.wait_group.read ", b == 0 ? 0 : 1, ";\" ::: \"memory\");"));
+    barrier();
+    for (int mb = 0; mb < l.frag_mb; ++mb)
+      for (int h = 0; h < 2; ++h) {
+        open("");
+        line(str("const int r_ = fr_ + ", mb * 64 + h * 8, ";"));
+        for (int n8 = b * groups; n8 < (b + 1) * groups && n8 < l.frag_n / 8; ++n8) {
+          const int s0 = mb * (l.frag_n / 2) + n8 * 4 + h * 2;
+          const int col_byte = (n8 * 8 * eb) % 128;  // + fb_
+          line(str("{ const int b_ = ", col_byte, " + fb_; union { ", word, " u; ", storage_type(e), " e[2]; } w_; w_.e[0] = ",
+                   to_storage(e, str(name(v), "[", s0, "]")), "; w_.e[1] = ", to_storage(e, str(name(v), "[", s0 + 1, "]")),
+                   "; *reinterpret_cast<", word, "*>(tg_cstage + ", buf, " + r_ * 128 + ((((b_ >> 4) ^ (r_ & 7)) << 4) | (b_ & 15))) = w_.u; }"));
+        }
+        close();
       }
-      close();
-    }
-  line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");  // visible to the copy engine");
-  barrier();
-  open(str("if (", tid_, " == 0)"));
-  for (int b = 0; b < mm_->bn / span; ++b)
-    line(str("tg_tma_store_2d(&tg_map_s", m, ", tg_smem_addr(tg_cstage + ", std::int64_t(b) * mm_->bm * 128, "), (int)(b1_ + ", b * span,
-             "), (int)b0_);"));
-  line("asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");");
-  close();
+    line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");  // visible to the copy engine");
+    barrier();
+    open(str("if (", tid_, " == 0)"));
+    line(str("tg_tma_store_2d(&tg_map_s", m, ", tg_smem_addr(tg_cstage + ", buf, "), (int)(b1_ + ", b * span, "), (int)b0_);"));
+    line("asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");");
+    close();
+  }
   (void)o;
   return true;
 }
