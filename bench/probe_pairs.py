@@ -2,8 +2,8 @@
     cd bench && python3 probe_pairs.py
 relu(a @ b + bias), bf16 8192^3, 128x256x64 tiles. Prints how many clusters of two fit at once, then times in rounds
 (each variant 20 products after one second idle, as bench/workloads/matmul.py does): one block per tile, pairs on
-the grid that fits, each with the pipeline stages that fit and with three, cuBLASLt's relu_bias through tegula.math
-and torch.matmul without the epilogue."""
+the grid that fits, in the bench's grouped order (pairs share B) and in row-major order (pairs share A), cuBLASLt's
+relu_bias through tegula.math and torch.matmul without the epilogue."""
 from __future__ import annotations
 
 import os
@@ -39,18 +39,20 @@ def main():
         assert err < 1e-2 and not torch.isnan(c).any(), (what, err)
 
     variants = {}
-    kernels = {"tile": K.matmul_bias_act, "tile 3 stages": K.matmul_bias_act.with_options(num_stages=3),
-               "tile pairs": K.matmul_bias_act.with_options(cluster=2),
-               "tile pairs 3 stages": K.matmul_bias_act.with_options(cluster=2, num_stages=3)}
-    args = (a, b, bias, c, 128, 256, 64, 8, "relu")
-    for name, kern in kernels.items():
+    single, paired = K.matmul_bias_act, K.matmul_bias_act.with_options(cluster=2)
+    # GROUP 8 (the bench's order): neighbouring blocks share B; GROUP 1 (row-major order): they share A.
+    kernels = {"tile": (single, 8), "tile pairs (share B)": (paired, 8), "tile row-major": (single, 1),
+               "tile pairs row-major (share A)": (paired, 1)}
+    for name, (kern, group) in kernels.items():
+        args = (a, b, bias, c, 128, 256, 64, group, "relu")
         c.fill_(float("nan"))
         tt.launch(kern, grid=grid, args=args)
         check(name)
         comp = kern._compiled(*kern.specialize(args, False), False)
         print(f"{name}: grid {comp._sms}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B", flush=True)
-        variants[name] = (lambda k=kern: tt.launch(k, grid=grid, args=args))
-    comp = kernels["tile pairs"]._compiled(*kernels["tile pairs"].specialize(args, False), False)
+        variants[name] = (lambda k=kern, args=args: tt.launch(k, grid=grid, args=args))
+    args = (a, b, bias, c, 128, 256, 64, 8, "relu")
+    comp = paired._compiled(*paired.specialize(args, False), False)
     fit = comp.kernel.max_active_clusters(2, comp.block_threads, comp.shared_bytes)
     print(f"clusters of two that fit: {fit} ({2 * fit} blocks); SMs "
           f"{torch.cuda.get_device_properties(0).multi_processor_count}", flush=True)

@@ -45,8 +45,9 @@ __device__ __forceinline__ void tg_tma_load_2d_pair(unsigned dst, const tg_tenso
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;"
                :: "r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1), "h"((unsigned short)3) : "memory");
 }
+// (Release at CTA scope, as for a local arrival: a cluster-scope release on every K step halved the speed.)
 __device__ __forceinline__ void tg_mbar_arrive_in(unsigned bar, unsigned rank) {
-  asm volatile("{ .reg .b32 a; mapa.shared::cluster.u32 a, %0, %1; mbarrier.arrive.release.cluster.shared::cluster.b64 _, [a]; }"
+  asm volatile("{ .reg .b32 a; mapa.shared::cluster.u32 a, %0, %1; mbarrier.arrive.shared::cluster.b64 _, [a]; }"
                :: "r"(bar), "r"(rank) : "memory");
 }
 __device__ __forceinline__ unsigned tg_cluster_rank() { unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r; }
@@ -276,8 +277,8 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
 
   // ---- consumers: the user's code around the loop, the loop as wgmma. A stage is released to the
   // producer (to both blocks' producers in a pair: either may copy into it) when read.
-  const std::string release = p.pair ? "if (tg_prev >= 0 && (tg_tid & 127) == 0) { tg_mbar_arrive_in(tg_empty + tg_prev * 8, 0); "
-                                       "tg_mbar_arrive_in(tg_empty + tg_prev * 8, 1); }"
+  const std::string release = p.pair ? "if (tg_prev >= 0 && (tg_tid & 127) == 0) { tg_mbar_arrive(tg_empty + tg_prev * 8); "
+                                       "tg_mbar_arrive_in(tg_empty + tg_prev * 8, tg_rank ^ 1u); }"
                                      : "if (tg_prev >= 0 && (tg_tid & 127) == 0) tg_mbar_arrive(tg_empty + tg_prev * 8);";
   if (C == 2) line("asm volatile(\"setmaxnreg.inc.sync.aligned.u32 232;\" ::: \"memory\");");
   line("const int tg_tid = (int)threadIdx.x - 128;");
