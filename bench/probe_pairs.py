@@ -2,8 +2,8 @@
     cd bench && python3 probe_pairs.py
 relu(a @ b + bias), bf16 8192^3, 128x256x64 tiles. Prints how many clusters of two fit at once, then times in rounds
 (each variant 20 products after one second idle, as bench/workloads/matmul.py does): one block per tile, pairs on
-the grid that fits, in the bench's grouped order (pairs share B) and in row-major order (pairs share A), cuBLASLt's
-relu_bias through tegula.math and torch.matmul without the epilogue."""
+the grid that fits (sharing B), 64x256 tiles taken in turns by two warpgroups (ping-pong), cuBLASLt's relu_bias through
+tegula.math and torch.matmul without the epilogue."""
 from __future__ import annotations
 
 import os
@@ -40,17 +40,19 @@ def main():
 
     variants = {}
     single, paired = K.matmul_bias_act, K.matmul_bias_act.with_options(cluster=2)
-    # GROUP 8 (the bench's order): neighbouring blocks share B; GROUP 1 (row-major order): they share A.
-    kernels = {"tile": (single, 8), "tile pairs (share B)": (paired, 8), "tile row-major": (single, 1),
-               "tile pairs row-major (share A)": (paired, 1)}
-    for name, (kern, group) in kernels.items():
-        args = (a, b, bias, c, 128, 256, 64, group, "relu")
+    # 128x256 tiles: two warpgroups share a tile (with cluster=2, neighbouring blocks share B). 64x256 tiles: one
+    # warpgroup per tile, two of them taking turns (ping-pong).
+    kernels = {"tile 128x256": (single, 128), "tile 128x256 pairs": (paired, 128), "tile 64x256 ping-pong": (single, 64)}
+    for name, (kern, bm) in kernels.items():
+        args = (a, b, bias, c, bm, 256, 64, 8, "relu")
+        g = K.grid(N, N, bm, 256)
         c.fill_(float("nan"))
-        tt.launch(kern, grid=grid, args=args)
+        tt.launch(kern, grid=g, args=args)
         check(name)
         comp = kern._compiled(*kern.specialize(args, False), False)
-        print(f"{name}: grid {comp._sms}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B", flush=True)
-        variants[name] = (lambda k=kern, args=args: tt.launch(k, grid=grid, args=args))
+        print(f"{name}: grid {comp._sms}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B, "
+              f"{comp.block_threads} threads", flush=True)
+        variants[name] = (lambda k=kern, args=args, g=g: tt.launch(k, grid=g, args=args))
     args = (a, b, bias, c, 128, 256, 64, 8, "relu")
     comp = paired._compiled(*paired.specialize(args, False), False)
     fit = comp.kernel.max_active_clusters(2, comp.block_threads, comp.shared_bytes)

@@ -114,6 +114,19 @@ def test_fused_epilogue_and_transposed_b_compile():
     _cubin(k["source"], "sm_90a")
 
 
+@pytest.mark.parametrize("tiles", [(64, 256, 64), (64, 128, 64)])
+def test_one_warpgroup_tiles_take_turns(tiles):
+    """BM = 64: a warpgroup per tile, two of them taking alternate tiles (ping-pong), each with its own store
+    staging; a kernel whose K steps depend on the block keeps one warpgroup."""
+    bm, bn, bk = tiles
+    z = np.zeros((256, 256), np.float16)
+    k = _generate(K.matmul_bias_act, (z, z, np.zeros(256, np.float16), z, bm, bn, bk, 8, "relu"))
+    assert k["block_threads"] == 384 and "two teams taking turns" in k["source"] and "tg_nk" in k["source"]
+    assert len(_cubin(k["source"], "sm_90a")) > 0
+    k = _generate(_k_by_block_64, (z, z, z))
+    assert k["block_threads"] == 256 and "two teams" not in k["source"] and k["note"] == ""
+
+
 @pytest.mark.parametrize("tiles", [(128, 256, 64), (128, 128, 64), (64, 256, 64), (256, 128, 64)])
 def test_pairs_compile_for_sm90a(tiles):
     """cluster=2: the copy boxes are half height (each block of a pair copies half of a shared tile), the
@@ -138,6 +151,14 @@ def _k_by_block(a, b, c):
     acc = tt.zeros((128, 128), tt.float32)
     for k in range(tt.bid(0) + 1):
         acc = tt.mma(tt.load(a, index=(0, k), shape=(128, 64)), tt.load(b, index=(k, 0), shape=(64, 128)), acc)
+    tt.store(c, index=(0, 0), tile=acc.astype(c.dtype))
+
+
+@tt.kernel
+def _k_by_block_64(a, b, c):
+    acc = tt.zeros((64, 128), tt.float32)
+    for k in range(tt.bid(0) + 1):
+        acc = tt.mma(tt.load(a, index=(0, k), shape=(64, 64)), tt.load(b, index=(k, 0), shape=(64, 128)), acc)
     tt.store(c, index=(0, 0), tile=acc.astype(c.dtype))
 
 

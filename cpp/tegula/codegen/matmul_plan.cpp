@@ -49,11 +49,7 @@ struct finder {
 // Clusters of two: the blocks of a pair release each other's pipeline stages, so they must take the same
 // number of K steps, whatever block they run; each copies half of a shared tile's rows, so a copy box
 // must split into halves of whole 8-row swizzle atoms. The user asked for pairs: refusing is an error.
-void pair_up(const ir::function& f, matmul_plan& p, const std::map<ir::value_id, const ir::op*>& def) {
-  auto refuse = [&](const std::string& why) {
-    fail(error_kind::invalid_argument, to_string(p.mma->loc), p.mma->loc.known() ? ": " : "", "kernel '", f.name,
-         "': cluster=2 cannot pair its blocks: ", why);
-  };
+bool bounds_depend_on_block(const matmul_plan& p, const std::map<ir::value_id, const ir::op*>& def) {
   std::vector<ir::value_id> work(p.loop->operands.begin(), p.loop->operands.begin() + 3);
   std::set<ir::value_id> seen;
   while (!work.empty()) {
@@ -61,10 +57,19 @@ void pair_up(const ir::function& f, matmul_plan& p, const std::map<ir::value_id,
     work.pop_back();
     auto it = def.find(v);
     if (!seen.insert(v).second || it == def.end()) continue;
-    if (it->second->kind == op_kind::block_id)
-      refuse("the K loop's bounds depend on the block id (both blocks of a pair must take the same K steps)");
+    if (it->second->kind == op_kind::block_id) return true;
     work.insert(work.end(), it->second->operands.begin(), it->second->operands.end());
   }
+  return false;
+}
+
+void pair_up(const ir::function& f, matmul_plan& p, const std::map<ir::value_id, const ir::op*>& def) {
+  auto refuse = [&](const std::string& why) {
+    fail(error_kind::invalid_argument, to_string(p.mma->loc), p.mma->loc.known() ? ": " : "", "kernel '", f.name,
+         "': cluster=2 cannot pair its blocks: ", why);
+  };
+  if (bounds_depend_on_block(p, def))
+    refuse("the K loop's bounds depend on the block id (both blocks of a pair must take the same K steps)");
   for (const mma_operand* m : {&p.a, &p.b})
     if (m->box_rows % 16 != 0)
       refuse(str("a copy box of ", m->box_rows, " rows does not split into two halves of whole 8-row swizzle atoms"));
@@ -212,6 +217,9 @@ std::optional<matmul_plan> plan_matmul(const ir::function& f, const options& opt
         !(o.kind == op_kind::permute && o.results[0] == p.mma->operands[1]))
       return no(str("the K loop computes '", ir::info(o.kind).text, "' besides the loads and the mma"));
   if (opt.cluster == 2) pair_up(f, p, fd.def);
+  // One warpgroup per tile (BM = 64): two of them take turns, when every tile takes the same K steps (a
+  // warpgroup skips the other's stages of the ring by counting them).
+  if (p.consumers == 1 && !p.pair && !bounds_depend_on_block(p, fd.def)) p.teams = 2;
   return p;
 }
 

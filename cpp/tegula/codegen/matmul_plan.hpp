@@ -36,6 +36,8 @@ struct matmul_plan {
   int kstep = 16;                  // K per wgmma instruction
   int consumers = 1;               // warpgroups holding the accumulator
   int mb = 1;                      // m64 blocks per consumer warpgroup
+  int teams = 1;                   // 2: two sets of `consumers` warpgroups take alternate tiles (ping-pong),
+                                   // one's epilogue overlapping the other's products
   mma_operand a, b;
   bool pair = false;               // launched in clusters of two blocks that share equal A or B tiles
   std::set<const ir::op*> producer_ops;  // the scalar slice (pre-ops and loop-body ops), in IR order when walked

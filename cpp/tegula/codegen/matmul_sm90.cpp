@@ -101,7 +101,7 @@ bool emitter::emit_tma_store(const ir::op& o, const array_info& a, ir::value_id 
   const std::int64_t box_bytes = std::int64_t(mm_->bm) * 128, staging = buffers * box_bytes;
   // The staging must leave room for at least two pipeline stages (and a little epilogue memory).
   const int min_stages = opt_.stages > 0 ? opt_.stages : 2;
-  if (min_stages * mm_->stage_bytes() + std::max(cstage_bytes_, staging) > 227 * 1024 - 1024 - 4096) return false;
+  if (min_stages * mm_->stage_bytes() + mm_->teams * std::max(cstage_bytes_, staging) > 227 * 1024 - 1024 - 4096) return false;
   // One tensor map per stored array: boxes of BM rows x 128 bytes, 128-byte swizzled.
   const int ai = array_index(a.value);
   std::size_t m = 0;
@@ -130,14 +130,14 @@ bool emitter::emit_tma_store(const ir::op& o, const array_info& a, ir::value_id 
           const int col_byte = (n8 * 8 * eb) % 128;  // + fb_
           line(str("{ const int b_ = ", col_byte, " + fb_; union { ", word, " u; ", storage_type(e), " e[2]; } w_; w_.e[0] = ",
                    to_storage(e, str(name(v), "[", s0, "]")), "; w_.e[1] = ", to_storage(e, str(name(v), "[", s0 + 1, "]")),
-                   "; *reinterpret_cast<", word, "*>(tg_cstage + ", buf, " + r_ * 128 + ((((b_ >> 4) ^ (r_ & 7)) << 4) | (b_ & 15))) = w_.u; }"));
+                   "; *reinterpret_cast<", word, "*>(tg_cstage_w + ", buf, " + r_ * 128 + ((((b_ >> 4) ^ (r_ & 7)) << 4) | (b_ & 15))) = w_.u; }"));
         }
         close();
       }
     line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");  // visible to the copy engine");
     barrier();
     open(str("if (", tid_, " == 0)"));
-    line(str("tg_tma_store_2d(&tg_map_s", m, ", tg_smem_addr(tg_cstage + ", buf, "), (int)(b1_ + ", b * span, "), (int)b0_);"));
+    line(str("tg_tma_store_2d(&tg_map_s", m, ", tg_smem_addr(tg_cstage_w + ", buf, "), (int)(b1_ + ", b * span, "), (int)b0_);"));
     line("asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");");
     close();
   }
@@ -148,7 +148,7 @@ bool emitter::emit_tma_store(const ir::op& o, const array_info& a, ir::value_id 
 kernel_source emitter::generate_matmul(const matmul_plan& p) {
   std::vector<std::string> params, prologue;
   signature(params, prologue);
-  const int C = p.consumers, T = 128 * (C + 1);
+  const int C = p.consumers, W = C * p.teams, T = 128 * (W + 1);  // warpgroups per tile, consumer warpgroups
   const int eb = ir::size_bytes(p.in);
   const std::int64_t stage = p.stage_bytes();
   params.push_back("const __grid_constant__ tg_tensor_map tg_map_a");
@@ -185,7 +185,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
 
   // ---- producer: one thread walks the same blocks and K steps, filling the ring.
   open("if (tg_wg == 0)");
-  if (C == 2) line("asm volatile(\"setmaxnreg.dec.sync.aligned.u32 40;\" ::: \"memory\");");
+  if (W == 2) line("asm volatile(\"setmaxnreg.dec.sync.aligned.u32 40;\" ::: \"memory\");");
   open("if (threadIdx.x == 0)");
   line("int tg_stage = 0;");
   line("unsigned tg_phase = 0;");
@@ -280,15 +280,36 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   const std::string release = p.pair ? "if (tg_prev >= 0 && (tg_tid & 127) == 0) { tg_mbar_arrive(tg_empty + tg_prev * 8); "
                                        "tg_mbar_arrive_in(tg_empty + tg_prev * 8, tg_rank ^ 1u); }"
                                      : "if (tg_prev >= 0 && (tg_tid & 127) == 0) tg_mbar_arrive(tg_empty + tg_prev * 8);";
-  if (C == 2) line("asm volatile(\"setmaxnreg.inc.sync.aligned.u32 232;\" ::: \"memory\");");
-  line("const int tg_tid = (int)threadIdx.x - 128;");
+  if (W == 2) line("asm volatile(\"setmaxnreg.inc.sync.aligned.u32 232;\" ::: \"memory\");");
+  line(str("const int tg_tid = (int)threadIdx.x - 128", p.teams == 2 ? " - 128 * tg_team" : "", ";"));
   tid_ = "tg_tid";
-  barrier_ = str("asm volatile(\"bar.sync 1, ", 128 * C, ";\" ::: \"memory\");");
+  barrier_ = p.teams == 2 ? std::string("asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + tg_team) : \"memory\");")
+                          : str("asm volatile(\"bar.sync 1, ", 128 * C, ";\" ::: \"memory\");");
   line("int tg_stage = 0;");
   line("unsigned tg_phase = 0;");
-  blocks_loop();
+  if (p.teams == 2) {
+    // Team t takes the block's tiles t, t + 2, ...: the producer fills the ring with every tile in turn.
+    open("for (long long tg_v = blockIdx.x + (long long)gridDim.x * tg_team; tg_v < tg_total; tg_v += 2ll * gridDim.x)");
+    line("const int tg_b0 = (int)(tg_v % tg_grid0);");
+    line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
+    line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
+  } else {
+    blocks_loop();
+  }
   std::size_t i = 0;
   for (; &f_.body.ops[i] != p.loop; ++i) emit_op(f_.body.ops[i]);
+  if (p.teams == 2) {
+    // Skip the other team's tile before this one (each tile takes the same K steps: matmul_plan.cpp).
+    open("if (tg_v >= gridDim.x)");
+    line("int tg_nk = 0;");
+    open(for_header(*p.loop, fresh("it")));
+    line("++tg_nk;");
+    close();
+    line("tg_stage += tg_nk;");
+    line("tg_phase ^= (unsigned)(tg_stage / TG_STAGES) & 1u;");
+    line("tg_stage %= TG_STAGES;");
+    close();
+  }
   note_op(*p.loop);
   declare(acc);
   assign(acc, p.loop->operands[3]);
@@ -337,7 +358,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   // The ring takes what shared memory the epilogue leaves: up to 6 stages, at least 2.
   constexpr std::int64_t max_shared = 227 * 1024;
   const std::int64_t epilogue = (smem_bytes_ + 127) / 128 * 128;
-  std::int64_t room = max_shared - 1024 - epilogue - 128 - cstage_bytes_;
+  std::int64_t room = max_shared - 1024 - p.teams * (epilogue + cstage_bytes_) - 128;
   int stages = opt_.stages > 0 ? opt_.stages : int(std::min<std::int64_t>(6, room / stage));
   if (stages < 2 || stages * stage > room)
     fail(error_kind::invalid_argument, to_string(p.mma->loc), p.mma->loc.known() ? ": " : "", "cannot generate CUDA for 'mma' in kernel '",
@@ -350,7 +371,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   for (char& ch : k.name)
     if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')) ch = '_';
   k.block_threads = T;
-  k.dynamic_shared_bytes = int(1024 + pipe + cstage_bytes_ + 128 + epilogue);
+  k.dynamic_shared_bytes = int(1024 + pipe + p.teams * (cstage_bytes_ + epilogue) + 128);
   k.arch_specific = true;
   k.persistent = true;
   k.stages = stages;
@@ -362,7 +383,8 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   std::string s = preamble(needs_, opt_.arch);
   s += sm90_text;
   s += str("\n// '", f_.name, "': tensor-core matrix product, ", p.bm, "x", p.bn, "x", p.bk, " tiles, ", stages,
-           " stages, ", C, " consumer warpgroup(s) + 1 producer; persistent over the grid",
+           " stages, ", C, " consumer warpgroup(s) per tile", p.teams == 2 ? " in two teams taking turns" : "",
+           " + 1 producer; persistent over the grid",
            p.pair ? "; clusters of two blocks sharing equal operand tiles" : "", ".\n");
   s += str("#define TG_STAGES ", stages, "\n");
   s += str("extern \"C\" __global__ void __launch_bounds__(", T, ", 1) ", k.name, "(");
@@ -374,8 +396,12 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   // Layout: the ring (1024-aligned stages), the store staging tile (1024-aligned), the mbarriers,
   // then the epilogue's own shared memory.
   s += str("  unsigned char* const tg_cstage = tg_base + ", pipe, ";\n");
-  s += str("  const unsigned tg_full = tg_pipe + ", pipe + cstage_bytes_, ", tg_empty = tg_full + ", stages * 8, ";\n");
-  if (smem_bytes_ > 0) s += str("  unsigned char* const tg_smem = tg_base + ", pipe + cstage_bytes_ + 128, ";\n");
+  // A team's store staging and epilogue memory (ping-pong: one each).
+  s += p.teams == 2 ? "  const int tg_team = threadIdx.x >= 256 ? 1 : 0;\n" : "  constexpr int tg_team = 0;\n";
+  s += str("  unsigned char* const tg_cstage_w = tg_cstage + tg_team * ", cstage_bytes_, ";\n");
+  s += str("  const unsigned tg_full = tg_pipe + ", pipe + p.teams * cstage_bytes_, ", tg_empty = tg_full + ", stages * 8, ";\n");
+  if (smem_bytes_ > 0)
+    s += str("  unsigned char* const tg_smem = tg_base + ", pipe + p.teams * cstage_bytes_ + 128, " + tg_team * ", epilogue, ";\n");
   for (const std::string& l : prologue) s += "  " + l + "\n";
   s += "  const int tg_wg = (int)threadIdx.x >> 7;\n";
   s += "  const long long tg_total = (long long)tg_grid0 * tg_grid1 * tg_grid2;\n";
