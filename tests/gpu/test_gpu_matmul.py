@@ -62,6 +62,24 @@ def test_matmul_tensor_cores(dtype, mnk, tiles):
 
 
 @needs_sm90
+@pytest.mark.parametrize("tiles", [(64, 256, 64), (64, 128, 64)])
+@pytest.mark.parametrize("mnk", [(4096, 4096, 256), (2000, 3000, 700), (64 * 133, 256, 128)])
+def test_one_warpgroup_tiles_take_turns(tiles, mnk):
+    """BM = 64 tiles run in two teams of one warpgroup taking alternate tiles (ping-pong): many tiles per block,
+    odd counts, the fused bias + relu epilogue (shared memory per team)."""
+    m, n, k = mnk
+    bm, bn, bk = tiles
+    gen = torch.Generator(device="cuda").manual_seed(m + n + bn)
+    a, b, bias = _rand((m, k), "bfloat16", gen), _rand((k, n), "bfloat16", gen), _rand((n,), "bfloat16", gen)
+    c = _poisoned((m, n), "bfloat16")
+    args = (a, b, bias, c, bm, bn, bk, 8, "relu")
+    tt.launch(K.matmul_bias_act, grid=K.grid(m, n, bm, bn), args=args)
+    comp = _compiled(K.matmul_bias_act, args)
+    assert comp.block_threads == 384 and "two teams taking turns" in comp.source
+    _check(c, torch.relu(_ref(a, b) + bias.double()), 1e-2, f"{mnk} tiles {tiles}")
+
+
+@needs_sm90
 def test_matmul_matches_interpreter():
     rng = np.random.default_rng(5)
     an = rng.standard_normal((200, 130)).astype(np.float16)

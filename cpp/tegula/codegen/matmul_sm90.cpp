@@ -289,6 +289,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   line("unsigned tg_phase = 0;");
   if (p.teams == 2) {
     // Team t takes the block's tiles t, t + 2, ...: the producer fills the ring with every tile in turn.
+    line("int tg_turns = 0;  // tiles this team has taken");
     open("for (long long tg_v = blockIdx.x + (long long)gridDim.x * tg_team; tg_v < tg_total; tg_v += 2ll * gridDim.x)");
     line("const int tg_b0 = (int)(tg_v % tg_grid0);");
     line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
@@ -309,6 +310,10 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
     line("tg_phase ^= (unsigned)(tg_stage / TG_STAGES) & 1u;");
     line("tg_stage %= TG_STAGES;");
     close();
+    // The teams' main loops strictly alternate: a team starts when the other has finished the tile before
+    // this one (mbarrier tg_turn + 8 * team). Besides keeping the tensor cores to one team at a time, this
+    // bounds how far ahead a team waits on the ring: a parity wait tells only a phase from the one before.
+    line("if (tg_team == 1 || tg_turns > 0) tg_mbar_wait(tg_turn + tg_team * 8, (unsigned)(tg_turns - 1 + tg_team) & 1u);");
   }
   note_op(*p.loop);
   declare(acc);
@@ -343,6 +348,10 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   close();  // K loop
   line("tg_wgmma_wait<0>();");
   line(release);
+  if (p.teams == 2) {
+    line("if (tg_tid == 0) tg_mbar_arrive(tg_turn + (tg_team ^ 1) * 8);  // the other team's turn");
+    line("++tg_turns;");
+  }
   if (p.pair) open("if (tg_live)");
   for (++i; i < f_.body.ops.size(); ++i)
     if (f_.body.ops[i].kind != ir::op_kind::yield) emit_op(f_.body.ops[i]);
@@ -399,7 +408,8 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   // A team's store staging and epilogue memory (ping-pong: one each).
   s += p.teams == 2 ? "  const int tg_team = threadIdx.x >= 256 ? 1 : 0;\n" : "  constexpr int tg_team = 0;\n";
   s += str("  unsigned char* const tg_cstage_w = tg_cstage + tg_team * ", cstage_bytes_, ";\n");
-  s += str("  const unsigned tg_full = tg_pipe + ", pipe + p.teams * cstage_bytes_, ", tg_empty = tg_full + ", stages * 8, ";\n");
+  s += str("  const unsigned tg_full = tg_pipe + ", pipe + p.teams * cstage_bytes_, ", tg_empty = tg_full + ", stages * 8,
+           ", tg_turn = tg_empty + ", stages * 8, ";\n");
   if (smem_bytes_ > 0)
     s += str("  unsigned char* const tg_smem = tg_base + ", pipe + p.teams * cstage_bytes_ + 128, " + tg_team * ", epilogue, ";\n");
   for (const std::string& l : prologue) s += "  " + l + "\n";
@@ -409,6 +419,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   s += "  if (threadIdx.x == 0) {\n";
   s += str("    for (int i = 0; i < ", stages, "; ++i) { tg_mbar_init(tg_full + i * 8, 1); tg_mbar_init(tg_empty + i * 8, ",
            C * halves, "); }\n");
+  if (p.teams == 2) s += "    tg_mbar_init(tg_turn, 1); tg_mbar_init(tg_turn + 8, 1);\n";
   s += "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n";
   s += "  }\n";
   s += p.pair ? "  tg_cluster_sync();  // both blocks' mbarriers initialised before either copies or arrives\n" : "  __syncthreads();\n";
