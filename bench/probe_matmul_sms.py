@@ -11,11 +11,10 @@ torch.matmul 776. The tile-language kernel's persistent grid cut from 132 to 128
 740 against 761 for 132 blocks in the same rounds, and was not kept."""
 from __future__ import annotations
 
-import statistics
 
 import torch
 
-from timing import torch_event_ms
+from timing import print_medians, rested_rounds
 
 N = 8192
 ROUNDS = 5
@@ -40,15 +39,7 @@ def main():
         assert err < 1e-2, (sms, err)
         variants[f"tegula.math sm_count={sms}"] = mm.execute
     variants["torch.matmul (no epilogue)"] = lambda: torch.matmul(a, b, out=c)
-    times = {k: [] for k in variants}
-    for r in range(ROUNDS):
-        for name, fn in variants.items():
-            ms = torch_event_ms(fn, repeat=20, rest_s=1.0)
-            times[name].append(2.0 * N ** 3 / (ms * 1e-3) / 1e12)
-        print(f"round {r}: " + ", ".join(f"{k}: {v[-1]:.0f}" for k, v in times.items()), flush=True)
-    print("\nmedian TFLOP/s over the rounds (min-max):")
-    for k, v in times.items():
-        print(f"  {k:36s} {statistics.median(v):6.0f}  ({min(v):.0f}-{max(v):.0f})")
+    print_medians(rested_rounds(variants, 2.0 * N ** 3, rounds=ROUNDS))
 
 
 if __name__ == "__main__":

@@ -7,12 +7,11 @@ cuBLASLt's relu_bias through tegula.math and torch.matmul without the epilogue."
 from __future__ import annotations
 
 import os
-import statistics
 import sys
 
 import torch
 
-from timing import torch_event_ms
+from timing import print_medians, rested_rounds
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "common"))
 
@@ -56,7 +55,6 @@ def main():
     bias = torch.randn((N,), device="cuda", generator=gen).bfloat16()
     c = torch.empty_like(a)
     ref = torch.relu(a.double() @ b.double() + bias.double())
-    grid = K.grid(N, N, 128, 256)
 
     def check(what):
         err = ((c.double() - ref).norm() / ref.norm()).item()
@@ -86,15 +84,7 @@ def main():
     mm = tm.Matmul(tnp.asarray(a), tnp.asarray(b), bias=tnp.asarray(bias), epilog="relu_bias").plan()
     variants["tegula.math (cuBLASLt)"] = mm.execute
     variants["torch.matmul (no epilogue)"] = lambda: torch.matmul(a, b, out=c)
-    times = {k: [] for k in variants}
-    for r in range(ROUNDS):
-        for name, fn in variants.items():
-            ms = torch_event_ms(fn, repeat=20, rest_s=1.0)
-            times[name].append(2.0 * N ** 3 / (ms * 1e-3) / 1e12)
-        print(f"round {r}: " + ", ".join(f"{k}: {v[-1]:.0f}" for k, v in times.items()), flush=True)
-    print("\nmedian TFLOP/s over the rounds (min-max):")
-    for k, v in times.items():
-        print(f"  {k:36s} {statistics.median(v):6.0f}  ({min(v):.0f}-{max(v):.0f})")
+    print_medians(rested_rounds(variants, 2.0 * N ** 3, rounds=ROUNDS))
 
 
 if __name__ == "__main__":

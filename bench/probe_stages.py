@@ -5,12 +5,11 @@ Each variant: 20 products after one second idle (bench/workloads/matmul.py's tim
 from __future__ import annotations
 
 import os
-import statistics
 import sys
 
 import torch
 
-from timing import torch_event_ms
+from timing import print_medians, rested_rounds
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "common"))
 
@@ -39,14 +38,7 @@ def main():
             flops[name] = 2.0 * n ** 3
         variants[f"{n} torch.matmul"] = (lambda a=a, b=b, c=c: torch.matmul(a, b, out=c))
         flops[f"{n} torch.matmul"] = 2.0 * n ** 3
-    times = {k: [] for k in variants}
-    for r in range(5):
-        for name, fn in variants.items():
-            times[name].append(flops[name] / (torch_event_ms(fn, repeat=20, rest_s=1.0) * 1e-3) / 1e12)
-        print(f"round {r}: " + ", ".join(f"{k}: {v[-1]:.0f}" for k, v in times.items()), flush=True)
-    print("\nmedian TFLOP/s over the rounds (min-max):")
-    for k, v in times.items():
-        print(f"  {k:28s} {statistics.median(v):6.0f}  ({min(v):.0f}-{max(v):.0f})")
+    print_medians(rested_rounds(variants, flops), width=28)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,27 @@ def torch_event_ms(fn, warmup=3, repeat=20, rest_s=0.0):
     return _event_loop(fn, start.record, end.record, elapsed, torch.cuda.synchronize, warmup, repeat, rest_s)
 
 
+def rested_rounds(variants, flops, rounds=5, reps=20, rest_s=1.0, log=print):
+    """TFLOP/s of GPU products timed in rounds: every round times each variant of `variants` ({name: fn}), `reps`
+    runs after `rest_s` seconds idle (torch_event_ms), so a power-limited GPU's clock state weighs on all alike.
+    `flops`: {name: flop count} or one count for all. Logs each round; returns {name: [TFLOP/s per round]}."""
+    out = {name: [] for name in variants}
+    for r in range(rounds):
+        for name, fn in variants.items():
+            f = flops[name] if isinstance(flops, dict) else flops
+            out[name].append(f / (torch_event_ms(fn, repeat=reps, rest_s=rest_s) * 1e-3) / 1e12)
+        if log:
+            log(f"round {r}: " + ", ".join(f"{k}: {v[-1]:.0f}" for k, v in out.items()))
+    return out
+
+
+def print_medians(results, width=36):
+    """The median of each variant's rounds (and their range), from rested_rounds."""
+    print("\nmedian TFLOP/s over the rounds (min-max):")
+    for k, v in results.items():
+        print(f"  {k:{width}s} {median(v):6.0f}  ({min(v):.0f}-{max(v):.0f})")
+
+
 def cupy_event_ms(fn, warmup=3, repeat=20):
     """Median ms of fn() between cupy.cuda events on cupy's current stream."""
     import cupy

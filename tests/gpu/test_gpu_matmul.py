@@ -46,18 +46,22 @@ def _compiled(kernel, args):
 
 @needs_sm90
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
-@pytest.mark.parametrize("mnk", [(256, 512, 384), (1000, 1030, 990), (129, 257, 65), (4000, 4100, 3900)])
+@pytest.mark.parametrize("mnk", [(256, 512, 384), (300, 520, 200), (1000, 1030, 990), (129, 257, 65), (4000, 4100, 3900)])
 @pytest.mark.parametrize("tiles", [(128, 256, 64), (128, 128, 64), (64, 256, 64), (256, 128, 64)])
-def test_matmul_tensor_cores(dtype, mnk, tiles):
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_matmul_tensor_cores(dtype, mnk, tiles, cluster):
+    """With cluster=2 neighbouring blocks (the grouped order) share their B tile, each copying half of it into
+    both blocks' shared memory; (300, 520, 200) with 128x256 tiles makes 9 tiles, so a block's partner shadows it."""
     m, n, k = mnk
     bm, bn, bk = tiles
     gen = torch.Generator(device="cuda").manual_seed(m * 7 + n + bm)
     a, b = _rand((m, k), dtype, gen), _rand((k, n), dtype, gen)
     c = _poisoned((m, n), dtype)
     args = (a, b, c, bm, bn, bk, 8)
-    tt.launch(K.matmul, grid=K.grid(m, n, bm, bn), args=args)
-    comp = _compiled(K.matmul, args)
-    assert comp.note == "" and comp.persistent and comp.tensor_maps, comp.note
+    kern = K.matmul.with_options(cluster=cluster)
+    tt.launch(kern, grid=K.grid(m, n, bm, bn), args=args)
+    comp = _compiled(kern, args)
+    assert comp.note == "" and comp.persistent and comp.tensor_maps and comp.cluster == cluster, comp.note
     _check(c, _ref(a, b), 1e-2, f"{dtype} {mnk} tiles {tiles}")
 
 
@@ -110,7 +114,10 @@ def test_fused_bias_activation(act):
 
 @needs_sm90
 @pytest.mark.parametrize("dtype,tf32,tol", [("bfloat16", False, 1e-2), ("float32", True, 5e-3)])
-def test_transposed_b(dtype, tf32, tol):
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_transposed_b(dtype, tf32, tol, cluster):
+    """B given (N, K) and transposed (K-major for the tensor cores). matmul_nt walks tiles row by row, so with
+    cluster=2 neighbouring blocks share their A tile (test_gpu_matmul_pairs.py has the other pairings)."""
     m, n, k = 700, 520, 640
     gen = torch.Generator(device="cuda").manual_seed(11)
     a, bt = _rand((m, k), dtype, gen), _rand((n, k), dtype, gen)
@@ -118,8 +125,10 @@ def test_transposed_b(dtype, tf32, tol):
     bn = 128
     bk = 32 if dtype == "float32" else 64
     args = (a, bt, c, 128, bn, bk, tf32)
-    tt.launch(K.matmul_nt, grid=K.grid(m, n, 128, bn), args=args)
-    assert _compiled(K.matmul_nt, args).note == ""
+    kern = K.matmul_nt.with_options(cluster=cluster)
+    tt.launch(kern, grid=K.grid(m, n, 128, bn), args=args)
+    comp = _compiled(kern, args)
+    assert comp.note == "" and comp.cluster == cluster
     _check(c, _ref(a, bt.T), tol, f"{dtype} a @ bt.T")
 
 

@@ -1,9 +1,9 @@
 """Tile matmul in clusters of two blocks (`cluster=2`) on the GPU: neighbouring blocks copy an A or B tile
 they both need once, half each, into both blocks' shared memory (multicast). Checked against a float64
-reference with poisoned outputs, for every way a pair can relate: sharing B (the grouped order), sharing A
-(row-major order), sharing neither (a scattered order, batches), and an odd number of tiles (the last
-block's partner shadows it)."""
-import numpy as np
+reference with poisoned outputs: sharing neither tile (a scattered order, batches), an odd number of tiles (the last
+block's partner shadows it), a fused epilogue, autotuning. Sharing B (the grouped order, every tile shape) and
+sharing A (matmul_nt's row-major order) are test_gpu_matmul.py's test_matmul_tensor_cores and test_transposed_b
+with cluster=2."""
 import pytest
 
 import matmul_kernels as K
@@ -37,23 +37,6 @@ def _compiled(kernel, args):
 
 
 @needs_sm90
-@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
-@pytest.mark.parametrize("mnk", [(256, 512, 384), (300, 520, 200), (1000, 1030, 990), (129, 257, 65), (4000, 4100, 3900)])
-@pytest.mark.parametrize("tiles", [(128, 256, 64), (128, 128, 64), (64, 256, 64), (256, 128, 64)])
-def test_pairs_share_tiles_in_the_grouped_order(dtype, mnk, tiles):
-    m, n, k = mnk
-    bm, bn, bk = tiles
-    gen = torch.Generator(device="cuda").manual_seed(m * 5 + n + bn)
-    a, b = _rand((m, k), dtype, gen), _rand((k, n), dtype, gen)
-    c = _poisoned((m, n), dtype)
-    args = (a, b, c, bm, bn, bk, 8)
-    tt.launch(PAIRED, grid=K.grid(m, n, bm, bn), args=args)
-    comp = _compiled(PAIRED, args)
-    assert comp.cluster == 2 and comp.persistent and comp.note == ""
-    _check(c, a.double() @ b.double(), 1e-2, f"{dtype} {mnk} tiles {tiles}, {K.grid(m, n, bm, bn)} tiles")
-
-
-@needs_sm90
 @pytest.mark.parametrize("grid_tiles", [1, 3, 9, 133, 265])
 def test_an_odd_number_of_tiles(grid_tiles):
     """With an odd total the last block's partner runs its tile again without storing it."""
@@ -77,19 +60,6 @@ def test_fused_epilogue_in_pairs(act):
     r = a.double() @ b.double() + bias.double()
     r = torch.relu(r) if act == "relu" else torch.as_tensor(K.gelu_ref(r.cpu().numpy()), device="cuda")
     _check(c, r, 1e-2, act)
-
-
-@needs_sm90
-@pytest.mark.parametrize("dtype,tf32,tol", [("bfloat16", False, 1e-2), ("float32", True, 5e-3)])
-def test_pairs_sharing_a_row_major_order(dtype, tf32, tol):
-    """matmul_nt walks tiles row by row: a pair shares its A tile, and B is K-major."""
-    m, n, k = 700, 520, 640
-    gen = torch.Generator(device="cuda").manual_seed(13)
-    a, bt = _rand((m, k), dtype, gen), _rand((n, k), dtype, gen)
-    c = _poisoned((m, n), dtype)
-    bk = 32 if dtype == "float32" else 64
-    tt.launch(K.matmul_nt.with_options(cluster=2), grid=K.grid(m, n, 128, 128), args=(a, bt, c, 128, 128, bk, tf32))
-    _check(c, a.double() @ bt.double().T, tol, f"{dtype} a @ bt.T")
 
 
 @tt.kernel(cluster=2)

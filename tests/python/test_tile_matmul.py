@@ -114,6 +114,15 @@ def test_fused_epilogue_and_transposed_b_compile():
     _cubin(k["source"], "sm_90a")
 
 
+@tt.kernel
+def _k_by_block(a, b, c, BM: tt.Constant[int]):
+    """A product whose K steps depend on the block: blocks cannot pair up, BM = 64 tiles cannot take turns."""
+    acc = tt.zeros((BM, 128), tt.float32)
+    for k in range(tt.bid(0) + 1):
+        acc = tt.mma(tt.load(a, index=(0, k), shape=(BM, 64)), tt.load(b, index=(k, 0), shape=(64, 128)), acc)
+    tt.store(c, index=(0, 0), tile=acc.astype(c.dtype))
+
+
 @pytest.mark.parametrize("tiles", [(64, 256, 64), (64, 128, 64)])
 def test_one_warpgroup_tiles_take_turns(tiles):
     """BM = 64: a warpgroup per tile, two of them taking alternate tiles (ping-pong), each with its own store
@@ -123,7 +132,7 @@ def test_one_warpgroup_tiles_take_turns(tiles):
     k = _generate(K.matmul_bias_act, (z, z, np.zeros(256, np.float16), z, bm, bn, bk, 8, "relu"))
     assert k["block_threads"] == 384 and "two teams taking turns" in k["source"] and "tg_nk" in k["source"]
     assert len(_cubin(k["source"], "sm_90a")) > 0
-    k = _generate(_k_by_block_64, (z, z, z))
+    k = _generate(_k_by_block, (z, z, z, 64))
     assert k["block_threads"] == 256 and "two teams" not in k["source"] and k["note"] == ""
 
 
@@ -146,22 +155,6 @@ def test_pairs_compile_for_sm90a(tiles):
     assert _generate(K.matmul, (z, z, z, 128, 256, 64, 8))["cluster"] == 1
 
 
-@tt.kernel
-def _k_by_block(a, b, c):
-    acc = tt.zeros((128, 128), tt.float32)
-    for k in range(tt.bid(0) + 1):
-        acc = tt.mma(tt.load(a, index=(0, k), shape=(128, 64)), tt.load(b, index=(k, 0), shape=(64, 128)), acc)
-    tt.store(c, index=(0, 0), tile=acc.astype(c.dtype))
-
-
-@tt.kernel
-def _k_by_block_64(a, b, c):
-    acc = tt.zeros((64, 128), tt.float32)
-    for k in range(tt.bid(0) + 1):
-        acc = tt.mma(tt.load(a, index=(0, k), shape=(64, 64)), tt.load(b, index=(k, 0), shape=(64, 128)), acc)
-    tt.store(c, index=(0, 0), tile=acc.astype(c.dtype))
-
-
 def test_cluster_errors():
     z = np.zeros((256, 256), np.float16)
     for bad in (0, 3, 2.0, True, "2"):
@@ -172,7 +165,7 @@ def test_cluster_errors():
         with pytest.raises(ValueError, match="cluster must be 1 or 2"):
             tt.Config(BM=128, cluster=bad)
     with pytest.raises(ValueError, match="bounds depend on the block id"):
-        _generate(_k_by_block, (z, z, z), cluster=2)
+        _generate(_k_by_block, (z, z, z, 128), cluster=2)
     with pytest.raises(ValueError, match="applies to tensor-core matrix products only.*sm_90"):
         _generate(K.matmul, (z, z, z, 128, 128, 64, 8), arch=80, cluster=2)
     with pytest.raises(ValueError, match="not 1 or 2 blocks"):
