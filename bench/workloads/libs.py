@@ -248,7 +248,8 @@ def _histogram(ctx):
         raise RuntimeError("tegula histogram is wrong")
     gel = lambda ms: n / (ms * 1e-3) / 1e9  # noqa: E731
     rows = [row(W, "tegula", "histogram_Gelem", gel(torch_event_ms(tegula, repeat=reps)), "Gelem/s", better="higher",
-                ratio_vs=["torch", "cupy"], note="histogram of 2^24 float32 into 100 bins (one pass: each value's bin and shared-memory block counts)")]
+                ratio_vs=["torch", "cupy"], note="histogram of 2^24 float32 into 100 bins (one pass: each value's bin and "
+                                                 f"shared-memory block counts); GPU: {_breakdown(tegula)}")]
 
     def cupy_histogram(cp):
         xc = cp.asarray(xt)

@@ -61,25 +61,41 @@ TG_COUNT(tg_count_float64_shared, double, double, true)
 TG_COUNT(tg_count_float64_global, double, double, false)
 )";
 
-// Values to bins and counts in one pass: TX the values, TE the edges, TW the weights (long long when none), ACC.
+// Values to bins and counts in one pass: TX the values, TE the edges, TW the weights (long long when none), ACC the
+// result's counters, SACC a block's shared counters (32-bit without weights: a block counts far fewer than 2^32
+// values, count_config). The shared form also copies the edges into shared memory (the corrections read them for
+// every value), and guesses a value's bin in the edges' precision.
 const char* uniform_source = R"(
 template <bool SHARED>
 __device__ void tg_count_uniform(const TX* x, const TW* w, long long n, long long bins, const TE* edges, ACC* counts) {
-  ACC* target = tg_block_counts<ACC, SHARED>(counts, bins);
-  const TE first = edges[0], last = edges[bins];
-  const double lo = (double)first, span = (double)last - (double)first;
-  const double scale = span > 0 ? (double)bins / span : 0.0;
+  extern __shared__ __align__(16) unsigned char tg_smem[];
+  SACC* local = reinterpret_cast<SACC*>(tg_smem);
+  TE* shared_edges = reinterpret_cast<TE*>(tg_smem + ((bins * (long long)sizeof(SACC) + 15) & ~15ll));
+  const TE* e = edges;
+  if (SHARED) {
+    for (long long k = threadIdx.x; k < bins; k += blockDim.x) local[k] = SACC(0);
+    for (long long k = threadIdx.x; k <= bins; k += blockDim.x) shared_edges[k] = edges[k];
+    __syncthreads();
+    e = shared_edges;
+  }
+  const TE first = e[0], last = e[bins];
+  const TE scale = last > first ? (TE)bins / (last - first) : (TE)0;
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     const TE v = (TE)x[i];
     if (!(v >= first && v <= last)) continue;  // outside the range, or NaN
-    long long k = (long long)(((double)v - lo) * scale);
-    k = k < 0 ? 0 : (k > bins - 1 ? bins - 1 : k);
-    while (k > 0 && v < edges[k]) --k;
-    while (k < bins - 1 && v >= edges[k + 1]) ++k;
-    atomicAdd(&target[k], HAS_W ? ACC(w[i]) : ACC(1));
+    const TE guess = (v - first) * scale;
+    long long k = guess >= (TE)(bins - 1) ? bins - 1 : guess > (TE)0 ? (long long)guess : 0;  // (inf, NaN clamp)
+    while (k > 0 && v < e[k]) --k;
+    while (k < bins - 1 && v >= e[k + 1]) ++k;
+    if (SHARED) atomicAdd(&local[k], HAS_W ? SACC(w[i]) : SACC(1));
+    else atomicAdd(&counts[k], HAS_W ? ACC(w[i]) : ACC(1));
   }
-  tg_flush_counts<ACC, SHARED>(target, counts, bins);
+  if (SHARED) {
+    __syncthreads();
+    for (long long k = threadIdx.x; k < bins; k += blockDim.x)
+      if (local[k] != SACC(0)) atomicAdd(&counts[k], ACC(local[k]));
+  }
 }
 extern "C" __global__ void __launch_bounds__(256) tg_count_uniform_shared(const TX* x, const TW* w, long long n,
                                                                           long long bins, const TE* edges, ACC* counts) {
@@ -127,7 +143,10 @@ rt::launch_config count_config(rt::device& dev, std::int64_t n, bool shared, std
   // Enough blocks to fill the GPU a few times over; each block's shared counters are flushed once.
   const std::int64_t want = (n + threads * 16 - 1) / (threads * 16);
   const std::int64_t most = std::int64_t(dev.sm_count()) * 8;
-  rt::launch_config c = cub_launch_config(unsigned(std::max<std::int64_t>(1, std::min(want, most))), threads);
+  // A block counts fewer than 2^31 values, so 32-bit shared counters cannot overflow (a grid of 1056 blocks
+  // reaches that at 2^41 values, 8 TB of float32; more blocks beyond).
+  const std::int64_t blocks = std::max<std::int64_t>({1, std::min(want, most), (n >> 31) + 1});
+  rt::launch_config c = cub_launch_config(unsigned(blocks), threads);
   c.shared_mem = shared ? unsigned(bins * 8) : 0;
   return c;
 }
@@ -146,8 +165,9 @@ std::string bin_counts_uniform_source(const std::string& x_type, bin_weights w) 
   const std::string te = x_type == "float32" ? "float" : "double";
   const std::string tw = w == bin_weights::float64 ? "double" : "long long";
   const std::string acc = w == bin_weights::float64 ? "double" : "unsigned long long";
+  const std::string sacc = w == bin_weights::none ? "unsigned int" : acc;
   return std::string("using TX = ") + tx + ";\nusing TE = " + te + ";\nusing TW = " + tw + ";\nusing ACC = " + acc +
-         ";\n#define HAS_W " + (w == bin_weights::none ? "false" : "true") + "\n" + block_counts_source +
+         ";\nusing SACC = " + sacc + ";\n#define HAS_W " + (w == bin_weights::none ? "false" : "true") + "\n" +
          uniform_source;
 }
 
@@ -159,12 +179,17 @@ void count_bins_uniform(rt::device& dev, const rt::stream& s, std::uintptr_t x, 
   if (w != bin_weights::none && !weights) fail(error_kind::invalid_argument, "count_bins_uniform: weights missing");
   const uniform_kernels& k = uniform_kernels_for(dev, x_type, w);
   dev.make_current();
-  const bool shared = bins <= max_shared_bins;
+  // Shared memory: the block's counters (4 bytes each without weights, 8 with), then the bins + 1 edges.
+  const std::int64_t counter = w == bin_weights::none ? 4 : 8, edge = x_type == "float32" ? 4 : 8;
+  const std::int64_t need = (bins * counter + 15) / 16 * 16 + (bins + 1) * edge;
+  const bool shared = need <= 48 * 1024;
   rt::kernel& kern = *k.k[shared ? 1 : 0];
   cub_params p(kern);
   p << x << (w == bin_weights::none ? std::uintptr_t(0) : weights) << static_cast<long long>(n)
     << static_cast<long long>(bins) << edges << counts;
-  rt::launch(s, count_config(dev, n, shared, bins), kern, p.buffer());
+  rt::launch_config c = count_config(dev, n, false, 0);
+  c.shared_mem = shared ? unsigned(need) : 0;
+  rt::launch(s, c, kern, p.buffer());
 }
 
 void count_bins(rt::device& dev, const rt::stream& s, std::uintptr_t idx, std::int64_t n, std::int64_t bins,
