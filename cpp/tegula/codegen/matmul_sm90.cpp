@@ -160,21 +160,28 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   const ir::region& body = p.loop->regions[0];
   const ir::value_id acc = p.loop->results[0];
 
+  // The user's block indices of virtual block tg_v.
+  auto block_ids = [&] {
+    line("const int tg_b0 = (int)(tg_v % tg_grid0);");
+    line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
+    line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
+  };
   // Walks the virtual blocks this persistent block runs (the user's grid, in order). A pair walks
   // blocks 2j and 2j+1 together; with an odd total the second block of the last pair shadows the first
-  // (the same loads and products, its epilogue skipped: tg_live).
-  auto blocks_loop = [&] {
+  // (the same loads and products, its epilogue skipped: tg_live). With two teams of consumers, team t
+  // takes the block's tiles t, t + 2, ... (the producer fills the ring with every tile in turn).
+  auto blocks_loop = [&](bool by_team) {
     if (p.pair) {
       open("for (long long tg_j = blockIdx.x >> 1; 2 * tg_j < tg_total; tg_j += gridDim.x >> 1)");
       line("const bool tg_live = 2 * tg_j + tg_rank < tg_total;");
       line("const long long tg_v = 2 * tg_j + (tg_live ? tg_rank : 0u);");
       line("const long long tg_pv = 2 * tg_j + (2 * tg_j + 1 < tg_total ? 1u - tg_rank : 0u);  // the other block's");
+    } else if (by_team) {
+      open("for (long long tg_v = blockIdx.x + (long long)gridDim.x * tg_team; tg_v < tg_total; tg_v += 2ll * gridDim.x)");
     } else {
       open("for (long long tg_v = blockIdx.x; tg_v < tg_total; tg_v += gridDim.x)");
     }
-    line("const int tg_b0 = (int)(tg_v % tg_grid0);");
-    line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
-    line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
+    block_ids();
   };
   auto loop_header = [&] {
     const ir::value_id iv = body.args[0];
@@ -219,9 +226,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   };
   if (p.pair) {
     open("auto tg_other = [&](long long tg_v, long long tg_it, int* tg_o)");
-    line("const int tg_b0 = (int)(tg_v % tg_grid0);");
-    line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
-    line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
+    block_ids();
     for (const ir::op& o : f_.body.ops)
       if (p.producer_ops.count(&o)) emit_op(o);
     if (!per_block) {
@@ -235,7 +240,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
       if (indices[j] != iv) line(str("tg_o[", j, "] = (int)", name(indices[j]), ";"));
     close(";");
   }
-  blocks_loop();
+  blocks_loop(false);
   for (const ir::op& o : f_.body.ops)
     if (p.producer_ops.count(&o)) emit_op(o);
   if (p.pair && per_block) sharing();
@@ -287,16 +292,8 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
                           : str("asm volatile(\"bar.sync 1, ", 128 * C, ";\" ::: \"memory\");");
   line("int tg_stage = 0;");
   line("unsigned tg_phase = 0;");
-  if (p.teams == 2) {
-    // Team t takes the block's tiles t, t + 2, ...: the producer fills the ring with every tile in turn.
-    line("int tg_turns = 0;  // tiles this team has taken");
-    open("for (long long tg_v = blockIdx.x + (long long)gridDim.x * tg_team; tg_v < tg_total; tg_v += 2ll * gridDim.x)");
-    line("const int tg_b0 = (int)(tg_v % tg_grid0);");
-    line("const int tg_b1 = (int)((tg_v / tg_grid0) % tg_grid1);");
-    line("const int tg_b2 = (int)(tg_v / ((long long)tg_grid0 * tg_grid1));");
-  } else {
-    blocks_loop();
-  }
+  if (p.teams == 2) line("int tg_turns = 0;  // tiles this team has taken");
+  blocks_loop(p.teams == 2);
   std::size_t i = 0;
   for (; &f_.body.ops[i] != p.loop; ++i) emit_op(f_.body.ops[i]);
   if (p.teams == 2) {
