@@ -73,7 +73,7 @@ def main():
         tt.launch(kern, grid=g, args=args)
         check(name)
         comp = kern._compiled(*kern.specialize(args, False), False)
-        print(f"{name}: grid {comp._sms}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B, "
+        print(f"{name}: grid {comp._max_blocks}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B, "
               f"{comp.block_threads} threads", flush=True)
         variants[name] = (lambda k=kern, args=args, g=g: tt.launch(k, grid=g, args=args))
     args = (a, b, bias, c, 128, 256, 64, 8, "relu")

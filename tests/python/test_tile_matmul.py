@@ -168,6 +168,8 @@ def test_cluster_errors():
         _generate(_k_by_block, (z, z, z, 128), cluster=2)
     with pytest.raises(ValueError, match="applies to tensor-core matrix products only.*sm_90"):
         _generate(K.matmul, (z, z, z, 128, 128, 64, 8), arch=80, cluster=2)
+    k = K.matmul.with_options(num_stages=3).with_options(cluster=2)  # an option left out is kept
+    assert (k.num_stages, k.cluster) == (3, 2) and K.matmul.with_options() is K.matmul
     with pytest.raises(ValueError, match="not 1 or 2 blocks"):
         _generate(K.matmul, (z, z, z, 128, 128, 64, 8), cluster=4)
 

@@ -31,7 +31,7 @@ class Compiled:
         self.pipeline_stages = 0
         self.cluster = 1        # blocks per cluster (2: pairs sharing operand tiles by multicast copies)
         self.note = ""          # why an mma stayed off the tensor cores
-        self._sms = 0
+        self._max_blocks = 0    # a persistent kernel's grid: the SMs, or the clusters that fit at once
         self._maps = {}         # (array index, address, shape, strides) -> encoded tensor map
         self._warned = set()    # array indices already reported as repacked
 
@@ -53,7 +53,7 @@ class Compiled:
         self.kernel = core.Program(self.source, name=f"{self.name}.cu", options=options).compile().get_kernel(k["name"])
         if self.shared_bytes > 48 * 1024:
             self.kernel.set_max_dynamic_shared_memory(self.shared_bytes)
-        self._sms = dev.multiprocessor_count
+        self._max_blocks = dev.multiprocessor_count
         if self.cluster > 1:
             # A persistent grid of clusters must all run at once (each walks its share of the tiles to the end):
             # not every SM can join a cluster, so the grid is the clusters that fit, not the SMs.
@@ -61,7 +61,7 @@ class Compiled:
             if fit < 1:
                 raise RuntimeError(f"tile kernel '{self.name}': no cluster of {self.cluster} blocks of "
                                    f"{self.block_threads} threads and {self.shared_bytes} bytes of shared memory fits")
-            self._sms = min(self._sms, fit * self.cluster)
+            self._max_blocks = min(self._max_blocks, fit * self.cluster)
 
     def launch_arguments(self, specs, grid, stream=None):
         """(launch grid, extra parameters, keep-alive) beyond the arrays and scalars: tensor maps and the
@@ -90,7 +90,7 @@ class Compiled:
             g = tuple(grid) + (1,) * (3 - len(grid))
             extra.extend(g)
             n, c = g[0] * g[1] * g[2], self.cluster
-            grid = (max(c, min(-(-n // c) * c, self._sms // c * c)),)  # whole clusters, at most one block per SM
+            grid = (max(c, min(-(-n // c) * c, self._max_blocks // c * c)),)  # whole clusters, one block an SM at most
         return grid, tuple(extra), keep
 
     def _repacked(self, index, dtype, ptr, rows, cols, stride, item, box_rows, box_cols, stream, keep):
@@ -133,9 +133,11 @@ class Kernel:
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"tile kernel '{self.__name__}' is launched with tt.launch({self.__name__}, grid, args)")
 
-    def with_options(self, num_stages=0, cluster=1):
-        """The same kernel compiled with other code generation options (a separate compile cache)."""
-        cluster = _cluster_arg(cluster)
+    def with_options(self, num_stages=None, cluster=None):
+        """The same kernel compiled with other code generation options (a separate compile cache); an option
+        left None keeps this kernel's."""
+        num_stages = self.num_stages if num_stages is None else int(num_stages)
+        cluster = self.cluster if cluster is None else _cluster_arg(cluster)
         if num_stages == self.num_stages and cluster == self.cluster:
             return self
         k = Kernel.__new__(Kernel)
