@@ -240,6 +240,9 @@ def for_tile_kernel(kernel, args, arch=None):
     notes = [f"mma on CUDA cores: {k['note']}"] if k["note"] else []
     if k["tensor_maps"]:
         notes.append(f"{len(k['tensor_maps'])} TMA tensor maps passed after the arguments")
+    if k["cluster"] > 1:
+        notes.append(f"launched in clusters of {k['cluster']} blocks: neighbouring blocks copy an A or B tile they "
+                     "both need once, half each, into both (TMA multicast)")
     return KernelReport(kernel.__name__, k["source"], k["name"], arch=arch, arch_specific=k["arch_specific"],
                         block_threads=k["block_threads"], dynamic_shared=k["shared_bytes"], stages=list(c.stages),
                         notes=notes)

@@ -67,6 +67,20 @@ def test_tile_kernel_report():
 
 
 @needs_nvrtc
+def test_tile_matmul_report_names_its_clusters():
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+    import matmul_kernels as K
+
+    z = np.zeros((256, 256), np.float16)
+    text = str(tegula.explain(K.matmul.with_options(cluster=2), z, z, z, 128, 256, 64, 8, arch=90))
+    assert "clusters of 2 blocks" in text and "TMA tensor maps" in text
+    assert "clusters of" not in str(tegula.explain(K.matmul, z, z, z, 128, 256, 64, 8, arch=90))
+
+
+@needs_nvrtc
 def test_fused_array_report():
     a = tnp.asarray(np.random.rand(100, 300).astype(np.float32))
     y = tnp.exp(-a * a) * a + 0.5 * a
