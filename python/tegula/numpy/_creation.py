@@ -93,8 +93,14 @@ def _from_host(obj, dtype, order, device_id):
     """Host data (NumPy arrays, lists, scalars) uploaded in the memory order NumPy's array(obj, dtype, order)
     gives: the host array with its axes permuted to C order is what is copied, so an F-ordered array goes up
     as it is, with no host copy."""
-    src = _np.asarray(obj)
-    host = src if dtype is None or dtype_name(dtype) == "bfloat16" else src.astype(dtype, copy=False)
+    native = dtype is not None and dtype_name(dtype) != "bfloat16"
+    if native and not isinstance(obj, _np.ndarray):
+        # Python values convert as NumPy converts them: a Python int out of the dtype's range is NumPy's
+        # OverflowError, not a wrapped value (NumPy arrays cast, wrapping, as NumPy's array() does).
+        src = _np.asarray(obj, dtype=_np.dtype(dtype_name(dtype)))
+    else:
+        src = _np.asarray(obj)
+    host = src if not native else src.astype(dtype, copy=False)
     perm = _layout.memory_perm(host, "K" if order == "A" and host is not src else order)
     if perm == list(range(host.ndim)):
         return as_array(host, device_id, dtype)
