@@ -269,6 +269,21 @@ def _array_function(self, func, types, args, kwargs):
     return fn(*args, **kwargs)
 
 
+def _tnp(name):
+    """tegula.numpy's function `name` (the package namespace: some functions live outside _functions)."""
+    import tegula.numpy as tnp
+
+    return getattr(tnp, name)
+
+
+def _tnp_method(name):
+    def call(self, *args, **kwargs):
+        return _tnp(name)(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
 def _method(name):
     def call(self, *args, **kwargs):
         from . import _functions
@@ -279,6 +294,39 @@ def _method(name):
     return call
 
 
+def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
+    """ndarray.sort: sorts `self` in place and returns None, as NumPy's method does (np.sort returns a copy)."""
+    if axis is None:
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")  # NumPy's (np.sort takes None)
+    extra = {} if stable is None else {"stable": stable}
+    self[...] = _tnp("sort")(self, axis=axis, kind=kind, order=order, **extra)
+
+
+def _partition_in_place(self, kth, axis=-1, kind="introselect", order=None):
+    """ndarray.partition: in place, returning None, as NumPy's method does."""
+    self[...] = _tnp("partition")(self, kth, axis=axis, kind=kind, order=order)
+
+
+def _compress(self, condition, axis=None, out=None):
+    return _tnp("compress")(condition, self, axis=axis, out=out)
+
+
+def _imatmul(self, other):
+    """a @= b: in place, which needs a @ b to have a's shape (NumPy's ValueError otherwise)."""
+    r = _matmul(self, other)
+    if r.shape != self.shape:
+        raise ValueError(f"matmul: the result of shape {r.shape} does not fit the array of shape {self.shape} "
+                         "that @= writes into")
+    self[...] = r
+    return self
+
+
+def _matrix_transpose(self):
+    if self.ndim < 2:
+        raise ValueError("matrix transpose with ndim < 2 is undefined")  # NumPy's
+    return self.swapaxes(-1, -2)
+
+
 def install():
     A = ndarray
     if not hasattr(A, "_cast"):
@@ -287,7 +335,7 @@ def install():
     A.dtype = property(lambda self: np_dtype(self._dtype_name))
     A.device = property(_core.device_of)
     A.T = property(lambda self: self._transpose([]))
-    A.mT = property(lambda self: self.swapaxes(-1, -2))
+    A.mT = property(_matrix_transpose)
     A.nbytes = property(lambda self: self.size * self.itemsize)
     A.strides = property(lambda self: tuple(s * self.itemsize for s in self._strides))
     A.__cuda_array_interface__ = property(_cai)
@@ -328,3 +376,15 @@ def install():
                  "flatten", "squeeze", "swapaxes", "clip", "round", "conj", "nonzero", "cumsum", "cumprod", "dot",
                  "sort", "argsort", "repeat", "take", "conjugate", "diagonal", "trace"):
         setattr(A, name, _method(name))
+    for name in ("argpartition", "choose", "put", "searchsorted"):
+        setattr(A, name, _tnp_method(name))
+    A.sort = _sort_in_place
+    A.partition = _partition_in_place
+    A.compress = _compress
+    A.__imatmul__ = _imatmul
+    A.__copy__ = lambda self: self.copy()
+    A.__deepcopy__ = lambda self, memo=None: self.copy()
+    A.__contains__ = lambda self, value: bool((self == value).any())
+    A.__divmod__ = lambda self, other: _tnp("divmod")(self, other)
+    A.__rdivmod__ = lambda self, other: _tnp("divmod")(other, self)
+    A.tobytes = lambda self, order="C": to_numpy(self).tobytes(order)

@@ -1,0 +1,82 @@
+"""ndarray methods with NumPy's semantics, on the CPU interpreter and (where there is one) the GPU: sort and
+partition sort in place and return None (np.sort returns a copy); argpartition, compress, choose, put,
+searchsorted; `in`, divmod, copy.copy/deepcopy, @= in place, tobytes."""
+import copy
+
+import numpy as np
+import pytest
+
+import tegula.numpy as tnp
+from numpy_util import device, rng, t  # noqa: F401
+
+
+@pytest.mark.parametrize("axis", [-1, 0, None])
+def test_sort_is_in_place(axis, device, rng):
+    x = rng.standard_normal((4, 6))
+    a, n = t(x, device), x.copy()
+    if axis is None:  # the method takes no axis=None (np.sort does: a flattened copy)
+        for arr in (a, n):
+            with pytest.raises(TypeError, match="NoneType"):
+                arr.sort(axis=None)
+        return
+    assert a.sort(axis=axis) is None and n.sort(axis=axis) is None
+    np.testing.assert_array_equal(a.get(), n)
+
+
+def test_partition_is_in_place(device, rng):
+    x = rng.standard_normal(9)
+    a, n = t(x, device), x.copy()
+    assert a.partition(4) is None and n.partition(4) is None
+    got = a.get()
+    assert got[4] == n[4] and (got[:4] <= got[4]).all() and (got[5:] >= got[4]).all()
+
+
+def test_selection_methods(device, rng):
+    x = rng.standard_normal((3, 5))
+    a = t(x, device)
+    np.testing.assert_array_equal(a.compress([True, False, True], axis=1).get(),
+                                  x.compress([True, False, True], axis=1))
+    k = a.argpartition(2, axis=1).get()
+    np.testing.assert_array_equal(np.take_along_axis(x, k, axis=1)[:, 2], np.partition(x, 2, axis=1)[:, 2])
+    choices = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    np.testing.assert_array_equal(t([0, 2, 1], device).choose(choices).get(), np.array([0, 2, 1]).choose(choices))
+    s = t([1.0, 3.0, 5.0], device)
+    np.testing.assert_array_equal(np.asarray(s.searchsorted([0, 4, 9], side="right").get()),
+                                  np.array([1.0, 3.0, 5.0]).searchsorted([0, 4, 9], side="right"))
+    p = tnp.zeros(5, device=device)
+    assert p.put([0, 2], [7, 8]) is None
+    np.testing.assert_array_equal(p.get(), [7, 0, 8, 0, 0])
+
+
+def test_operators_and_copies(device):
+    a = t([1, 3, -7], device)
+    assert 3 in a and 4 not in a
+    q, r = divmod(a, 3)
+    nq, nr = divmod(np.array([1, 3, -7]), 3)
+    np.testing.assert_array_equal(q.get(), nq)
+    np.testing.assert_array_equal(r.get(), nr)
+    q, r = divmod(7, a)
+    nq, nr = divmod(7, np.array([1, 3, -7]))
+    np.testing.assert_array_equal(q.get(), nq)
+    np.testing.assert_array_equal(r.get(), nr)
+    c, d = copy.copy(a), copy.deepcopy(a)
+    c[0] = 99
+    assert a.get()[0] == 1 and d.get().tolist() == [1, 3, -7]
+    assert a.tobytes() == np.array([1, 3, -7]).tobytes()
+
+
+def test_matmul_in_place(device):
+    m = t(np.eye(3), device)
+    same = m
+    m @= t(2 * np.eye(3), device)
+    assert m is same
+    np.testing.assert_array_equal(m.get(), 2 * np.eye(3))
+    v = tnp.ones((3, 2), device=device)
+    with pytest.raises(ValueError, match="matmul"):
+        v @= tnp.ones((2, 4), device=device)
+
+
+def test_matrix_transpose_needs_two_axes(device):
+    with pytest.raises(ValueError, match="matrix transpose with ndim < 2 is undefined"):
+        _ = t([1, 2], device).mT
+    assert t(np.ones((2, 3)), device).mT.shape == (3, 2)
