@@ -60,6 +60,7 @@ from ._array_api import __dict__ as _adict
 _ndarray.install()
 
 from . import fft, linalg, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
+from . import testing  # noqa: E402  (numpy.testing taking tegula arrays)
 
 AxisError = exceptions.AxisError
 pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, None
