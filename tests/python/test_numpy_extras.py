@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tegula.numpy as tnp
-from numpy_util import assert_same_error
+from numpy_util import assert_same_error, device  # noqa: F401
 
 RNG = np.random.default_rng(31)
 A = RNG.standard_normal((4, 5))
@@ -328,3 +328,29 @@ def test_frompyfunc_isnat_and_buffers():
     with pytest.raises(TypeError, match="only defined for np.datetime64"):
         tnp.isnat(tnp.asarray([1.0]))
     assert tnp.getbufsize() == np.getbufsize()
+
+
+def test_vectorize_runs_on_the_host_and_says_so(device):
+    from tegula.numpy import _host_utils
+    from tegula.tile import PerformanceWarning
+
+    _host_utils._SAID["vectorize"] = False
+    fn = lambda x, y: x + 2 * y if x > 0 else 0.0  # noqa: E731
+    f, nf = tnp.vectorize(fn), np.vectorize(fn)
+    x = np.array([1.0, -2.0, 3.0])
+    with pytest.warns(PerformanceWarning, match="runs its Python function on the host"):
+        r = f(tnp.asarray(x, device=device), 2)
+    assert isinstance(r, tnp.ndarray) and r.device == tnp.asarray(x, device=device).device
+    np.testing.assert_array_equal(r.get(), nf(x, 2))
+
+    @tnp.vectorize(otypes=[np.int64])
+    def triple(v):
+        return int(v) * 3
+
+    np.testing.assert_array_equal(triple(tnp.arange(4, device=device)).get(), [0, 3, 6, 9])
+    a, b = tnp.vectorize(lambda v: (v, v * 2))(tnp.arange(3, device=device))
+    np.testing.assert_array_equal(b.get(), [0, 2, 4])
+    s = tnp.vectorize(str)(tnp.arange(2, device=device))  # strings stay NumPy arrays: tegula has no str dtype
+    assert isinstance(s, np.ndarray) and s.tolist() == ["0", "1"]
+    with pytest.raises(TypeError, match="decorator takes one function"):
+        tnp.vectorize(otypes=[float])(1, 2)

@@ -136,7 +136,45 @@ def frompyfunc(func, nin, nout, *, identity=None):
     return apply
 
 
-_SAID = {"frompyfunc": False}
+_SAID = {"frompyfunc": False, "vectorize": False}
+
+_DEVICE_KINDS = "biufc"  # result dtypes tegula arrays hold (bool, integers, floats, complex)
+
+
+class vectorize:
+    """NumPy's vectorize: the Python function runs on the host, element by element (a Python call per element
+    cannot run on a GPU), said once by a PerformanceWarning. Tegula arrays among the arguments are copied to the
+    host; numeric results come back as tegula arrays on the first tegula argument's device (the default device
+    when there is none), others (objects, strings) stay NumPy arrays. Used bare or as `@vectorize(otypes=...)`."""
+
+    def __init__(self, pyfunc=None, otypes=None, doc=None, excluded=None, cache=False, signature=None):
+        self._options = {"otypes": otypes, "doc": doc, "excluded": excluded, "cache": cache, "signature": signature}
+        self._v = None if pyfunc is None else _np.vectorize(pyfunc, **self._options)
+        if pyfunc is not None:
+            self.__doc__ = self._v.__doc__
+            self.__name__ = getattr(pyfunc, "__name__", "vectorize")
+
+    def __call__(self, *args, **kwargs):
+        if self._v is None:  # @vectorize(otypes=...) applied to the function
+            if len(args) != 1 or kwargs or not callable(args[0]):
+                raise TypeError("vectorize(otypes=...) used as a decorator takes one function")
+            return vectorize(args[0], **self._options)
+        import warnings
+
+        from tegula.tile import PerformanceWarning
+
+        if not _SAID["vectorize"]:
+            _SAID["vectorize"] = True
+            warnings.warn("tegula.numpy.vectorize runs its Python function on the host, element by element; "
+                          "numeric results are copied back to the device", PerformanceWarning, stacklevel=2)
+        device = next((a.device for a in list(args) + list(kwargs.values()) if isinstance(a, _core.ndarray)), None)
+        r = self._v(*[_host(a) for a in args], **{k: _host(v) for k, v in kwargs.items()})
+
+        def back(x):
+            x = _np.asarray(x)
+            return _to_device(x, device) if x.dtype.kind in _DEVICE_KINDS else x
+
+        return tuple(back(x) for x in r) if isinstance(r, tuple) else back(r)
 
 
 def asarray_chkfinite(a, dtype=None, order=None, *, device=None):
@@ -185,7 +223,7 @@ def _extent(a):
     return lo, hi + a.itemsize
 
 
-__all__ = ["fromregex", "isnat", "frompyfunc", "getbufsize", "setbufsize", "base_repr", "binary_repr", "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "einsum_path",
+__all__ = ["fromregex", "isnat", "frompyfunc", "vectorize", "getbufsize", "setbufsize", "base_repr", "binary_repr", "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "einsum_path",
            "format_float_positional", "format_float_scientific", "get_printoptions",
            "iterable", "min_scalar_type", "mintypecode", "printoptions", "promote_types", "set_printoptions",
            "typename", "issubdtype", "common_type", "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt",
