@@ -391,3 +391,27 @@ def test_array_parameters_live_on_the_generators_device(monkeypatch):
         r = getattr(g, name)(*args)
         assert _core.device_of(r) == _core.Device("cpu"), name
         assert r.get().shape[0] == 2
+
+
+def test_random_state_is_the_legacy_api():
+    """RandomState: NumPy's legacy methods over a tegula Generator; a seed repeats its numbers, the module-level
+    functions are the methods of one global RandomState (np.random.seed(s) then rand == RandomState(s).rand)."""
+    a = R.RandomState(5).rand(3, 2).get()
+    np.testing.assert_array_equal(R.RandomState(5).rand(3, 2).get(), a)
+    R.seed(5)
+    np.testing.assert_array_equal(R.rand(3, 2).get(), a)
+    rs = R.RandomState(1)
+    assert isinstance(rs.normal(), float) and isinstance(rs.randint(10), int)
+    x = rs.randint(0, 10, size=1000).get()
+    assert x.dtype == np.int64 and x.min() >= 0 and x.max() <= 9
+    assert rs.poisson(3.0, 4).get().shape == (4,) and rs.gamma(2.0, 1.0, size=(2, 3)).get().shape == (2, 3)
+    state = rs.get_state()
+    first = rs.standard_normal(4).get()
+    rs.set_state(state)
+    np.testing.assert_array_equal(rs.standard_normal(4).get(), first)
+    public = {n for n in dir(np.random.RandomState) if not n.startswith("_")}
+    assert public <= set(dir(R.RandomState)), public - set(dir(R.RandomState))
+    t = rs.tomaxint(1000).get()
+    assert t.dtype == np.int64 and t.min() >= 0 and isinstance(rs.tomaxint(), int)
+    with pytest.raises(ValueError, match="Seed must be"):
+        R.RandomState(-1)
