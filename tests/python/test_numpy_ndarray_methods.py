@@ -80,3 +80,37 @@ def test_matrix_transpose_needs_two_axes(device):
     with pytest.raises(ValueError, match="matrix transpose with ndim < 2 is undefined"):
         _ = t([1, 2], device).mT
     assert t(np.ones((2, 3)), device).mT.shape == (3, 2)
+
+
+def test_flat_reads_and_writes_in_c_order(device):
+    x = np.arange(12).reshape(3, 4)
+    a = t(x, device)
+    assert a.flat[5].item() == 5 and len(a.flat) == 12
+    np.testing.assert_array_equal(a.flat[[1, 3]].get(), x.flat[[1, 3]])
+    np.testing.assert_array_equal(a.flat[2:5].get(), x.flat[2:5])
+    assert [int(v) for v in t(np.arange(3), device).flat] == [0, 1, 2]
+    assert a.flat.copy().shape == (12,) and np.asarray(a.flat).tolist() == list(range(12))
+    for make in (lambda: x.copy(), lambda: x.T.copy()):  # C-ordered, and a transposed (non-contiguous) view
+        n = make()
+        g = t(n, device) if n.flags.c_contiguous else t(n.T, device).T
+        for op in (lambda z: z.flat.__setitem__([0, 1, 2, 3], [7, 8]), lambda z: z.flat.__setitem__(1, 100),
+                   lambda z: z.flat.__setitem__([0, 1], [])):
+            op(n)
+            op(g)
+            np.testing.assert_array_equal(g.get(), n)
+        n.flat, g.flat = [1, 2, 3], [1, 2, 3]
+        np.testing.assert_array_equal(g.get(), n)
+        n.flat, g.flat = 5, 5
+        np.testing.assert_array_equal(g.get(), n)
+
+
+def test_view_shares_memory_and_names_what_it_cannot_do(device):
+    a = tnp.arange(4, device=device)
+    v = a.view()
+    assert v is not a
+    v[0] = 9
+    assert a.get().tolist() == [9, 1, 2, 3] and a.view(np.int64).get().tolist() == [9, 1, 2, 3]
+    with pytest.raises(NotImplementedError, match="astype"):
+        a.view(np.float64)
+    with pytest.raises(NotImplementedError, match="subclasses"):
+        a.view(np.ndarray)

@@ -321,6 +321,19 @@ def _imatmul(self, other):
     return self
 
 
+def _view(self, dtype=None, type=None):  # noqa: A002 - NumPy's names
+    """ndarray.view: a new array object over the same memory. Reinterpreting the bytes as another dtype, or as
+    another array class, is not supported (a NotImplementedError naming it)."""
+    import builtins
+
+    if type is not None or (isinstance(dtype, builtins.type) and issubclass(dtype, (ndarray, _np.ndarray))):
+        raise NotImplementedError("ndarray.view(type=...): tegula arrays have no subclasses to view as")
+    if dtype is not None and _np.dtype(dtype) != self.dtype:
+        raise NotImplementedError(f"ndarray.view({_np.dtype(dtype)}): reinterpreting {self.dtype} bytes as another "
+                                  "dtype is not supported; astype converts the values")
+    return self[...]
+
+
 def _matrix_transpose(self):
     if self.ndim < 2:
         raise ValueError("matrix transpose with ndim < 2 is undefined")  # NumPy's
@@ -388,3 +401,7 @@ def install():
     A.__divmod__ = lambda self, other: _tnp("divmod")(self, other)
     A.__rdivmod__ = lambda self, other: _tnp("divmod")(other, self)
     A.tobytes = lambda self, order="C": to_numpy(self).tobytes(order)
+    A.view = _view
+    from . import _flatiter
+
+    A.flat = property(_flatiter.get_flat, _flatiter.set_flat)
