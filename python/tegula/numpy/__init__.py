@@ -62,6 +62,7 @@ _ndarray.install()
 from . import fft, linalg, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
 from . import testing  # noqa: E402  (numpy.testing taking tegula arrays)
 from . import lib  # noqa: E402  (lib.stride_tricks)
+from . import emath  # noqa: E402  (complex results where the real functions have none)
 
 AxisError = exceptions.AxisError
 pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, None
