@@ -90,3 +90,18 @@ def test_python_ints_out_of_range_raise_overflow_error(call):
         eval("tnp." + call)  # noqa: S307
     # NumPy arrays cast (and wrap) as NumPy's array() does
     assert tnp.array(np.array([1000]), dtype="int8").get().tolist() == [-24]
+
+
+def test_broadcast_object():
+    a, b = tnp.ones((3, 1)), tnp.arange(4.0)
+    got, want = tnp.broadcast(a, b, 2.0), np.broadcast(np.ones((3, 1)), np.arange(4.0), 2.0)
+    assert (got.shape, got.nd, got.ndim, got.size, got.numiter) == (want.shape, want.nd, want.ndim, want.size,
+                                                                     want.numiter)
+    assert list(got) == list(want) and got.index == 12
+    got.reset()
+    assert got.index == 0
+    with pytest.raises(ValueError) as w:
+        np.broadcast(np.ones(3), np.ones(4))
+    with pytest.raises(ValueError) as g:
+        tnp.broadcast(tnp.ones(3), tnp.ones(4))
+    assert str(g.value) == str(w.value)

@@ -1,6 +1,6 @@
 """NumPy's index tricks: mgrid, ogrid, r_ and c_ build tegula arrays on the default device (arange, linspace and
 concatenate run there); s_, index_exp and ndindex are NumPy's own (they make index tuples and walk shapes, with
-no arrays). ndenumerate walks a host copy (one synchronisation)."""
+no arrays). ndenumerate, and iterating over a broadcast object, walk host copies (one synchronisation)."""
 from __future__ import annotations
 
 import math
@@ -10,7 +10,7 @@ from numpy import index_exp, ndindex, s_  # noqa: F401 - NumPy's: no arrays invo
 
 from ._core import ndarray
 
-__all__ = ["mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "ndindex", "ndenumerate"]
+__all__ = ["mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "ndindex", "ndenumerate", "broadcast"]
 
 
 def _is_complex_step(step):
@@ -152,3 +152,29 @@ def ndenumerate(arr):
     """NumPy's ndenumerate over a host copy of `arr` (one synchronisation): (index, value) pairs."""
     host = arr.get() if isinstance(arr, ndarray) else _np.asarray(arr)
     return _np.ndenumerate(host)
+
+
+class broadcast:
+    """NumPy's broadcast object: the shape the arguments broadcast to (shape, nd, ndim, size, numiter), NumPy's
+    ValueError when they do not; iterating it walks host copies of the arguments (tuples of NumPy scalars)."""
+
+    def __init__(self, *args):
+        from ._manipulation import broadcast_shapes
+
+        if len(args) > 64:
+            raise ValueError(f"Need at most 64 array objects, got {len(args)}")  # NumPy's limit (NPY_MAXARGS)
+        self._args = args
+        self.shape = broadcast_shapes(*[a.shape if isinstance(a, ndarray) else _np.shape(a) for a in args])
+        self.nd = self.ndim = len(self.shape)
+        self.size = math.prod(self.shape)
+        self.numiter = len(args)
+        self.index = 0
+
+    def __iter__(self):
+        host = [a.get() if isinstance(a, ndarray) else a for a in self._args]
+        for item in _np.broadcast(*host):
+            self.index += 1
+            yield item
+
+    def reset(self):
+        self.index = 0
