@@ -114,3 +114,15 @@ def test_view_shares_memory_and_names_what_it_cannot_do(device):
         a.view(np.float64)
     with pytest.raises(NotImplementedError, match="subclasses"):
         a.view(np.ndarray)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int16", "bool", "complex64", "bfloat16"])
+def test_pickle_round_trip(dtype, device):
+    import pickle
+
+    x = (np.arange(6).reshape(2, 3) % 3 == 0) if dtype == "bool" else np.arange(6).reshape(2, 3).astype(
+        "float32" if dtype == "bfloat16" else dtype)
+    a = t(x, device).astype(dtype).T
+    b = pickle.loads(pickle.dumps(a))
+    assert isinstance(b, tnp.ndarray) and b._dtype_name == a._dtype_name and b.shape == a.shape
+    assert b.device == a.device and bool((b == a).all())

@@ -334,6 +334,29 @@ def _view(self, dtype=None, type=None):  # noqa: A002 - NumPy's names
     return self[...]
 
 
+def _rebuild(host, dtype_name, device_id):
+    """Unpickling: the values back on the device they were pickled from (the default device when this process has
+    no such device; the CPU interpreter for CPU arrays)."""
+    from ._creation import asarray
+
+    device = None
+    if device_id >= 0:
+        try:
+            n = _core._tegula.device_count() if _core._tegula.driver_info().get("available") else 0
+        except Exception:  # noqa: BLE001 - no driver: the default device (the CPU interpreter)
+            n = 0
+        device = _core.Device("cuda", device_id) if device_id < n else None
+    else:
+        device = _core.Device("cpu")
+    return asarray(host, device=device).astype(dtype_name)
+
+
+def _reduce(self):
+    """pickle: the values as a host NumPy array (bfloat16 as float32, which holds it exactly) and the device."""
+    host = (self.astype("float32") if self._dtype_name == "bfloat16" else self).get()
+    return _rebuild, (host, self._dtype_name, self._device_id)
+
+
 def _matrix_transpose(self):
     if self.ndim < 2:
         raise ValueError("matrix transpose with ndim < 2 is undefined")  # NumPy's
@@ -402,6 +425,7 @@ def install():
     A.__rdivmod__ = lambda self, other: _tnp("divmod")(other, self)
     A.tobytes = lambda self, order="C": to_numpy(self).tobytes(order)
     A.view = _view
+    A.__reduce__ = _reduce
     from . import _flatiter
 
     A.flat = property(_flatiter.get_flat, _flatiter.set_flat)
