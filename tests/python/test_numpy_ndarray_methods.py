@@ -126,3 +126,8 @@ def test_pickle_round_trip(dtype, device):
     b = pickle.loads(pickle.dumps(a))
     assert isinstance(b, tnp.ndarray) and b._dtype_name == a._dtype_name and b.shape == a.shape
     assert b.device == a.device and bool((b == a).all())
+
+
+def test_generic_alias_for_annotations():
+    alias = tnp.ndarray[tuple, np.dtype[np.float64]]
+    assert alias.__origin__ is tnp.ndarray and alias.__args__ == (tuple, np.dtype[np.float64])

@@ -426,6 +426,9 @@ def install():
     A.tobytes = lambda self, order="C": to_numpy(self).tobytes(order)
     A.view = _view
     A.__reduce__ = _reduce
+    import types
+
+    A.__class_getitem__ = classmethod(types.GenericAlias)  # ndarray[shape, dtype] in annotations, as NumPy's
     from . import _flatiter
 
     A.flat = property(_flatiter.get_flat, _flatiter.set_flat)
