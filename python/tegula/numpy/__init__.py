@@ -60,9 +60,11 @@ from ._array_api import __dict__ as _adict
 _ndarray.install()
 
 from . import fft, linalg, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
-from . import testing  # noqa: E402  (numpy.testing taking tegula arrays)
 from . import lib  # noqa: E402  (lib.stride_tricks)
 from . import emath  # noqa: E402  (complex results where the real functions have none)
+from ._ufunc_object import ufunc, wrap_namespace as _wrap_ufuncs  # noqa: E402
+
+_wrap_ufuncs(globals())  # tnp.add.reduce, tnp.maximum.accumulate, tnp.multiply.outer, ...
 
 AxisError = exceptions.AxisError
 pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, None
@@ -164,3 +166,14 @@ _FUNCTION_MODULES = (_creation, _dtypes, _manipulation, _nanfunctions, _pad, _re
 _NOT_API = {"annotations", "math", "builtins", "as_array", "dtype_name", "ndarray_type"}
 __all__ = sorted({n for n in list(globals()) + [k for m in _FUNCTION_MODULES for k in vars(m)] + list(_adict)
                   if not n.startswith("_") and n not in _NOT_API and not isinstance(globals().get(n), type(_np))})
+
+
+def __getattr__(name):
+    """Submodules imported at first use: testing (numpy.testing is 40 ms of imports)."""
+    if name == "testing":
+        import importlib
+
+        module = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'tegula.numpy' has no attribute {name!r}")

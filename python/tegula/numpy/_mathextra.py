@@ -104,7 +104,8 @@ def frexp(x):
 def ldexp(x1, x2):
     f = _f()
     x = _floating(x1)
-    e = _arr(x2, x)
+    # a Python int exponent is an integer (next to a float array a weak scalar would turn float)
+    e = _arr(_np.asarray(x2) if isinstance(x2, int) and not isinstance(x2, bool) else x2, x)
     if e._dtype_name.startswith(("float", "complex")):
         raise TypeError("ufunc 'ldexp' not supported for the input types, and the inputs could not be safely coerced")
     half = (e // 2).astype(x._dtype_name)  # in two steps, so 2**e alone never overflows while the product fits

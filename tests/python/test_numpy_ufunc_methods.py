@@ -1,0 +1,70 @@
+"""tegula.numpy's ufuncs as objects with NumPy's ufunc methods, against NumPy: reduce (axis 0 by default, keepdims,
+initial, where, dtype), accumulate (cumsum/cumprod and the doubling scans of maximum, minimum, fmax, fmin,
+logical_and, logical_or), outer; attributes; at/reduceat and unary reduce refused by name."""
+import numpy as np
+import pytest
+
+import tegula.numpy as tnp
+from numpy_util import assert_same, device, rng, t  # noqa: F401
+
+REDUCING = ["add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or"]
+
+
+@pytest.mark.parametrize("name", REDUCING)
+@pytest.mark.parametrize("axis", [0, 1, None, -1])
+def test_reduce(name, axis, device, rng):
+    x = rng.standard_normal((4, 6))
+    if name.startswith("logical"):
+        x = x > 0
+    if name.startswith("f"):
+        x[1, 2] = np.nan
+    assert_same(getattr(tnp, name).reduce(t(x, device), axis=axis), getattr(np, name).reduce(x, axis=axis))
+    assert_same(getattr(tnp, name).reduce(t(x, device), axis=axis, keepdims=True),
+                getattr(np, name).reduce(x, axis=axis, keepdims=True))
+
+
+def test_reduce_options(device, rng):
+    x = rng.standard_normal((3, 5))
+    assert_same(tnp.add.reduce(t(x, device)), np.add.reduce(x))  # axis 0 by default, as NumPy
+    assert_same(tnp.maximum.reduce(t(x, device), axis=1, initial=0.5), np.maximum.reduce(x, axis=1, initial=0.5))
+    w = x > 0
+    assert_same(tnp.add.reduce(t(x, device), axis=1, where=t(w, device)), np.add.reduce(x, axis=1, where=w))
+    assert_same(tnp.add.reduce(t(np.arange(5, dtype=np.int8), device), dtype=np.int64),
+                np.add.reduce(np.arange(5, dtype=np.int8), dtype=np.int64))
+
+
+@pytest.mark.parametrize("name", REDUCING)
+@pytest.mark.parametrize("shape,axis", [((13,), 0), ((5, 9), 1), ((5, 9), 0), ((1, 1), 0), ((4, 0), 1)])
+def test_accumulate(name, shape, axis, device, rng):
+    x = rng.standard_normal(shape)
+    if name.startswith("logical"):
+        x = x > -0.5
+    if name.startswith("f") and x.size > 3:
+        x.flat[3] = np.nan
+    assert_same(getattr(tnp, name).accumulate(t(x, device), axis=axis), getattr(np, name).accumulate(x, axis=axis))
+
+
+def test_outer_and_attributes(device, rng):
+    a, b = rng.standard_normal(3), rng.standard_normal((2, 2))
+    for name in ("multiply", "maximum", "subtract", "greater"):
+        assert_same(getattr(tnp, name).outer(t(a, device), t(b, device)), getattr(np, name).outer(a, b))
+    assert isinstance(tnp.add, tnp.ufunc) and tnp.add.__name__ == "add"
+    assert (tnp.add.nin, tnp.add.nout, tnp.add.identity) == (2, 1, 0) and tnp.sin.nin == 1
+    assert_same(tnp.add(t(a, device), 1.0), a + 1.0)
+
+
+def test_what_is_refused():
+    with pytest.raises(NotImplementedError, match="add.at"):
+        tnp.add.at(tnp.zeros(3), [0, 0], 1.0)
+    with pytest.raises(NotImplementedError, match="reduceat"):
+        tnp.add.reduceat(tnp.arange(4), [0, 2])
+    with pytest.raises(NotImplementedError, match="subtract.reduce"):
+        tnp.subtract.reduce(tnp.arange(4))
+    with pytest.raises(ValueError, match="binary"):
+        tnp.sin.reduce(tnp.arange(4.0))
+
+
+def test_ldexp_takes_a_python_int(device):
+    v = np.array([1.5, -2.0, 0.25])
+    assert_same(tnp.ldexp(t(v, device), 2), np.ldexp(v, 2))
+    assert_same(tnp.ldexp(t(v.astype(np.float32), device), 3), np.ldexp(v.astype(np.float32), 3))
