@@ -68,3 +68,12 @@ def test_ldexp_takes_a_python_int(device):
     v = np.array([1.5, -2.0, 0.25])
     assert_same(tnp.ldexp(t(v, device), 2), np.ldexp(v, 2))
     assert_same(tnp.ldexp(t(v.astype(np.float32), device), 3), np.ldexp(v.astype(np.float32), 3))
+
+
+def test_numpy_ufunc_methods_on_tegula_arrays(device):
+    """numpy.maximum.accumulate(x) and friends on a tegula array dispatch to tegula.numpy's ufunc objects."""
+    x = np.array([[1.0, 5, 2], [4, 0, 6]])
+    a = t(x, device)
+    assert_same(np.maximum.accumulate(a, axis=1), np.maximum.accumulate(x, axis=1))
+    assert_same(np.logical_or.reduce(a > 3, axis=0), np.logical_or.reduce(x > 3, axis=0))
+    assert_same(np.multiply.outer(a[0], a[1]), np.multiply.outer(x[0], x[1]))

@@ -235,11 +235,6 @@ def _fill(self, value):
     self._assign(_value(self, value))
 
 
-# ufunc methods as the reductions and scans they are (NumPy's ufunc.reduce reduces axis 0 by default)
-_UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
-                 "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
-_UFUNC_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
-
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     from . import _functions
@@ -248,16 +243,17 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     fn = getattr(_functions, name, None)
     if method == "__call__" and fn is not None:
         return fn(*inputs, **kwargs)
-    if method == "reduce" and name in _UFUNC_REDUCE:
-        kwargs.setdefault("axis", 0)
-        return getattr(_functions, _UFUNC_REDUCE[name])(*inputs, **kwargs)
-    if method == "accumulate" and name in _UFUNC_ACCUMULATE:
-        kwargs.setdefault("axis", 0)
-        return getattr(_functions, _UFUNC_ACCUMULATE[name])(*inputs, **kwargs)
-    if method == "outer" and fn is not None and len(inputs) == 2:
-        a, b = _functions._pair(*inputs)
-        return fn(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+    if method in ("reduce", "accumulate", "outer"):  # numpy.add.reduce(x) etc.: tegula.numpy's ufunc objects
+        u = getattr(_tnp_module(), name, None)
+        if u is not None and hasattr(u, method):
+            return getattr(u, method)(*inputs, **kwargs)
     return NotImplemented  # NumPy then raises TypeError
+
+
+def _tnp_module():
+    import tegula.numpy as tnp
+
+    return tnp
 
 
 def _array_function(self, func, types, args, kwargs):
