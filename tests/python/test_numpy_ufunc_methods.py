@@ -53,9 +53,43 @@ def test_outer_and_attributes(device, rng):
     assert_same(tnp.add(t(a, device), 1.0), a + 1.0)
 
 
+AT_CASES = [
+    (lambda: np.zeros(5), [0, 0, 3], [1.0, 2, 3], "add"),
+    (lambda: np.arange(6.0).reshape(2, 3), (slice(None), [0, 0, 2]), [1.0, 2, 3], "add"),
+    (lambda: np.zeros(3, np.uint8), [0, 0], 1, "subtract"),
+    (lambda: np.zeros(3, np.int64), [0], 1.5, "add"),
+    (lambda: np.zeros(3, bool), [0, 0], True, "add"),
+    (lambda: np.zeros(4, np.complex64), [1, 1, 2], [1 + 1j, 2j, 3], "add"),
+    (lambda: np.arange(12.0).reshape(3, 4).T, ([0, 1, 1], [2, 2, 0]), 5.0, "add"),
+    (lambda: np.zeros((3, 3), np.float32), np.array([[1, 0, 1], [0, 0, 0], [1, 1, 1]], bool), 2.0, "add"),
+    (lambda: np.zeros(5, np.int8), [4, 4, 4], 100, "add"),
+    (lambda: np.ones(4), Ellipsis, 1.0, "subtract"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(AT_CASES)))
+def test_at_applies_every_repeated_index(case, device):
+    make, index, b, op = AT_CASES[case]
+    want = make()
+    getattr(np, op).at(want, index, b)
+    src = make()
+    got = t(src, device) if src.flags.c_contiguous else t(src.T, device).T
+    assert getattr(tnp, op).at(got, index, b) is None
+    assert_same(got, want)
+
+
 def test_what_is_refused():
-    with pytest.raises(NotImplementedError, match="add.at"):
-        tnp.add.at(tnp.zeros(3), [0, 0], 1.0)
+    with pytest.raises(NotImplementedError, match="multiply.at"):
+        tnp.multiply.at(tnp.zeros(3), [0, 0], 1.0)
+    with pytest.raises(IndexError, match="out of bounds"):
+        tnp.add.at(tnp.zeros(3), [5], 1.0)
+    with pytest.raises(ValueError, match="second operand"):
+        tnp.add.at(tnp.zeros(3), [0])
+    with pytest.raises(TypeError, match="boolean subtract"):
+        tnp.subtract.at(tnp.zeros(3, dtype=bool), [0], True)
+    h = np.zeros(3)  # a NumPy array: NumPy's add.at, in place
+    tnp.add.at(h, [0, 0], 1.0)
+    assert h.tolist() == [2.0, 0.0, 0.0]
     with pytest.raises(NotImplementedError, match="reduceat"):
         tnp.add.reduceat(tnp.arange(4), [0, 2])
     with pytest.raises(NotImplementedError, match="subtract.reduce"):
@@ -77,3 +111,5 @@ def test_numpy_ufunc_methods_on_tegula_arrays(device):
     assert_same(np.maximum.accumulate(a, axis=1), np.maximum.accumulate(x, axis=1))
     assert_same(np.logical_or.reduce(a > 3, axis=0), np.logical_or.reduce(x > 3, axis=0))
     assert_same(np.multiply.outer(a[0], a[1]), np.multiply.outer(x[0], x[1]))
+    np.add.at(a, ([0, 0], [1, 1]), 1.0)
+    assert a.get()[0, 1] == 7.0

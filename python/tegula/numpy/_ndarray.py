@@ -243,7 +243,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     fn = getattr(_functions, name, None)
     if method == "__call__" and fn is not None:
         return fn(*inputs, **kwargs)
-    if method in ("reduce", "accumulate", "outer"):  # numpy.add.reduce(x) etc.: tegula.numpy's ufunc objects
+    if method in ("reduce", "accumulate", "outer", "at"):  # numpy.add.reduce(x) etc.: tegula.numpy's ufunc objects
         u = getattr(_tnp_module(), name, None)
         if u is not None and hasattr(u, method):
             return getattr(u, method)(*inputs, **kwargs)

@@ -1,7 +1,8 @@
 """tegula.numpy's ufuncs as objects with NumPy's ufunc methods: `tnp.add(x, y)` as before, and `tnp.add.reduce`,
 `tnp.maximum.accumulate`, `tnp.multiply.outer`. reduce maps to the reductions (add: sum, multiply: prod, maximum:
 max, ...); accumulate to cumsum/cumprod, and for maximum, minimum, fmax, fmin, logical_and, logical_or to log2(n)
-fused doubling steps; outer broadcasts. `at` and `reduceat` raise NotImplementedError naming them."""
+fused doubling steps; outer broadcasts; add.at and subtract.at count repeated indices with bincount's kernel.
+`reduceat` and the other ufuncs' `at` raise NotImplementedError naming them."""
 from __future__ import annotations
 
 import numpy as _np
@@ -81,9 +82,41 @@ class ufunc:
         a, b = _tnp("asarray")(A), _tnp("asarray")(B)
         return self._fn(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
 
-    def at(self, *args, **kwargs):
-        raise NotImplementedError(f"tegula.numpy.{self.__name__}.at (unbuffered in-place updates at repeated "
-                                  "indices) is not implemented")
+    def at(self, a, indices, b=None):
+        """In place, a[indices] op= b with every repeated index applied (add and subtract): the indexed positions
+        come from tegula.numpy's own indexing of an arange (any index NumPy takes), and their totals from the
+        counting kernel of bincount (int64 totals for integers and bools, float64 for floats, by parts for
+        complex), added to a once."""
+        if isinstance(a, _np.ndarray):  # a NumPy array: NumPy's own, in place on the host
+            return getattr(_np, self.__name__).at(a, indices, b)
+        if self.__name__ not in ("add", "subtract"):
+            raise NotImplementedError(f"tegula.numpy.{self.__name__}.at: only add.at and subtract.at are "
+                                      "implemented")
+        if b is None:
+            raise ValueError("second operand needed for ufunc")
+        if self.__name__ == "subtract" and a._dtype_name == "bool":
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
+                            "`^` operator, or the logical_xor function instead.")
+        import tegula.numpy as tnp
+
+        from ._histogram import _counts
+
+        pos = tnp.arange(a.size, dtype="int64", device=a.device).reshape(a.shape)[indices]
+        vals = tnp.broadcast_to(tnp.asarray(b, device=a.device), pos.shape).reshape(-1)
+        pos = pos.reshape(-1)
+        if self.__name__ == "subtract":
+            vals = -vals
+        if vals._dtype_name.startswith("complex"):
+            re, im = _counts(pos, a.size, vals.real), _counts(pos, a.size, vals.imag)
+            totals = re + 1j * im
+        else:
+            kind = "float64" if vals._dtype_name.startswith(("float", "bfloat")) else "int64"
+            totals = _counts(pos, a.size, vals.astype(kind))
+        totals = totals.reshape(a.shape)
+        if a._dtype_name == "bool":
+            a[...] = a | (totals != 0)
+        else:
+            a[...] = (a + totals).astype(a._dtype_name)
 
     def reduceat(self, *args, **kwargs):
         raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduceat is not implemented")
