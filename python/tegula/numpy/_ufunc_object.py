@@ -11,6 +11,7 @@ _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
            "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 _DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or")
+_NO_INITIAL = object()  # reduce's initial= when not given (None is a value NumPy accepts there)
 
 
 def _tnp(name):
@@ -40,7 +41,7 @@ class ufunc:
         if self.nin != 2:
             raise ValueError(f"{method} only supported for binary functions")
 
-    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_np._NoValue, where=True):
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_INITIAL, where=True):
         self._binary("reduce")
         name = _REDUCE.get(self.__name__)
         if name is None:
@@ -49,7 +50,7 @@ class ufunc:
         kwargs = {"axis": axis, "out": out, "keepdims": keepdims}
         if where is not True:
             kwargs["where"] = where
-        if initial is not _np._NoValue:
+        if initial is not _NO_INITIAL:
             if name in ("all", "any"):
                 raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduce(initial=...)")
             kwargs["initial"] = initial
