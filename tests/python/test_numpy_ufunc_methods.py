@@ -96,6 +96,8 @@ def test_what_is_refused():
         tnp.subtract.reduce(tnp.arange(4))
     with pytest.raises(ValueError, match="binary"):
         tnp.sin.reduce(tnp.arange(4.0))
+    with pytest.raises(np.exceptions.AxisError, match="axis 5 is out of bounds"):  # not wrapped around
+        tnp.maximum.accumulate(tnp.ones((2, 3)), axis=5)
 
 
 def test_ldexp_takes_a_python_int(device):

@@ -77,22 +77,12 @@ def prod(a, axis=None, keepdims=False, initial=None, where=True):
 def cumprod(a, axis=None):
     """Inclusive products along axis (flattened for None) by doubling: step d multiplies each element by the
     running product d places before it."""
-    from ._manipulation import concatenate, moveaxis
+    from ._reductions import scan_by_doubling
 
     a = _arr(a)
     if axis is None:
-        x, axis = a.reshape(-1), 0
-    else:
-        if not -a.ndim <= axis < a.ndim:
-            raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
-        x = a
-    x = moveaxis(x, axis, -1)
-    n = x.shape[-1]
-    d = 1
-    while d < n:
-        x = _core.settled(concatenate([x[..., :d], x[..., d:] * x[..., :-d]], axis=-1))
-        d *= 2
-    return moveaxis(x, -1, axis)
+        a, axis = a.reshape(-1), 0
+    return scan_by_doubling(a, axis, lambda later, earlier: later * earlier)
 
 
 def argextreme(a, axis, want_max, skip_nan=False):

@@ -275,6 +275,23 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return (_arr(a) != 0)._reduce("sum", _axis(axis), bool(keepdims))
 
 
+def scan_by_doubling(a, axis, combine):
+    """The inclusive running `combine(later, earlier)` along `axis` in log2(n) fused steps: after step d each element
+    holds the combination of the 2d elements ending at it (complex cumprod, the running max/min/logical ufunc
+    accumulates)."""
+    from ._manipulation import moveaxis
+
+    if not -a.ndim <= axis < a.ndim:
+        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    x = moveaxis(a, axis, -1)
+    n = x.shape[-1]
+    d = 1
+    while d < n:
+        x = _core.settled(concatenate([x[..., :d], combine(x[..., d:], x[..., :-d])], axis=-1))
+        d *= 2
+    return moveaxis(x, -1, axis)
+
+
 def _scan(op, a, axis, dtype, out):
     a = _arr(a)
     if axis is None:

@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import numpy as _np
 
+from ._ndarray import _tnp
+
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
            "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 _DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or")
 _NO_INITIAL = object()  # reduce's initial= when not given (None is a value NumPy accepts there)
-
-
-def _tnp(name):
-    import tegula.numpy as tnp
-
-    return getattr(tnp, name)
 
 
 class ufunc:
@@ -72,7 +68,9 @@ class ufunc:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.accumulate")
         if a.ndim == 0:
             raise ValueError("accumulate on a 0-d array")  # NumPy's AxisError text differs; the type matches
-        r = _doubling(self._fn, a, axis)
+        from ._reductions import scan_by_doubling
+
+        r = scan_by_doubling(a, axis, self._fn)
         if out is not None:
             out[...] = r
             return out
@@ -121,23 +119,6 @@ class ufunc:
 
     def reduceat(self, *args, **kwargs):
         raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduceat is not implemented")
-
-
-def _doubling(fn, a, axis):
-    """The running fn along `axis`: after step j every element holds fn over the 2^(j+1) elements ending at it."""
-    axis = axis % a.ndim
-    n = a.shape[axis]
-    r = a
-    step = 1
-    while step < n:
-        head = [slice(None)] * a.ndim
-        tail = [slice(None)] * a.ndim
-        head[axis], tail[axis] = slice(0, step), slice(step, None)
-        earlier = [slice(None)] * a.ndim
-        earlier[axis] = slice(0, n - step)
-        r = _tnp("concatenate")([r[tuple(head)], fn(r[tuple(tail)], r[tuple(earlier)])], axis=axis)
-        step *= 2
-    return r
 
 
 def wrap_namespace(ns):
