@@ -139,7 +139,7 @@ const uniform_kernels& uniform_kernels_for(rt::device& dev, const std::string& x
   });
 }
 
-rt::launch_config count_config(rt::device& dev, std::int64_t n, bool shared, std::int64_t bins) {
+rt::launch_config count_config(rt::device& dev, std::int64_t n, std::int64_t shared_bytes) {
   // Enough blocks to fill the GPU a few times over; each block's shared counters are flushed once.
   const std::int64_t want = (n + threads * 16 - 1) / (threads * 16);
   const std::int64_t most = std::int64_t(dev.sm_count()) * 8;
@@ -147,7 +147,7 @@ rt::launch_config count_config(rt::device& dev, std::int64_t n, bool shared, std
   // reaches that at 2^41 values, 8 TB of float32; more blocks beyond).
   const std::int64_t blocks = std::max<std::int64_t>({1, std::min(want, most), (n >> 31) + 1});
   rt::launch_config c = cub_launch_config(unsigned(blocks), threads);
-  c.shared_mem = shared ? unsigned(bins * 8) : 0;
+  c.shared_mem = unsigned(shared_bytes);
   return c;
 }
 
@@ -187,9 +187,7 @@ void count_bins_uniform(rt::device& dev, const rt::stream& s, std::uintptr_t x, 
   cub_params p(kern);
   p << x << (w == bin_weights::none ? std::uintptr_t(0) : weights) << static_cast<long long>(n)
     << static_cast<long long>(bins) << edges << counts;
-  rt::launch_config c = count_config(dev, n, false, 0);
-  c.shared_mem = shared ? unsigned(need) : 0;
-  rt::launch(s, c, kern, p.buffer());
+  rt::launch(s, count_config(dev, n, shared ? need : 0), kern, p.buffer());
 }
 
 void count_bins(rt::device& dev, const rt::stream& s, std::uintptr_t idx, std::int64_t n, std::int64_t bins,
@@ -204,7 +202,7 @@ void count_bins(rt::device& dev, const rt::stream& s, std::uintptr_t idx, std::i
   cub_params p(kern);
   p << idx << (w == bin_weights::none ? std::uintptr_t(0) : weights) << static_cast<long long>(n)
     << static_cast<long long>(bins) << counts;
-  rt::launch(s, count_config(dev, n, shared, bins), kern, p.buffer());
+  rt::launch(s, count_config(dev, n, shared ? bins * 8 : 0), kern, p.buffer());
 }
 
 }  // namespace tegula::libs
