@@ -46,9 +46,7 @@ struct finder {
   }
 };
 
-// Clusters of two: the blocks of a pair release each other's pipeline stages, so they must take the same
-// number of K steps, whatever block they run; each copies half of a shared tile's rows, so a copy box
-// must split into halves of whole 8-row swizzle atoms. The user asked for pairs: refusing is an error.
+// Whether the K loop's bounds depend on the block id (then tiles may take different numbers of K steps).
 bool bounds_depend_on_block(const matmul_plan& p, const std::map<ir::value_id, const ir::op*>& def) {
   std::vector<ir::value_id> work(p.loop->operands.begin(), p.loop->operands.begin() + 3);
   std::set<ir::value_id> seen;
@@ -63,6 +61,9 @@ bool bounds_depend_on_block(const matmul_plan& p, const std::map<ir::value_id, c
   return false;
 }
 
+// Clusters of two: the blocks of a pair release each other's pipeline stages, so they must take the same
+// number of K steps, whatever block they run; each copies half of a shared tile's rows, so a copy box
+// must split into halves of whole 8-row swizzle atoms. The user asked for pairs: refusing is an error.
 void pair_up(const ir::function& f, matmul_plan& p, const std::map<ir::value_id, const ir::op*>& def) {
   auto refuse = [&](const std::string& why) {
     fail(error_kind::invalid_argument, to_string(p.mma->loc), p.mma->loc.known() ? ": " : "", "kernel '", f.name,
