@@ -131,7 +131,7 @@ class _Info:
         return Device("cpu") if _core.default_device_id() < 0 else Device("cuda", 0)
 
     def devices(self):
-        n = _core._tegula.device_count() if _core._tegula.driver_info().get("available") else 0
+        n = _core.cuda_device_count()
         return [Device("cuda", i) for i in range(n)] + [Device("cpu")]
 
     def default_dtypes(self, *, device=None):

@@ -83,6 +83,11 @@ def default_device_id():
     return _DEFAULT
 
 
+def cuda_device_count():
+    """The CUDA devices this process can use (0 without a driver)."""
+    return _tegula.device_count() if _tegula.driver_info().get("available") else 0
+
+
 def device_id(device):
     if device is None:
         return default_device_id()

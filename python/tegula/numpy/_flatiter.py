@@ -5,21 +5,19 @@ from __future__ import annotations
 
 import numpy as _np
 
-from ._core import ndarray
 
-
-def _cycled(values, count, dtype, device):
-    """`values` as `count` elements, repeated cyclically (NumPy's flat assignment); None for no values (NumPy then
-    writes nothing)."""
+def _values(values, a):
+    """The values a flat assignment into `a` writes: flat, in a's dtype, on a's device."""
     from ._creation import asarray
+
+    return asarray(values, dtype="bfloat16" if a._dtype_name == "bfloat16" else a.dtype, device=a.device).reshape(-1)
+
+
+def _cycled(v, count):
+    """Flat values `v` (more than one) as `count` elements, repeated cyclically (NumPy's flat assignment)."""
     from ._manipulation import tile
 
-    v = asarray(values, dtype=dtype, device=device).reshape(-1)
-    if v.size == 0:
-        return None
-    if v.size == count or v.size == 1:
-        return v
-    return tile(v, -(-count // v.size))[:count]
+    return v if v.size == count else tile(v, -(-count // v.size))[:count]
 
 
 class FlatIter:
@@ -36,9 +34,11 @@ class FlatIter:
         a = self.base
         flat = a.reshape(-1)  # a view when a is C-contiguous, else a copy
         if not _np.isscalar(value):
-            value = _cycled(value, int(_np.prod(flat[key].shape)), _dtype(a), a.device)
-            if value is None:
+            value = _values(value, a)
+            if value.size == 0:  # NumPy writes nothing
                 return
+            if value.size > 1:  # the selection's size decides the cycling
+                value = _cycled(value, int(_np.prod(flat[key].shape)))
         flat[key] = value
         if flat._base_id != a._base_id:  # a copy: write it back in a's shape
             a[...] = flat.reshape(a.shape)
@@ -63,13 +63,11 @@ def get_flat(a):
 
 def set_flat(a, value):
     """a.flat = value: every element, the values repeated cyclically."""
-    if _np.isscalar(value) or (isinstance(value, ndarray) and value.size == 1):
+    if _np.isscalar(value):
         a[...] = value
         return
-    v = _cycled(value, a.size, _dtype(a), a.device)
-    if v is not None:
-        a[...] = v.reshape(a.shape)
-
-
-def _dtype(a):
-    return "bfloat16" if a._dtype_name == "bfloat16" else a.dtype
+    v = _values(value, a)
+    if v.size == 1:
+        a[...] = v.reshape(())
+    elif v.size:  # none: NumPy writes nothing
+        a[...] = _cycled(v, a.size).reshape(a.shape)

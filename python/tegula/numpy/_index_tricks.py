@@ -150,8 +150,9 @@ c_ = _Concatenator(-1, 2, 0, "c_")
 
 def ndenumerate(arr):
     """NumPy's ndenumerate over a host copy of `arr` (one synchronisation): (index, value) pairs."""
-    host = arr.get() if isinstance(arr, ndarray) else _np.asarray(arr)
-    return _np.ndenumerate(host)
+    from ._host_utils import _host
+
+    return _np.ndenumerate(_host(arr))
 
 
 class broadcast:
@@ -171,8 +172,9 @@ class broadcast:
         self.index = 0
 
     def __iter__(self):
-        host = [a.get() if isinstance(a, ndarray) else a for a in self._args]
-        for item in _np.broadcast(*host):
+        from ._host_utils import _host
+
+        for item in _np.broadcast(*[_host(a) for a in self._args]):
             self.index += 1
             yield item
 

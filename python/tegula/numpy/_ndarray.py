@@ -244,22 +244,21 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "__call__" and fn is not None:
         return fn(*inputs, **kwargs)
     if method in ("reduce", "accumulate", "outer", "at"):  # numpy.add.reduce(x) etc.: tegula.numpy's ufunc objects
-        u = getattr(_tnp_module(), name, None)
+        u = getattr(_package(), name, None)
         if u is not None and hasattr(u, method):
             return getattr(u, method)(*inputs, **kwargs)
     return NotImplemented  # NumPy then raises TypeError
 
 
-def _tnp_module():
+def _package():
+    """The tegula.numpy package (imported late: it imports this module)."""
     import tegula.numpy as tnp
 
     return tnp
 
 
 def _array_function(self, func, types, args, kwargs):
-    import tegula.numpy as tnp
-
-    fn = getattr(tnp, func.__name__, None)
+    fn = getattr(_package(), func.__name__, None)
     if fn is None or not callable(fn):
         return NotImplemented
     return fn(*args, **kwargs)
@@ -267,9 +266,7 @@ def _array_function(self, func, types, args, kwargs):
 
 def _tnp(name):
     """tegula.numpy's function `name` (the package namespace: some functions live outside _functions)."""
-    import tegula.numpy as tnp
-
-    return getattr(tnp, name)
+    return getattr(_package(), name)
 
 
 def _tnp_method(name):
@@ -335,15 +332,10 @@ def _rebuild(host, dtype_name, device_id):
     no such device; the CPU interpreter for CPU arrays)."""
     from ._creation import asarray
 
-    device = None
-    if device_id >= 0:
-        try:
-            n = _core._tegula.device_count() if _core._tegula.driver_info().get("available") else 0
-        except Exception:  # noqa: BLE001 - no driver: the default device (the CPU interpreter)
-            n = 0
-        device = _core.Device("cuda", device_id) if device_id < n else None
-    else:
+    if device_id < 0:
         device = _core.Device("cpu")
+    else:
+        device = _core.Device("cuda", device_id) if device_id < _core.cuda_device_count() else None
     return asarray(host, device=device).astype(dtype_name)
 
 
