@@ -68,6 +68,17 @@ def torch_cuda():
     return torch
 
 
+def relu_bias_problem(n, seed=9):
+    """The bf16 relu(a @ b + bias) problem of the matmul workload and its probes: a and b (n, n), bias (n,), normals
+    from one seeded torch generator on the GPU, and the float64 reference."""
+    torch = torch_cuda()
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.randn((n, n), device="cuda", generator=gen).bfloat16()
+    b = torch.randn((n, n), device="cuda", generator=gen).bfloat16()
+    bias = torch.randn((n,), device="cuda", generator=gen).bfloat16()
+    return a, b, bias, torch.relu(a.double() @ b.double() + bias.double())
+
+
 def gbs(nbytes, ms):
     """GB/s of moving `nbytes` in `ms` milliseconds."""
     return nbytes / (ms * 1e-3) / 1e9

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import torch
 
+from common import relu_bias_problem
 from timing import print_medians, rested_rounds
 
 N = 8192
@@ -24,12 +25,8 @@ def main():
     import tegula.math as tm
     import tegula.numpy as tnp
 
-    gen = torch.Generator(device="cuda").manual_seed(9)
-    a = torch.randn((N, N), device="cuda", generator=gen).bfloat16()
-    b = torch.randn((N, N), device="cuda", generator=gen).bfloat16()
-    bias = torch.randn((N,), device="cuda", generator=gen).bfloat16()
+    a, b, bias, ref = relu_bias_problem(N)
     c = torch.empty_like(a)
-    ref = torch.relu(a.double() @ b.double() + bias.double())
     ta, tb, tbias = tnp.asarray(a), tnp.asarray(b), tnp.asarray(bias)
     variants = {}
     for sms in (None, 128, 126, 124, 120):

@@ -11,6 +11,7 @@ import sys
 
 import torch
 
+from common import relu_bias_problem
 from timing import print_medians, rested_rounds
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "common"))
@@ -49,12 +50,8 @@ def main():
     import tegula.numpy as tnp
     import tegula.tile as tt
 
-    gen = torch.Generator(device="cuda").manual_seed(9)
-    a = torch.randn((N, N), device="cuda", generator=gen).bfloat16()
-    b = torch.randn((N, N), device="cuda", generator=gen).bfloat16()
-    bias = torch.randn((N,), device="cuda", generator=gen).bfloat16()
+    a, b, bias, ref = relu_bias_problem(N)
     c = torch.empty_like(a)
-    ref = torch.relu(a.double() @ b.double() + bias.double())
 
     def check(what):
         err = ((c.double() - ref).norm() / ref.norm()).item()

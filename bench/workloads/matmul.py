@@ -8,7 +8,7 @@ import time
 import os
 import sys
 
-from common import Skip, failed, guarded, row, torch_cuda as _torch
+from common import Skip, failed, guarded, relu_bias_problem, row, torch_cuda as _torch
 from timing import torch_event_ms
 
 W = "matmul"
@@ -173,16 +173,12 @@ def _bias_relu(ctx):
     import matmul_kernels as K
 
     m = n = k = ctx.pick(8192, 4096)
-    gen = torch.Generator(device="cuda").manual_seed(9)
-    a = torch.randn((m, k), device="cuda", generator=gen).bfloat16()
-    b = torch.randn((k, n), device="cuda", generator=gen).bfloat16()
-    bias = torch.randn((n,), device="cuda", generator=gen).bfloat16()
+    a, b, bias, ref = relu_bias_problem(n)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
     plain_out = torch.empty_like(c)
     bm, bn, bk = TILES
     grid = K.grid(m, n, bm, bn)
     reps, rounds = ctx.pick(20, 5), ctx.pick(5, 2)
-    ref = torch.relu(a.double() @ b.double() + bias.double())
 
     paired = K.matmul_bias_act.with_options(cluster=2)
 
