@@ -29,6 +29,12 @@ def _arr(x, like=None):
     return as_array(x, like._device_id)
 
 
+def _arrays_on_one_device(arrays):
+    """The inputs as tegula arrays; host data goes to the device of the first tegula array among them."""
+    like = next((a for a in arrays if isinstance(a, ndarray)), None)
+    return [a if isinstance(a, ndarray) else as_array(a, None if like is None else like._device_id) for a in arrays]
+
+
 def _operand(x, like):
     """The other operand of like's binary op: Python scalars go to C++ as they are (weak)."""
     return x if _is_py_scalar(x) else _arr(x, like)

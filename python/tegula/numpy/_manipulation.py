@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _core, _layout
-from ._common import _arr, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis
+from ._common import _arr, _arrays_on_one_device, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis
 from ._core import _tegula, as_array, dtype_name, ndarray
 from ._creation import empty
 
@@ -117,7 +117,7 @@ def broadcast_shapes(*shapes):
 
 
 def broadcast_arrays(*args):
-    arrs = [_arr(a) for a in args]
+    arrs = _arrays_on_one_device(args)
     shape = _np.broadcast_shapes(*[a.shape for a in arrs])
     return [a._broadcast_to(shape) for a in arrs]
 
@@ -133,12 +133,6 @@ def atleast_2d(*arys):
         a = _arr(a)
         r.append(a.reshape(1, 1) if a.ndim == 0 else a[None] if a.ndim == 1 else a)
     return r[0] if len(r) == 1 else r
-
-
-def _arrays_on_one_device(arrays):
-    """The inputs as tegula arrays; host data goes to the device of the first tegula array among them."""
-    like = next((a for a in arrays if isinstance(a, ndarray)), None)
-    return [a if isinstance(a, ndarray) else as_array(a, None if like is None else like._device_id) for a in arrays]
 
 
 def _check_concatenable(arrs, axis):
@@ -181,7 +175,7 @@ concat = concatenate
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    arrs = [_arr(a) for a in arrays]
+    arrs = _arrays_on_one_device(list(arrays))
     if not arrs:
         raise ValueError("need at least one array to stack")
     if _py_any(a.shape != arrs[0].shape for a in arrs):

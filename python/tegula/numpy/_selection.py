@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _core
-from ._common import _arr, _finish
+from ._common import _arr, _arrays_on_one_device, _finish
 from ._core import ndarray
 from ._creation import empty
 from ._manipulation import moveaxis, stack
@@ -73,8 +73,8 @@ def _clip_indices(idx, n):
 
 
 def compress(condition, a, axis=None, out=None):
-    a = _arr(a)
-    c = _arr(condition).astype("bool")
+    a, c = _arrays_on_one_device([a, condition])
+    c = c.astype("bool")
     if axis is None:
         return _finish(take(a, flatnonzero(c)), out, True)
     return _finish(take(a, flatnonzero(c), axis=axis), out, True)
@@ -83,4 +83,5 @@ def compress(condition, a, axis=None, out=None):
 def extract(condition, arr):
     from ._indexing import compress_flat
 
-    return compress_flat(_arr(arr), _arr(condition) != 0)
+    arr, condition = _arrays_on_one_device([arr, condition])
+    return compress_flat(arr, condition != 0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _core
-from ._common import _arr
+from ._common import _arr, _arrays_on_one_device
 
 
 def _member(values, sorted_unique):
@@ -28,8 +28,8 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
-    e = _arr(element)
-    t = _arr(test_elements, e).reshape(-1)
+    e, t = _arrays_on_one_device([element, test_elements])
+    t = t.reshape(-1)
     found = _member(e.reshape(-1), unique(t)).reshape(e.shape)
     return ~found if invert else found
 

@@ -24,7 +24,7 @@ import numpy as _np
 import tegula.tile as _tt
 
 from . import _core
-from ._common import _arr
+from ._common import _arr, _arrays_on_one_device
 
 _T = 1024
 _RADIX = 16  # 4-bit digits: the (T, 16) one-hot tile stays small
@@ -375,7 +375,7 @@ def lexsort(keys, axis=-1):
         keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else [keys]
     elif isinstance(keys, _np.ndarray) or not isinstance(keys, (list, tuple)):
         keys = list(_np.asarray(keys)) if _np.ndim(keys) else [keys]
-    keys = [_arr(k) for k in keys]
+    keys = _arrays_on_one_device(keys)
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if any(k.shape != keys[0].shape for k in keys):

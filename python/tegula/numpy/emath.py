@@ -60,7 +60,12 @@ def log10(x):
 
 
 def logn(n, x):
-    return log(x) / log(n)
+    from ._core import as_array, ndarray
+
+    # both on the device of whichever is a tegula array (a Python n must not land on the default device)
+    like = x if isinstance(x, ndarray) else n if isinstance(n, ndarray) else None
+    dev = None if like is None else like._device_id
+    return log(as_array(x, dev)) / log(as_array(n, dev))
 
 
 def power(x, p):
