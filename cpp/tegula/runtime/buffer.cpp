@@ -3,6 +3,7 @@
 
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/driver.hpp"
+#include "tegula/runtime/host_staging.hpp"
 #include "tegula/runtime/memory_pool.hpp"
 #include "tegula/runtime/profiler.hpp"
 #include "tegula/runtime/stream.hpp"
@@ -64,6 +65,11 @@ void buffer::copy_from_host(const void* src, std::size_t bytes, std::size_t offs
   if (bytes == 0) return;
   dev_->make_current();
   prof::host_scope timing(prof::kind::copy, "h2d", &s, bytes);
+  if (bytes <= host_staging::slot_bytes) {
+    // Staged through pinned memory: ordered on `s`, and the host does not wait for the stream.
+    dev_->staging().upload(ptr_ + offset, src, bytes, s);
+    return;
+  }
   TEGULA_CHECK(drv().cuMemcpyHtoDAsync(ptr_ + offset, src, bytes, s.handle()));
   // Pageable host memory may be read after the call returns: finish before the caller frees it.
   TEGULA_CHECK(drv().cuStreamSynchronize(s.handle()));

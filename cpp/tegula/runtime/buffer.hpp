@@ -33,7 +33,8 @@ class buffer {
   void close(const stream* s = nullptr);
 
   // Copies are ordered on `s`. Device->host copies synchronise `s` before returning (the caller
-  // releases the GIL); host->device copies of pageable memory are staged by the driver.
+  // releases the GIL). Host->device copies may reuse the source once they return: up to
+  // host_staging::slot_bytes go through pinned slots without waiting for `s`; larger ones wait for it.
   void copy_from_host(const void* src, std::size_t bytes, std::size_t offset, const stream& s);
   void copy_to_host(void* dst, std::size_t bytes, std::size_t offset, const stream& s) const;
   void copy_from(const buffer& src, std::size_t bytes, const stream& s);

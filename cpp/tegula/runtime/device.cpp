@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "tegula/runtime/driver.hpp"
+#include "tegula/runtime/host_staging.hpp"
 #include "tegula/runtime/memory_pool.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/error.hpp"
@@ -108,6 +109,11 @@ void device::enable_peer_access(device& other) {
 memory_pool& device::pool() {
   std::call_once(pool_once_, [&] { pool_.reset(new memory_pool(*this)); });
   return *pool_;
+}
+
+host_staging& device::staging() {
+  std::call_once(staging_once_, [&] { staging_.reset(new host_staging(*this)); });
+  return *staging_;
 }
 
 }  // namespace tegula::rt

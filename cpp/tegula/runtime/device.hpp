@@ -8,6 +8,7 @@
 
 namespace tegula::rt {
 
+class host_staging;
 class memory_pool;
 class stream;
 
@@ -40,6 +41,8 @@ class device {
   // where the hardware has no peer path).
   void enable_peer_access(device& other);
   memory_pool& pool();
+  // Pinned slots for small host->device uploads (see host_staging.hpp).
+  host_staging& staging();
   // The legacy default stream (handle 0) of this device, as a shared, borrowed stream object.
   const std::shared_ptr<stream>& default_stream();
 
@@ -52,9 +55,10 @@ class device {
   std::string name_;
   int cc_major_ = 0, cc_minor_ = 0, sm_count_ = 0;
   std::size_t total_memory_ = 0;
-  std::once_flag context_once_, pool_once_, stream_once_;
+  std::once_flag context_once_, pool_once_, stream_once_, staging_once_;
   CUcontext context_ = nullptr;
   std::unique_ptr<memory_pool> pool_;
+  std::unique_ptr<host_staging> staging_;
   std::shared_ptr<stream> default_stream_;
 };
 
