@@ -208,8 +208,8 @@ void bind_libs(nb::module_& m) {
     libs::count_bins(dev, array::array_stream(dev), idx, n, bins, w, weights_ptr, counts);
   }, nb::arg("device"), nb::arg("idx_ptr"), nb::arg("n"), nb::arg("bins"), nb::arg("weights"), nb::arg("weights_ptr"),
   nb::arg("counts_ptr"),
-  "counts[k] += weights[i] (or 1) for the n int64 bin indices with 0 <= idx[i] < bins, counted per block in shared "
-  "memory (libs/bin_counts.hpp); counts: int64 (weights none/int64) or float64.");
+  "counts[k] = the sum of weights[i] (or 1) over the n int64 bin indices with 0 <= idx[i] < bins (counts zeroed "
+  "first), counted per block in shared memory (libs/bin_counts.hpp); counts: int64 (weights none/int64) or float64.");
   m.def("count_bins_uniform", [weights_kind](int device, std::uintptr_t x, const std::string& x_type, std::int64_t n,
                                              std::uintptr_t edges, std::int64_t bins, const std::string& weights,
                                              std::uintptr_t weights_ptr, std::uintptr_t counts) {

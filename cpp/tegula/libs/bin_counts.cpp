@@ -7,6 +7,7 @@
 
 #include "tegula/libs/cub_jit.hpp"
 #include "tegula/runtime/device.hpp"
+#include "tegula/runtime/driver.hpp"
 #include "tegula/runtime/object_code.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/error.hpp"
@@ -171,14 +172,20 @@ std::string bin_counts_uniform_source(const std::string& x_type, bin_weights w) 
          uniform_source;
 }
 
+// The bins' 8-byte totals set to zero on `s` (a memset node: cheaper than a fill kernel), the device made current.
+static void zero_counts(rt::device& dev, const rt::stream& s, std::uintptr_t counts, std::int64_t bins) {
+  dev.make_current();
+  if (bins > 0) TEGULA_CHECK(rt::drv().cuMemsetD8Async(CUdeviceptr(counts), 0, std::size_t(bins) * 8, s.handle()));
+}
+
 void count_bins_uniform(rt::device& dev, const rt::stream& s, std::uintptr_t x, const std::string& x_type,
                         std::int64_t n, std::uintptr_t edges, std::int64_t bins, bin_weights w, std::uintptr_t weights,
                         std::uintptr_t counts) {
   if (n < 0 || bins < 1) fail(error_kind::invalid_argument, "count_bins_uniform: ", n, " values, ", bins, " bins");
-  if (n == 0) return;
   if (w != bin_weights::none && !weights) fail(error_kind::invalid_argument, "count_bins_uniform: weights missing");
+  zero_counts(dev, s, counts, bins);
+  if (n == 0) return;
   const uniform_kernels& k = uniform_kernels_for(dev, x_type, w);
-  dev.make_current();
   // Shared memory: the block's counters (4 bytes each without weights, 8 with), then the bins + 1 edges.
   const std::int64_t counter = w == bin_weights::none ? 4 : 8, edge = x_type == "float32" ? 4 : 8;
   const std::int64_t need = (bins * counter + 15) / 16 * 16 + (bins + 1) * edge;
@@ -193,10 +200,10 @@ void count_bins_uniform(rt::device& dev, const rt::stream& s, std::uintptr_t x, 
 void count_bins(rt::device& dev, const rt::stream& s, std::uintptr_t idx, std::int64_t n, std::int64_t bins,
                 bin_weights w, std::uintptr_t weights, std::uintptr_t counts) {
   if (n < 0 || bins < 0) fail(error_kind::invalid_argument, "count_bins: negative length (", n, " elements, ", bins, " bins)");
-  if (n == 0 || bins == 0) return;
   if (w != bin_weights::none && !weights) fail(error_kind::invalid_argument, "count_bins: weights missing");
+  zero_counts(dev, s, counts, bins);
+  if (n == 0 || bins == 0) return;
   const count_kernels& k = kernels_for(dev);
-  dev.make_current();
   const bool shared = bins <= max_shared_bins;
   rt::kernel& kern = *k.k[w == bin_weights::float64 ? 1 : 0][shared ? 1 : 0];
   cub_params p(kern);

@@ -43,20 +43,20 @@ def _count(idx, w, counts, n: _tt.int64, nb: _tt.int64, HAS_W: _tt.Constant[bool
 def _counts(idx, nb, weights=None):
     """Per-bin totals of `weights` (or of ones) over the flat int64 bin indices `idx`; indices outside 0..nb-1 are
     skipped. int64 counts, float64 sums of real weights."""
-    from ._creation import ascontiguousarray, zeros
+    from ._creation import ascontiguousarray, empty, zeros
 
     dev = _core.device_of(idx)
     acc = "int64" if weights is None or not (weights._dtype_name.startswith(("float", "bfloat"))) else "float64"
-    counts = zeros((nb,), acc, device=dev)
     idx = ascontiguousarray(idx).reshape(-1)
     n = idx.shape[0]
-    if n == 0 or nb == 0:
-        return counts
     w = idx if weights is None else ascontiguousarray(weights.astype(acc)).reshape(-1)
-    if idx._device_id >= 0:  # the GPU: privatised shared-memory counts (cpp/tegula/libs/bin_counts.hpp)
-        counts._prepare_write()
+    if idx._device_id >= 0:  # the GPU: privatised shared-memory counts (cpp/tegula/libs/bin_counts.hpp), zeroed there
+        counts = empty((nb,), acc, device=dev)
         _core._tegula.count_bins(idx._device_id, idx._data_ptr, n, nb, "none" if weights is None else acc,
                                  0 if weights is None else w._data_ptr, counts._data_ptr)
+        return counts
+    counts = zeros((nb,), acc, device=dev)
+    if n == 0 or nb == 0:
         return counts
     _launch(_count, -(-n // _T), (idx, w, counts, n, nb, weights is not None, _T), idx._device_id)
     return counts
@@ -69,18 +69,17 @@ def _uniform_counts(a, edges, nb, weights):
     """histogram's counts over equal bins on a GPU, each value's bin found and counted in one pass
     (cpp/tegula/libs/bin_counts.hpp), in NumPy's result dtype; None where that pass does not apply (the CPU, other
     value dtypes, complex weights): the binary search and the separate count then run."""
-    from ._creation import ascontiguousarray, zeros
+    from ._creation import ascontiguousarray, empty
 
     if a._device_id < 0 or _UNIFORM_EDGES.get(a._dtype_name) != edges._dtype_name:
         return None
     if weights is not None and _is_complex(weights):
         return None
     wacc = None if weights is None else ("float64" if weights._dtype_name.startswith(("float", "bfloat")) else "int64")
-    counts = zeros((nb,), wacc or "int64", device=_core.device_of(a))
+    counts = empty((nb,), wacc or "int64", device=_core.device_of(a))  # zeroed by the counting call
     x = ascontiguousarray(a).reshape(-1)
     w = None if weights is None else ascontiguousarray(weights.astype(wacc)).reshape(-1)
     e = ascontiguousarray(edges)
-    counts._prepare_write()
     _core._tegula.count_bins_uniform(a._device_id, x._data_ptr, a._dtype_name, x.shape[0], e._data_ptr, nb,
                                      wacc or "none", 0 if w is None else w._data_ptr, counts._data_ptr)
     return counts if weights is None else counts.astype(weights._dtype_name)
