@@ -131,6 +131,44 @@ def _host_cupy(nbytes, reps):
             row(W, "cupy", "d2h_pageable_GBps", nbytes / d2h / 1e9, "GB/s", better="higher")]
 
 
+SMALL = 1024  # float32 elements of each small upload (4 KiB)
+UPLOADS = 200
+
+
+def _small_uploads(upload, sync, reps):
+    """Microseconds per upload of UPLOADS fresh 4 KiB NumPy arrays in a row, then one sync (median of reps)."""
+    rng = np.random.default_rng(7)
+    hosts = [rng.standard_normal(SMALL).astype(np.float32) for _ in range(UPLOADS)]
+    keep = []
+    s = wall_s(lambda: keep.append([upload(h) for h in hosts]), sync, repeat=reps)
+    return s / UPLOADS * 1e6, keep[-1], hosts
+
+
+def _small_rows(ctx, reps):
+    import tegula.numpy as tnp
+
+    us, got, hosts = _small_uploads(tnp.asarray, ctx.dev.sync, reps)
+    if not all(np.array_equal(g.get(), h) for g, h in zip(got, hosts)):
+        raise RuntimeError("tegula small uploads arrived wrong")
+    return [row(W, "tegula", "h2d_small_us", us, "us", better="lower", ratio_vs=["torch", "cupy"],
+                note=f"{UPLOADS} uploads of {SMALL * 4 >> 10} KiB NumPy arrays, then one sync (tnp.asarray; pinned slots, "
+                     "no stream wait)")]
+
+
+def _small_torch(reps):
+    import torch
+
+    us, _, _ = _small_uploads(lambda h: torch.from_numpy(h).to("cuda"), torch.cuda.synchronize, reps)
+    return [row(W, "torch", "h2d_small_us", us, "us", better="lower", note="torch.from_numpy(x).to('cuda')")]
+
+
+def _small_cupy(reps):
+    import cupy
+
+    us, _, _ = _small_uploads(cupy.asarray, cupy.cuda.Device().synchronize, reps)
+    return [row(W, "cupy", "h2d_small_us", us, "us", better="lower", note="cupy.asarray(x)")]
+
+
 def run(ctx):
     ctx.require_gpu()
     nbytes, reps = ctx.pick(2 << 30, 512 << 20), ctx.pick(20, 5)
@@ -142,5 +180,8 @@ def run(ctx):
     rows += guarded(W, "tegula", lambda: _host_tegula(ctx, host_bytes, host_reps))
     rows += guarded(W, "torch", lambda: _host_torch(host_bytes, host_reps))
     rows += guarded(W, "cupy", lambda: _host_cupy(host_bytes, host_reps))
+    rows += guarded(W, "tegula small", lambda: _small_rows(ctx, 5))
+    rows += guarded(W, "torch small", lambda: _small_torch(5))
+    rows += guarded(W, "cupy small", lambda: _small_cupy(5))
     ctx.dev.set_current()
     return rows
