@@ -19,17 +19,28 @@ bfloat16 = "bfloat16"
 _NAMES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
           "float32", "float64", "complex64", "complex128"}
 _NP_DTYPES = {}
+_NAME_OF = {}  # dtype-like -> name, for the dtype-likes seen (np.dtype(...).name costs microseconds a call)
 
 
 def dtype_name(dtype, default="float64"):
     """A tegula dtype name for anything NumPy accepts as a dtype (and 'bfloat16')."""
     if dtype is None:
         return default
+    try:
+        name = _NAME_OF.get(dtype)
+    except TypeError:  # unhashable: NumPy decides below
+        name = None
+    if name is not None:
+        return name
     if isinstance(dtype, str) and dtype == "bfloat16":
         return dtype
     name = _np.dtype(dtype).name
     if name not in _NAMES:
         raise TypeError(f"tegula.numpy does not support dtype {name!r}")
+    try:
+        _NAME_OF[dtype] = name
+    except TypeError:
+        pass
     return name
 
 

@@ -164,6 +164,9 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0, *, device=None, like=N
 
 def asarray(obj, dtype=None, order=None, *, device=None, copy=None, like=None):
     """No copy unless one is needed (another device, dtype or memory order) or asked for (copy=True)."""
+    if type(obj) is _np.ndarray and dtype is None and order is None and copy is None and obj.flags.c_contiguous:
+        # the common upload, as _from_host would do it, without its general steps
+        return _core.from_numpy(obj, _core.default_device_id() if device is None else _dev(device))
     o = _layout.parse_order(order, default="K")
     if isinstance(obj, ndarray):
         if copy:
