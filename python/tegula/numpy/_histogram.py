@@ -13,6 +13,7 @@ scalars from the device."""
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import operator
 
@@ -237,8 +238,17 @@ def _bin_edges(a, bins, range, weights):
         return edges, None
     else:
         raise ValueError("`bins` must be 1d, when an array")
-    edges = _np.linspace(first, last, n + 1, endpoint=True, dtype=_host_float(a))
-    return asarray(edges, device=dev), n
+    return asarray(_equal_edges(first, last, n, _host_float(a), bool(_np.signbit(first)), bool(_np.signbit(last))),
+                   device=dev), n
+
+
+@functools.lru_cache(maxsize=64)
+def _equal_edges(first, last, n, dtype, *signs):
+    """NumPy's n equal bins' edges from first to last (host, read-only; remembered: a loop of histograms over one
+    range computes them once). `signs` are first's and last's sign bits: 0.0 == -0.0 must not share an entry."""
+    edges = _np.linspace(first, last, n + 1, endpoint=True, dtype=dtype)
+    edges.flags.writeable = False
+    return edges
 
 
 def _prepare(a, weights):
