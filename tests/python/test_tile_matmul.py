@@ -123,17 +123,19 @@ def _k_by_block(a, b, c, BM: tt.Constant[int]):
     tt.store(c, index=(0, 0), tile=acc.astype(c.dtype))
 
 
-@pytest.mark.parametrize("tiles", [(64, 256, 64), (64, 128, 64)])
+@pytest.mark.parametrize("tiles", [(64, 256, 64), (64, 128, 64), (128, 128, 64), (128, 64, 64)])
 def test_one_warpgroup_tiles_take_turns(tiles):
-    """BM = 64: a warpgroup per tile, two of them taking alternate tiles (ping-pong), each with its own store
-    staging; a kernel whose K steps depend on the block keeps one warpgroup."""
+    """BM = 64, and BM = 128 with BN <= 128 (two m64 blocks in one warpgroup's registers): a warpgroup per tile, two
+    of them taking alternate tiles (ping-pong), each with its own store staging; a kernel whose K steps depend on
+    the block keeps one warpgroup (BM = 64) or two on one tile (BM = 128)."""
     bm, bn, bk = tiles
     z = np.zeros((256, 256), np.float16)
     k = _generate(K.matmul_bias_act, (z, z, np.zeros(256, np.float16), z, bm, bn, bk, 8, "relu"))
     assert k["block_threads"] == 384 and "two teams taking turns" in k["source"] and "tg_nk" in k["source"]
     assert len(_cubin(k["source"], "sm_90a")) > 0
-    k = _generate(_k_by_block, (z, z, z, 64))
-    assert k["block_threads"] == 256 and "two teams" not in k["source"] and k["note"] == ""
+    k = _generate(_k_by_block, (z, z, z, bm))
+    assert k["block_threads"] == (256 if bm == 64 else 384) and "two teams" not in k["source"] and k["note"] == ""
+    assert len(_cubin(k["source"], "sm_90a")) > 0
 
 
 @pytest.mark.parametrize("tiles", [(128, 256, 64), (128, 128, 64), (64, 256, 64), (256, 128, 64)])

@@ -220,7 +220,12 @@ std::optional<matmul_plan> plan_matmul(const ir::function& f, const options& opt
   if (opt.cluster == 2) pair_up(f, p, fd.def);
   // One warpgroup per tile (BM = 64): two of them take turns, when every tile takes the same K steps (a
   // warpgroup skips the other's stages of the ring by counting them).
-  if (p.consumers == 1 && !p.pair && !bounds_depend_on_block(p, fd.def)) p.teams = 2;
+  // A 128 x (BN <= 128) tile fits one warpgroup's registers (two m64 blocks, at most 128 floats a thread): one
+  // warpgroup per tile in two teams, rather than two warpgroups on one tile, so one team's epilogue overlaps the
+  // other's main loop.
+  const bool same_steps = !p.pair && !bounds_depend_on_block(p, fd.def);
+  if (p.bm == 128 && p.bn <= 128 && same_steps) { p.consumers = 1; p.mb = 2; }
+  if (p.consumers == 1 && same_steps) p.teams = 2;
   return p;
 }
 
