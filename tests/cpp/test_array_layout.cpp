@@ -399,5 +399,38 @@ TEST(ArrayLayout, Coalesce) {
     EXPECT_EQ(addresses(one(l)), addresses(l));
 }
 
+TEST(ArrayLayout, ReinterpretMatchesNumPyView) {
+  // float32 (3, 4) viewed as int16, float64, complex128 (NumPy: (3, 8), (3, 2), (3, 1)).
+  const layout a = contiguous({3, 4});
+  EXPECT_EQ(reinterpret(a, 4, 2).shape, (dims{3, 8}));
+  EXPECT_EQ(reinterpret(a, 4, 2).strides, (dims{8, 1}));
+  EXPECT_EQ(reinterpret(a, 4, 8).shape, (dims{3, 2}));
+  EXPECT_EQ(reinterpret(a, 4, 16).shape, (dims{3, 1}));
+  EXPECT_EQ(reinterpret(a, 4, 4).strides, a.strides);
+  // a[1:, ::1] rows of a (4, 6) float32, viewed as float64: offset 6 floats = 3 doubles, row stride 3.
+  const layout rows{{3, 6}, {6, 1}, 6};
+  const layout d = reinterpret(rows, 4, 8);
+  EXPECT_EQ(d.shape, (dims{3, 3}));
+  EXPECT_EQ(d.strides, (dims{3, 1}));
+  EXPECT_EQ(d.offset, 3);
+  // (4, 3)[:, :1] as int16 (NumPy: (4, 2)): the last axis has extent 1, so any stride counts as contiguous.
+  EXPECT_EQ(reinterpret(layout{{4, 1}, {3, 1}, 0}, 4, 2).shape, (dims{4, 2}));
+  // Errors, NumPy's texts.
+  const auto v = error_kind::invalid_argument;
+  expect_error([] { reinterpret(contiguous({}), 4, 2); }, v,
+               "Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+  expect_error([&] { reinterpret(transpose(a, {}), 4, 2); }, v,
+               "To change to a dtype of a different size, the last axis must be contiguous");
+  expect_error([] { reinterpret(contiguous({3, 3}), 4, 8); }, v,
+               "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last "
+               "axis of the array.");
+  expect_error([] { reinterpret(contiguous({3}), 8, 3); }, v,
+               "When changing to a smaller dtype, its size must be a divisor of the size of original dtype");
+  // A stride of 3 float32 is not a whole number of float64: NumPy has byte strides, tegula elements.
+  expect_error([] { reinterpret(layout{{2, 2}, {3, 1}, 0}, 4, 8); }, error_kind::not_implemented,
+               "view as a 8-byte dtype: the stride (12 bytes) is not a whole number of new items; tegula arrays step "
+               "in whole elements (copy the array first)");
+}
+
 }  // namespace
 }  // namespace tegula::array

@@ -110,10 +110,62 @@ def test_view_shares_memory_and_names_what_it_cannot_do(device):
     assert v is not a
     v[0] = 9
     assert a.get().tolist() == [9, 1, 2, 3] and a.view(np.int64).get().tolist() == [9, 1, 2, 3]
-    with pytest.raises(NotImplementedError, match="astype"):
-        a.view(np.float64)
     with pytest.raises(NotImplementedError, match="subclasses"):
         a.view(np.ndarray)
+    with pytest.raises(NotImplementedError, match="a != 0"):
+        a.view(bool)
+
+
+VIEWS = [("float32", "int32"), ("float32", "uint8"), ("float32", "float64"), ("float64", "float32"),
+         ("complex128", "float64"), ("float64", "complex128"), ("int64", "int16"), ("uint8", "int32"),
+         ("float16", "int16"), ("complex64", "uint32"), ("bool", "uint8")]
+
+
+@pytest.mark.parametrize("src,dst", VIEWS)
+@pytest.mark.parametrize("part", ["whole", "rows", "columns"])
+def test_view_as_another_dtype_reads_the_same_bytes(src, dst, part, device, rng):
+    """ndarray.view(dtype): NumPy's shape and bits, through row and column slices, and writes through the view
+    reach the original."""
+    x = (rng.standard_normal((4, 16)) * 100).astype(src) if src != "bool" else rng.random((4, 16)) > 0.5
+    if src.startswith("complex"):
+        x = x + 1j * rng.standard_normal((4, 16)).astype(src)
+    key = {"whole": (slice(None),), "rows": (slice(1, 3),), "columns": (slice(None), slice(4, 12))}[part]
+    a = t(x, device)[key]
+    want = x[key].view(dst)
+    got = a.view(dst)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.get().tobytes() == want.tobytes()
+    if src == "bool":
+        return
+    # a write through the view changes the original's bytes as NumPy's does
+    xx = x.copy()
+    xx[key].view(dst)[..., :1] = want[..., 1:2]
+    got[..., :1] = a.view(dst)[..., 1:2]
+    assert t(x, device)[key].dtype == a.dtype and a.get().tobytes() == xx[key].tobytes()
+
+
+def test_view_as_bfloat16_and_back(device):
+    bits = np.array([0x3F80, 0x4000, 0xC040, 0x7F80], dtype=np.uint16)  # 1, 2, -3, inf in bfloat16
+    b = t(bits, device).view("bfloat16")
+    assert b.dtype == "bfloat16" and b.astype("float32").get().tolist() == [1.0, 2.0, -3.0, np.inf]
+    assert b.view(np.uint16).get().tolist() == bits.tolist()
+
+
+def test_view_dtype_errors_match_numpy(device):
+    x = np.zeros((3, 4), np.float32)
+    cases = [lambda m, a: m.asarray(1.0, dtype=np.float32).view(np.int16) if m is tnp else np.zeros((), np.float32).view(np.int16),
+             lambda m, a: a.T.view(np.int16),
+             lambda m, a: a[:, :3].view(np.float64)]
+    for case in cases:
+        with pytest.raises(ValueError) as want:
+            case(np, x)
+        with pytest.raises(ValueError) as got:
+            case(tnp, t(x, device))
+        assert str(got.value) == str(want.value)
+    with pytest.raises(NotImplementedError, match="whole number"):
+        t(np.zeros((4, 6), np.float32), device)[:, :3][::1, 1:3].view(np.float64)  # offset of 1 float32
+    with pytest.raises(TypeError, match="does not support dtype"):
+        t(x, device).view("S4")
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int16", "bool", "complex64", "bfloat16"])

@@ -349,6 +349,38 @@ dims resolve_reshape(std::int64_t size, const dims& shape) {
   return s;
 }
 
+layout reinterpret(const layout& l, int from_bytes, int to_bytes) {
+  if (from_bytes == to_bytes) return l;
+  if (l.ndim() == 0)
+    fail(error_kind::invalid_argument, "Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+  const int last = l.ndim() - 1;
+  if (l.shape[last] != 1 && l.strides[last] != 1)
+    fail(error_kind::invalid_argument, "To change to a dtype of a different size, the last axis must be contiguous");
+  const std::int64_t bytes = l.shape[last] * from_bytes;
+  if (to_bytes < from_bytes && from_bytes % to_bytes != 0)
+    fail(error_kind::invalid_argument, "When changing to a smaller dtype, its size must be a divisor of the size of "
+         "original dtype");
+  if (bytes % to_bytes != 0)
+    fail(error_kind::invalid_argument, "When changing to a larger dtype, its size must be a divisor of the total size "
+         "in bytes of the last axis of the array.");
+  layout r = l;
+  r.shape[last] = bytes / to_bytes;
+  r.strides[last] = 1;
+  auto whole = [&](std::int64_t elements, const char* what) {
+    if (elements * from_bytes % to_bytes != 0)
+      fail(error_kind::not_implemented, "view as a ", to_bytes, "-byte dtype: the ", what, " (", elements * from_bytes,
+           " bytes) is not a whole number of new items; tegula arrays step in whole elements (copy the array first)");
+    return elements * from_bytes / to_bytes;
+  };
+  // (An extent-1 axis's stride is never stepped: it gets the dense one, whatever NumPy's bytes were.)
+  for (int i = last - 1; i >= 0; --i) {
+    const auto u = std::size_t(i);
+    r.strides[u] = l.shape[u] == 1 ? r.strides[u + 1] * r.shape[u + 1] : whole(l.strides[u], "stride");
+  }
+  r.offset = whole(l.offset, "offset of the view into its buffer");
+  return r;
+}
+
 // NumPy's PyArray_Newshape (C order) with _attempt_nocopy_reshape, strides in elements.
 std::optional<layout> reshape_view(const layout& l, const dims& shape) {
   if (shape == l.shape) return l;  // NumPy returns a plain view, strides untouched

@@ -61,6 +61,11 @@ layout expand_dims(const layout& l, const std::vector<int>& axes);  // NumPy's a
 // ("cannot reshape array of size 6 into shape (4,)") when the sizes differ.
 std::optional<layout> reshape_view(const layout& l, const dims& shape);
 dims resolve_reshape(std::int64_t size, const dims& shape);  // fills the -1, checks the size
+// The same bytes as elements of `to_bytes` instead of `from_bytes` each (NumPy's ndarray.view(dtype)): the
+// last axis scales by from_bytes / to_bytes. Throws invalid_argument with NumPy's text where NumPy refuses (a
+// 0-d array, a last axis not contiguous, a last axis whose bytes do not divide into the new items), and
+// not_implemented where NumPy's byte strides would not be whole elements of the new size.
+layout reinterpret(const layout& l, int from_bytes, int to_bytes);
 
 // Normalises an axis for an array of `ndim` axes (negative counts from the end); throws
 // axis_error-kind text "axis 3 is out of bounds for array of dimension 2".

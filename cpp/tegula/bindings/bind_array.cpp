@@ -411,7 +411,13 @@ void bind_array(nb::module_& m) {
       })
       .def("_raw_view", [](const py_array& a, nb::handle shape, nb::handle strides, std::int64_t offset) {
         return view(a, array::layout{to_dims(shape), to_dims(strides), offset});
-      });
+      })
+      .def("_view_as", [](const py_array& a, const std::string& dtype_name) {
+        const array::node& n = leaf(a);
+        const dtype t = dtype_of(dtype_name);
+        array::layout l = array::reinterpret(n.lay, int(ir::size_bytes(n.t)), int(ir::size_bytes(t)));
+        return py_array{array::make_leaf(n.data, std::move(l), t)};
+      }, "The same memory read as another dtype (ndarray.view(dtype)); the last axis scales with the item size.");
 
   // Operators in C++: no Python frame per operation. The binary ones are type slots (number_slots);
   // only their in-place forms are methods.

@@ -315,16 +315,22 @@ def _imatmul(self, other):
 
 
 def _view(self, dtype=None, type=None):  # noqa: A002 - NumPy's names
-    """ndarray.view: a new array object over the same memory. Reinterpreting the bytes as another dtype, or as
-    another array class, is not supported (a NotImplementedError naming it)."""
+    """ndarray.view: a new array object over the same memory; with a dtype, the same bytes read as that dtype (the
+    last axis scales with the item size, NumPy's rules and errors). Viewing as another array class is not
+    supported (a NotImplementedError naming it)."""
     import builtins
 
     if type is not None or (isinstance(dtype, builtins.type) and issubclass(dtype, (ndarray, _np.ndarray))):
         raise NotImplementedError("ndarray.view(type=...): tegula arrays have no subclasses to view as")
-    if dtype is not None and _np.dtype(dtype) != self.dtype:
-        raise NotImplementedError(f"ndarray.view({_np.dtype(dtype)}): reinterpreting {self.dtype} bytes as another "
-                                  "dtype is not supported; astype converts the values")
-    return self[...]
+    if dtype is None:
+        return self[...]
+    name = _core.dtype_name(dtype)
+    if name == self._dtype_name:
+        return self[...]
+    if name == "bool":
+        raise NotImplementedError(f"ndarray.view(bool) of {self._dtype_name}: bytes other than 0 and 1 would not read "
+                                  "as NumPy's True in tegula's kernels; use a != 0")
+    return self._view_as(name)
 
 
 def _rebuild(host, dtype_name, device_id):
