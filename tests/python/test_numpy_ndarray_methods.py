@@ -183,3 +183,21 @@ def test_pickle_round_trip(dtype, device):
 def test_generic_alias_for_annotations():
     alias = tnp.ndarray[tuple, np.dtype[np.float64]]
     assert alias.__origin__ is tnp.ndarray and alias.__args__ == (tuple, np.dtype[np.float64])
+
+
+def test_files_pickles_and_small_names(device, tmp_path):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    a = t(x, device)
+    a.tofile(str(tmp_path / "raw.bin"))
+    assert np.array_equal(np.fromfile(str(tmp_path / "raw.bin"), np.float32).reshape(2, 3), x)
+    a.tofile(str(tmp_path / "text.txt"), sep=",")
+    assert open(tmp_path / "text.txt").read() == "0.0,1.0,2.0,3.0,4.0,5.0"
+    import pickle
+
+    b = pickle.loads(a.dumps())
+    assert b.device == a.device and np.array_equal(b.get(), x)
+    a.dump(str(tmp_path / "a.pkl"))
+    with open(tmp_path / "a.pkl", "rb") as f:
+        assert np.array_equal(pickle.load(f).get(), x)
+    assert tnp.uint is np.uint and tnp.little_endian == np.little_endian
+    assert isinstance(a.flat, tnp.flatiter)

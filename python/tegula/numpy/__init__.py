@@ -53,6 +53,7 @@ from ._mathextra import *  # noqa: F401,F403
 from ._reshaping import *  # noqa: F401,F403
 from ._host_utils import *  # noqa: F401,F403
 from ._setops import intersect1d, isin, setdiff1d, setxor1d, union1d  # noqa: F401
+from ._flatiter import FlatIter as flatiter  # noqa: F401  (the type of ndarray.flat)
 from ._index_tricks import broadcast, c_, index_exp, mgrid, ndenumerate, ndindex, ogrid, r_, s_  # noqa: F401
 from ._histogram import bincount, digitize, histogram, histogram2d, histogram_bin_edges, histogramdd  # noqa: F401
 from ._array_api import __dict__ as _adict

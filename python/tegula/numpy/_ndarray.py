@@ -333,6 +333,18 @@ def _view(self, dtype=None, type=None):  # noqa: A002 - NumPy's names
     return self._view_as(name)
 
 
+def _dump(self, file):
+    """ndarray.dump: the pickle of the array (a host copy and its device) into a file or a path."""
+    import os
+    import pickle
+
+    if isinstance(file, (str, os.PathLike)):
+        with open(file, "wb") as f:
+            pickle.dump(self, f, protocol=2)
+    else:
+        pickle.dump(self, file, protocol=2)
+
+
 def _rebuild(host, dtype_name, device_id):
     """Unpickling: the values back on the device they were pickled from (the default device when this process has
     no such device; the CPU interpreter for CPU arrays)."""
@@ -418,6 +430,10 @@ def install():
     A.__divmod__ = lambda self, other: _tnp("divmod")(self, other)
     A.__rdivmod__ = lambda self, other: _tnp("divmod")(other, self)
     A.tobytes = lambda self, order="C": to_numpy(self).tobytes(order)
+    # A host copy written out, as NumPy's own methods write it (tofile's raw bytes or text; dump(s)'s pickle).
+    A.tofile = lambda self, fid, sep="", format="%s": to_numpy(self).tofile(fid, sep, format)  # noqa: A002
+    A.dumps = lambda self: __import__("pickle").dumps(self, protocol=2)
+    A.dump = _dump
     A.view = _view
     A.__reduce__ = _reduce
     import types
