@@ -425,3 +425,12 @@ def test_arrays_in_f_order_compute_as_any_other(device, rng):
     assert_same(g, expected)
     assert g.strides == (8, 40)
     assert_same(tnp.concatenate([f, g], axis=1), np.concatenate([x, expected], axis=1))
+
+
+@pytest.mark.parametrize("code", [">f4", ">f8", ">i2", ">i8", ">u4", ">c8", ">c16", "<f4"])
+def test_byte_swapped_host_data_keeps_its_values(code, device):
+    """Big-endian NumPy arrays (from files and network formats) upload as their values, not as raw bytes."""
+    x = (np.arange(12) * 3 - 7).astype(code).reshape(3, 4)
+    for got in (tnp.asarray(x, device=device), tnp.array(x, device=device), tnp.asarray(x.T, device=device)):
+        want = x if got.shape == x.shape else x.T
+        assert got.dtype == want.dtype.newbyteorder("=") and np.array_equal(got.get(), want)

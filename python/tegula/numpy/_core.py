@@ -124,6 +124,8 @@ def device_of(a):
 # ---- conversion -----------------------------------------------------------------------------
 def from_numpy(x, dev):
     x = _np.asarray(x, order="C")  # not ascontiguousarray: that makes 0-d arrays 1-d
+    if not x.dtype.isnative:  # big-endian data: the device holds native bytes
+        x = x.astype(x.dtype.newbyteorder("="))
     name = dtype_name(x.dtype)
     return _tegula.array_from_host(x.ctypes.data, list(x.shape), name, None if dev < 0 else dev)
 
