@@ -97,25 +97,6 @@ def test_matmul_matches_interpreter():
 
 
 @needs_sm90
-@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
-@pytest.mark.parametrize("mnk", [(4096, 4096, 64), (4096, 2048, 128), (2048, 4096, 192), (1000, 1500, 200),
-                                 (128 * 140, 256, 64), (128, 256, 4096)])
-def test_store_finished_during_the_next_tile(dtype, mnk):
-    """128x256 tiles of 16-bit results: a tile's store waits packed in registers and goes out a box per K step of
-    the block's next tile, or after its last. Fewer K steps than boxes (1, 2 and 3 here), many tiles per block,
-    partial tiles, one tile in all, and one block doing two (128 * 140 rows over 132 blocks)."""
-    m, n, k = mnk
-    gen = torch.Generator(device="cuda").manual_seed(m + 3 * n + k)
-    a, b, bias = _rand((m, k), dtype, gen), _rand((k, n), dtype, gen), _rand((n,), dtype, gen)
-    c = _poisoned((m, n), dtype)
-    args = (a, b, bias, c, 128, 256, 64, 8, "relu")
-    tt.launch(K.matmul_bias_act, grid=K.grid(m, n, 128, 256), args=args)
-    comp = _compiled(K.matmul_bias_act, args)
-    assert comp.note == "" and "tg_flush_box" in comp.source
-    _check(c, torch.relu(_ref(a, b) + bias.double()), 1e-2, f"{dtype} {mnk}")
-
-
-@needs_sm90
 @pytest.mark.parametrize("act", ["relu", "gelu", "none"])
 def test_fused_bias_activation(act):
     m, n, k = 1000, 1030, 990

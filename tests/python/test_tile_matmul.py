@@ -114,21 +114,6 @@ def test_fused_epilogue_and_transposed_b_compile():
     _cubin(k["source"], "sm_90a")
 
 
-@pytest.mark.parametrize("tiles,deferred", [((128, 256, 64), True), ((64, 256, 64), False), ((256, 128, 64), False)])
-def test_a_tiles_store_overlaps_the_next_tiles_products(tiles, deferred):
-    """The epilogue's last op, a 16-bit tile store, is finished during the next tile's K steps (a box per step,
-    tg_flush_box) with two warpgroups on a 128-row tile; not in ping-pong (64 rows: the other team overlaps it)
-    nor with two m64 blocks a warpgroup (256x128: no registers to spare)."""
-    bm, bn, bk = tiles
-    z = np.zeros((256, 256), np.float16)
-    k = _generate(K.matmul_bias_act, (z, z, np.zeros(256, np.float16), z, bm, bn, bk, 8, "relu"))
-    assert ("tg_flush_box" in k["source"]) == deferred and "@tg_out" not in k["source"]
-    assert len(_cubin(k["source"], "sm_90a")) > 0
-    f = np.zeros((256, 256), np.float32)
-    k = _generate(K.matmul_bias_act, (z, z, np.zeros(256, np.float16), f, 128, 256, 64, 8, "relu"))
-    assert "tg_flush_box" not in k["source"]  # float32 results: two words a pair, no room
-
-
 @tt.kernel
 def _k_by_block(a, b, c, BM: tt.Constant[int]):
     """A product whose K steps depend on the block: blocks cannot pair up, BM = 64 tiles cannot take turns."""

@@ -248,19 +248,6 @@ void emitter::need_smem(const ir::op& o, std::int64_t bytes) {
   smem_bytes_ = std::max(smem_bytes_, bytes);
 }
 
-std::string emitter::capture(const std::function<void()>& f, int indent) {
-  const std::string saved = body_.str();
-  const int saved_indent = indent_;
-  body_.str("");
-  indent_ = indent;
-  f();
-  std::string out = body_.str();
-  body_.str("");
-  body_ << saved;
-  indent_ = saved_indent;
-  return out;
-}
-
 void emitter::barrier() {
   if (lambda_depth_ > 0 && current_)
     unsupported(*current_, "it needs a block-wide barrier, which a reduce/scan combine region cannot contain");

@@ -112,8 +112,6 @@ class emitter {
   // A whole (BM, BN) tile of a matmul kernel stored through shared memory by the copy engine
   // (asynchronous: it overlaps the next tile's main loop); false when the array does not allow it.
   bool emit_tma_store(const ir::op& o, const array_info& a, ir::value_id v);  // matmul_sm90.cpp
-  // The text f() emits, at indent `indent`, instead of into the body (emitter.cpp).
-  std::string capture(const std::function<void()>& f, int indent);
   void emit_gather(const ir::op& o);             // emit_indexed.cpp
   void emit_scatter(const ir::op& o);
   void emit_atomic(const ir::op& o);
@@ -153,13 +151,6 @@ class emitter {
   const matmul_plan* mm_ = nullptr;          // set while emitting a tensor-core kernel
   std::vector<tensor_map_spec> store_maps_;  // tensor maps of arrays stored by the copy engine
   std::int64_t cstage_bytes_ = 0;            // shared memory staging those stores
-  // The epilogue's last op, when it is a tile store the copy engine may finish during the next tile's main loop
-  // (matmul_sm90.cpp: the values wait packed in registers, a box written out per K step).
-  const ir::op* defer_store_ = nullptr;
-  struct deferred_store {
-    int words = 0;                      // packed 32-bit registers a thread holds (tg_out)
-    std::vector<std::string> box_code;  // writing box b of tg_out to staging and to global memory
-  } deferred_;
   std::string nblocks_[3] = {"(int)gridDim.x", "(int)gridDim.y", "(int)gridDim.z"};
   kernel_layout lay_;
   std::vector<std::string> names_;

@@ -109,76 +109,39 @@ bool emitter::emit_tma_store(const ir::op& o, const array_info& a, ir::value_id 
   if (m == store_maps_.size()) store_maps_.push_back({ai, e, span, mm_->bm});
   cstage_bytes_ = std::max(cstage_bytes_, staging);
   const tile_layout l = layout(v);
+  line("// the tile goes to shared memory (swizzled, as the copy engine reads it) box by box, each box to global");
+  line("// memory asynchronously");
+  line(str("const int fr_ = (", tid_, " >> 7) * ", 64 * l.frag_mb, " + ((", tid_, " >> 5) & 3) * 16 + ((", tid_, " & 31) >> 2);"));
+  line(str("const int fb_ = (", tid_, " & 3) * ", 2 * eb, ";  // byte of the thread's first column in an 8-column group"));
+  const char* word = eb == 4 ? "uint2" : "unsigned";
   const int groups = 128 / (8 * eb);  // 8-column groups per box
-  // Deferred: the epilogue's last op, a 16-bit tile, one m64 block per warpgroup, one team of consumers, single
-  // blocks. The values wait packed in registers (tg_out, two per 32-bit word) and box b goes out during K step b of
-  // the next tile (or after the last), so the copy engine's store overlaps the tensor cores instead of following
-  // them. (With two m64 blocks a warpgroup, 256x128, ptxas spilled 128 bytes keeping them beside the accumulator.)
-  const bool defer = &o == defer_store_ && eb == 2 && l.frag_mb == 1 && mm_->teams == 1 && !mm_->pair;
-  // The staging writes of box b: each thread's words of the box's 8-column groups. `word(k, s0)` is the value of
-  // the k-th word of the tile (elements s0 and s0 + 1 of the fragment).
-  const char* word_type = eb == 4 ? "uint2" : "unsigned";
-  auto box_writes = [&](int b, const std::function<std::string(int, int)>& word) {
+  for (int b = 0; b < boxes; ++b) {
     const std::int64_t buf = (b % 2) * box_bytes;
+    // The buffer's last store (two boxes ago, or the last tile's) has been read: at a tile's first box
+    // every store before it, after that all but the newest.
+    line(str("if (", tid_, " == 0) asm volatile(\"cp.async.bulk.wait_group.read ", b == 0 ? 0 : 1, ";\" ::: \"memory\");"));
+    barrier();
     for (int mb = 0; mb < l.frag_mb; ++mb)
       for (int h = 0; h < 2; ++h) {
         open("");
         line(str("const int r_ = fr_ + ", mb * 64 + h * 8, ";"));
         for (int n8 = b * groups; n8 < (b + 1) * groups && n8 < l.frag_n / 8; ++n8) {
           const int s0 = mb * (l.frag_n / 2) + n8 * 4 + h * 2;
-          const int k = (mb * 2 + h) * (l.frag_n / 8) + n8;
           const int col_byte = (n8 * 8 * eb) % 128;  // + fb_
-          line(str("{ const int b_ = ", col_byte, " + fb_; *reinterpret_cast<", word_type, "*>(tg_cstage_w + ", buf,
-                   " + r_ * 128 + ((((b_ >> 4) ^ (r_ & 7)) << 4) | (b_ & 15))) = ", word(k, s0), "; }"));
+          line(str("{ const int b_ = ", col_byte, " + fb_; union { ", word, " u; ", storage_type(e), " e[2]; } w_; w_.e[0] = ",
+                   to_storage(e, str(name(v), "[", s0, "]")), "; w_.e[1] = ", to_storage(e, str(name(v), "[", s0 + 1, "]")),
+                   "; *reinterpret_cast<", word, "*>(tg_cstage_w + ", buf, " + r_ * 128 + ((((b_ >> 4) ^ (r_ & 7)) << 4) | (b_ & 15))) = w_.u; }"));
         }
         close();
       }
-  };
-  auto pack = [&](int s0) {
-    return str("[&] { union { ", word_type, " u; ", storage_type(e), " e[2]; } w_; w_.e[0] = ",
-               to_storage(e, str(name(v), "[", s0, "]")), "; w_.e[1] = ", to_storage(e, str(name(v), "[", s0 + 1, "]")),
-               "; return w_.u; }()");
-  };
-  // One box: wait until its staging buffer's last store has been read (at a tile's first box every store
-  // before it, after that all but the newest), write it, and hand it to the copy engine at (row0, col0).
-  auto box = [&](int b, const std::function<std::string(int, int)>& word, const std::string& row0,
-                 const std::string& col0) {
-    line(str("if (", tid_, " == 0) asm volatile(\"cp.async.bulk.wait_group.read ", b == 0 ? 0 : 1, ";\" ::: \"memory\");"));
-    barrier();
-    line(str("const int fr_ = (", tid_, " >> 7) * ", 64 * l.frag_mb, " + ((", tid_, " >> 5) & 3) * 16 + ((", tid_, " & 31) >> 2);"));
-    line(str("const int fb_ = (", tid_, " & 3) * ", 2 * eb, ";  // byte of the thread's first column in an 8-column group"));
-    box_writes(b, word);
     line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");  // visible to the copy engine");
     barrier();
     open(str("if (", tid_, " == 0)"));
-    line(str("tg_tma_store_2d(&tg_map_s", m, ", tg_smem_addr(tg_cstage_w + ", (b % 2) * box_bytes, "), (int)(", col0, " + ",
-             b * span, "), (int)", row0, ");"));
+    line(str("tg_tma_store_2d(&tg_map_s", m, ", tg_smem_addr(tg_cstage_w + ", buf, "), (int)(b1_ + ", b * span, "), (int)b0_);"));
     line("asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");");
     close();
-  };
-  if (defer) {
-    deferred_.words = l.frag_mb * 2 * (l.frag_n / 8);
-    deferred_.box_code.clear();
-    for (int b = 0; b < boxes; ++b)
-      deferred_.box_code.push_back(capture([&] { box(b, [](int k, int) { return str("tg_out[", k, "]"); }, "tg_out_r0", "tg_out_c0"); }, 3));
-    line("// the tile waits in registers; the copy engine stores it box by box during the next tile's main loop");
-    line("while (tg_out_left > 0) tg_flush_box();  // the last tile's boxes still waiting (a loop without K steps)");
-    for (int k = 0; k < deferred_.words; ++k) {
-      const int mb = k / (2 * (l.frag_n / 8)), h = k / (l.frag_n / 8) % 2, n8 = k % (l.frag_n / 8);
-      line(str("tg_out[", k, "] = ", pack(mb * (l.frag_n / 2) + n8 * 4 + h * 2), ";"));
-    }
-    line("tg_out_r0 = b0_;");
-    line("tg_out_c0 = b1_;");
-    line(str("tg_out_left = ", boxes, ";"));
-    return true;
   }
-  line("// the tile goes to shared memory (swizzled, as the copy engine reads it) box by box, each box to global");
-  line("// memory asynchronously");
-  for (int b = 0; b < boxes; ++b) {
-    open("");
-    box(b, [&](int, int s0) { return pack(s0); }, "b0_", "b1_");
-    close();
-  }
+  (void)o;
   return true;
 }
 
@@ -196,8 +159,6 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   }
   const ir::region& body = p.loop->regions[0];
   const ir::value_id acc = p.loop->results[0];
-  // Markers for a deferred store's code (emit_tma_store), replaced once the epilogue has been emitted.
-  const std::string out_decls = "//@tg_out_decls@", out_step = "//@tg_out_step@", out_end = "//@tg_out_end@";
 
   // The user's block indices of virtual block tg_v.
   auto block_ids = [&] {
@@ -332,12 +293,6 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   line("int tg_stage = 0;");
   line("unsigned tg_phase = 0;");
   if (p.teams == 2) line("int tg_turns = 0;  // tiles this team has taken");
-  line(out_decls);  // a deferred tile store's registers (emit_tma_store), if the epilogue has one
-  // The epilogue's last op may be a store the copy engine finishes during the next tile's main loop.
-  defer_store_ = nullptr;
-  for (const ir::op& o : f_.body.ops)
-    if (o.kind != ir::op_kind::yield) defer_store_ = &o;
-  if (defer_store_ && defer_store_->kind != ir::op_kind::store) defer_store_ = nullptr;
   blocks_loop(p.teams == 2);
   std::size_t i = 0;
   for (; &f_.body.ops[i] != p.loop; ++i) emit_op(f_.body.ops[i]);
@@ -381,7 +336,6 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
     }
   }
   line("tg_wgmma_commit();");
-  line(out_step);  // one box of the last tile's deferred store, while this K step's products run
   line("tg_wgmma_wait<1>();");
   line(str("#pragma unroll\n", std::string(std::size_t(indent_) * 2, ' '), "for (int i_ = 0; i_ < ", acc_regs,
            "; ++i_) asm volatile(\"\" : \"+f\"(", name(acc), "[i_]) :: \"memory\");"));
@@ -400,7 +354,6 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
     if (f_.body.ops[i].kind != ir::op_kind::yield) emit_op(f_.body.ops[i]);
   if (p.pair) close();
   close();  // blocks
-  line(out_end);
   if (!store_maps_.empty())
     line(str("if (", tid_, " == 0) asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");  // stores done before exit"));
   close();  // consumers
@@ -467,25 +420,7 @@ kernel_source emitter::generate_matmul(const matmul_plan& p) {
   s += "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n";
   s += "  }\n";
   s += p.pair ? "  tg_cluster_sync();  // both blocks' mbarriers initialised before either copies or arrives\n" : "  __syncthreads();\n";
-  std::string text = body_.str();
-  auto replace = [&](const std::string& marker, const std::string& with) {
-    const std::size_t at = text.find(marker);
-    if (at != std::string::npos) text.replace(at, marker.size(), with);
-  };
-  const bool deferred = !deferred_.box_code.empty();
-  std::string decls;
-  if (deferred) {
-    const int boxes = int(deferred_.box_code.size());
-    decls = str("unsigned tg_out[", deferred_.words, "];  // the last tile, packed, until the copy engine has it\n",
-                "  long long tg_out_r0 = 0, tg_out_c0 = 0;\n  int tg_out_left = 0;  // its boxes not yet stored\n",
-                "  auto tg_flush_box = [&]() {\n    switch (", boxes, " - tg_out_left) {\n");
-    for (int b = 0; b < boxes; ++b) decls += str("    case ", b, ": {\n", deferred_.box_code[std::size_t(b)], "    } break;\n");
-    decls += "    }\n    --tg_out_left;\n  };";
-  }
-  replace(out_decls, decls);
-  replace(out_step, deferred ? "if (tg_out_left > 0) tg_flush_box();" : "");
-  replace(out_end, deferred ? "while (tg_out_left > 0) tg_flush_box();  // the last tile's store" : "");
-  s += text;
+  s += body_.str();
   s += "}\n";
   k.source = std::move(s);
   return k;
