@@ -1,6 +1,7 @@
 """tegula.numpy's ufuncs as objects with NumPy's ufunc methods, against NumPy: reduce (axis 0 by default, keepdims,
 initial, where, dtype), accumulate (cumsum/cumprod and the doubling scans of maximum, minimum, fmax, fmin,
-logical_and, logical_or), outer; attributes; at/reduceat and unary reduce refused by name."""
+logical_and, logical_or), outer; attributes; at (add/subtract by counting, the other associative ufuncs by
+doubling) and reduceat; what is refused, by name."""
 import numpy as np
 import pytest
 
@@ -64,6 +65,20 @@ AT_CASES = [
     (lambda: np.zeros((3, 3), np.float32), np.array([[1, 0, 1], [0, 0, 0], [1, 1, 1]], bool), 2.0, "add"),
     (lambda: np.zeros(5, np.int8), [4, 4, 4], 100, "add"),
     (lambda: np.ones(4), Ellipsis, 1.0, "subtract"),
+    (lambda: np.zeros(6), [0, 0, 3, 5, 3, 0], [1.0, -2, 3, 4, 7, 5], "maximum"),
+    (lambda: np.full(6, np.nan), [1, 1, 2], [1.0, np.nan, 2.0], "fmax"),
+    (lambda: np.array([1.0, np.nan, 3.0]), [0, 1, 0, 2], [np.nan, 5.0, 1.0, 2.0], "maximum"),
+    (lambda: np.arange(12, dtype=np.int32).reshape(3, 4), ([0, 0, 2, 2], [1, 1, 3, 3]), [-5, 7, 100, -100],
+     "minimum"),
+    (lambda: np.array([5.0, 5.0]), [0, 0, 1], np.array([-1.0, 2.0, -3.0]), "fmin"),
+    (lambda: np.ones(4), [1, 1, 1, 3], [2.0, 3.0, 0.5, -1.0], "multiply"),
+    (lambda: np.ones(3, np.float32), [0, 0], 2.5, "multiply"),
+    (lambda: np.zeros(3, np.int64), [0, 0], 1.5, "maximum"),
+    (lambda: np.array([True, True, False]), [0, 0, 2], [True, False, True], "logical_and"),
+    (lambda: np.array([0, 1, 2]), [0, 0, 1], [3, 0, 0], "logical_or"),
+    (lambda: np.array([0b1111, 0b1010], np.uint8), [0, 0, 1], [0b0110, 0b0011, 0b1000], "bitwise_and"),
+    (lambda: np.zeros(3, np.int16), [2, 2, 2], [1, 2, 4], "bitwise_xor"),
+    (lambda: np.zeros(4), [], [], "maximum"),
 ]
 
 
@@ -78,9 +93,58 @@ def test_at_applies_every_repeated_index(case, device):
     assert_same(got, want)
 
 
+REDUCEAT_CASES = [
+    ("add", lambda: np.arange(8), [0, 4, 1, 5], 0),
+    ("add", lambda: np.arange(10, dtype=np.int8), [0, 3, 3, 9], 0),
+    ("add", lambda: np.array([True, True, False, True]), [0, 1], 0),
+    ("maximum", lambda: np.arange(8.0).reshape(4, 2), [0, 3], 0),
+    ("minimum", lambda: np.random.default_rng(3).standard_normal((5, 37)), [0, 1, 20, 19, 36], 1),
+    ("multiply", lambda: np.arange(1, 6), [0, 2], 0),
+    ("add", lambda: np.random.default_rng(4).standard_normal((100, 3)), [0, 64, 63, 99, 0], 0),
+    ("logical_and", lambda: np.array([1, 2, 0, 3]), [0, 2], 0),
+    ("logical_or", lambda: np.array([0, 0, 0, 3]), [0, 3], 0),
+    ("fmax", lambda: np.array([np.nan, 1.0, np.nan, np.nan]), [0, 2], 0),
+    ("maximum", lambda: np.array([np.nan, 1.0, 2.0]), [0, 1], 0),
+    ("add", lambda: np.arange(5.0), [], 0),
+    ("add", lambda: np.arange(24.0).reshape(2, 3, 4), [2, 0], -1),
+]
+
+
+@pytest.mark.parametrize("case", range(len(REDUCEAT_CASES)))
+def test_reduceat_matches_numpy(case, device):
+    op, make, idx, axis = REDUCEAT_CASES[case]
+    x = make()
+    want = getattr(np, op).reduceat(x, idx, axis=axis)
+    got = getattr(tnp, op).reduceat(t(x, device), idx, axis=axis)
+    assert_same(got, want, rtol=1e-12)
+
+
+def test_reduceat_dtype_out_and_errors(device):
+    x = np.arange(1, 6)
+    assert_same(tnp.multiply.reduceat(t(x, device), [0, 2], dtype=np.float32),
+                np.multiply.reduceat(x, [0, 2], dtype=np.float32))
+    out = tnp.zeros(2, dtype="int64", device=device)
+    assert tnp.add.reduceat(t(x, device), t(np.array([0, 3]), device), out=out) is out
+    assert out.get().tolist() == [6, 9]
+    for idx in ([0, 7], [-1]):
+        with pytest.raises(IndexError) as want:
+            np.add.reduceat(x, idx)
+        with pytest.raises(IndexError) as got:
+            tnp.add.reduceat(t(x, device), idx)
+        assert str(got.value) == str(want.value)
+    with pytest.raises(ValueError, match="maximum number of dimension"):
+        tnp.add.reduceat(t(x, device), [[0]])
+    with pytest.raises(NotImplementedError, match="subtract.reduceat"):
+        tnp.subtract.reduceat(t(x, device), [0, 2])
+    with pytest.raises(ValueError, match="binary"):
+        tnp.sin.reduceat(t(x, device), [0])
+
+
 def test_what_is_refused():
-    with pytest.raises(NotImplementedError, match="multiply.at"):
-        tnp.multiply.at(tnp.zeros(3), [0, 0], 1.0)
+    with pytest.raises(NotImplementedError, match="divide.at"):
+        tnp.divide.at(tnp.zeros(3), [0, 0], 1.0)
+    with pytest.raises(NotImplementedError, match="rounds into the array"):
+        tnp.multiply.at(tnp.ones(3, dtype="int64"), [0, 0], 1.5)
     with pytest.raises(IndexError, match="out of bounds"):
         tnp.add.at(tnp.zeros(3), [5], 1.0)
     with pytest.raises(ValueError, match="second operand"):
@@ -90,8 +154,6 @@ def test_what_is_refused():
     h = np.zeros(3)  # a NumPy array: NumPy's add.at, in place
     tnp.add.at(h, [0, 0], 1.0)
     assert h.tolist() == [2.0, 0.0, 0.0]
-    with pytest.raises(NotImplementedError, match="reduceat"):
-        tnp.add.reduceat(tnp.arange(4), [0, 2])
     with pytest.raises(NotImplementedError, match="subtract.reduce"):
         tnp.subtract.reduce(tnp.arange(4))
     with pytest.raises(ValueError, match="binary"):
@@ -115,3 +177,23 @@ def test_numpy_ufunc_methods_on_tegula_arrays(device):
     assert_same(np.multiply.outer(a[0], a[1]), np.multiply.outer(x[0], x[1]))
     np.add.at(a, ([0, 0], [1, 1]), 1.0)
     assert a.get()[0, 1] == 7.0
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum", "multiply", "bitwise_or"])
+def test_at_and_reduceat_on_random_data(op, device, rng):
+    """Many repeats (1000 indices into 50 places) and random slices (sorted and not) against NumPy."""
+    if op == "bitwise_or":
+        a0, vals = rng.integers(0, 1 << 20, 50), rng.integers(0, 1 << 20, 1000)
+    else:
+        a0, vals = rng.standard_normal(50), np.exp(rng.standard_normal(1000) * 0.01)
+    idx = rng.integers(0, 50, 1000)
+    want = a0.copy()
+    getattr(np, op).at(want, idx, vals)
+    got = t(a0, device)
+    getattr(tnp, op).at(got, idx, vals)
+    assert_same(got, want, rtol=1e-12)
+    if op == "bitwise_or":  # no reduction, so no reduceat
+        return
+    x = rng.standard_normal((1000, 3))
+    starts = np.concatenate([np.sort(rng.integers(0, 1000, 40)), rng.integers(0, 1000, 10)])
+    assert_same(getattr(tnp, op).reduceat(t(x, device), starts), getattr(np, op).reduceat(x, starts), rtol=1e-10)

@@ -1,8 +1,9 @@
 """tegula.numpy's ufuncs as objects with NumPy's ufunc methods: `tnp.add(x, y)` as before, and `tnp.add.reduce`,
 `tnp.maximum.accumulate`, `tnp.multiply.outer`. reduce maps to the reductions (add: sum, multiply: prod, maximum:
 max, ...); accumulate to cumsum/cumprod, and for maximum, minimum, fmax, fmin, logical_and, logical_or to log2(n)
-fused doubling steps; outer broadcasts; add.at and subtract.at count repeated indices with bincount's kernel.
-`reduceat` and the other ufuncs' `at` raise NotImplementedError naming them."""
+fused doubling steps; outer broadcasts; add.at and subtract.at count repeated indices with bincount's kernel, the
+other associative ufuncs' `at` and `reduceat` combine by doubling (_ufunc_segments.py). The rest raise
+NotImplementedError naming them."""
 from __future__ import annotations
 
 import numpy as _np
@@ -88,11 +89,15 @@ class ufunc:
         complex), added to a once."""
         if isinstance(a, _np.ndarray):  # a NumPy array: NumPy's own, in place on the host
             return getattr(_np, self.__name__).at(a, indices, b)
-        if self.__name__ not in ("add", "subtract"):
-            raise NotImplementedError(f"tegula.numpy.{self.__name__}.at: only add.at and subtract.at are "
-                                      "implemented")
+        from . import _ufunc_segments
+
+        if self.__name__ not in ("add", "subtract") + _ufunc_segments.AT:
+            raise NotImplementedError(f"tegula.numpy.{self.__name__}.at: implemented for add, subtract and the "
+                                      f"associative ufuncs ({', '.join(_ufunc_segments.AT)})")
         if b is None:
             raise ValueError("second operand needed for ufunc")
+        if self.__name__ in _ufunc_segments.AT:
+            return _ufunc_segments.at(self, a, indices, b)
         if self.__name__ == "subtract" and a._dtype_name == "bool":
             raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                             "`^` operator, or the logical_xor function instead.")
@@ -117,8 +122,16 @@ class ufunc:
         else:
             a[...] = (a + totals).astype(a._dtype_name)
 
-    def reduceat(self, *args, **kwargs):
-        raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduceat is not implemented")
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        """The reduction of each slice [indices[i], indices[i+1]) along `axis` (a[indices[i]] where
+        indices[i] >= indices[i+1]), for add, multiply, maximum, minimum, fmax, fmin, logical_and, logical_or."""
+        self._binary("reduceat")
+        from . import _ufunc_segments
+
+        if self.__name__ not in _ufunc_segments.REDUCEAT:
+            raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduceat: implemented for "
+                                      f"{', '.join(_ufunc_segments.REDUCEAT)}")
+        return _ufunc_segments.reduceat(self, array, indices, axis, dtype, out)
 
 
 def wrap_namespace(ns):
