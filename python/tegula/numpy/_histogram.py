@@ -70,7 +70,7 @@ def _uniform_counts(a, edges, nb, weights):
     """histogram's counts over equal bins on a GPU, each value's bin found and counted in one pass
     (cpp/tegula/libs/bin_counts.hpp), in NumPy's result dtype; None where that pass does not apply (the CPU, other
     value dtypes, complex weights): the binary search and the separate count then run."""
-    from ._creation import ascontiguousarray, empty
+    from ._creation import empty
 
     if a._device_id < 0 or _UNIFORM_EDGES.get(a._dtype_name) != edges._dtype_name:
         return None
@@ -78,9 +78,10 @@ def _uniform_counts(a, edges, nb, weights):
         return None
     wacc = None if weights is None else ("float64" if weights._dtype_name.startswith(("float", "bfloat")) else "int64")
     counts = empty((nb,), wacc or "int64", device=_core.device_of(a))  # zeroed by the counting call
-    x = ascontiguousarray(a).reshape(-1)
-    w = None if weights is None else ascontiguousarray(weights.astype(wacc)).reshape(-1)
-    e = ascontiguousarray(edges)
+    # (1-D here, from _prepare: _contiguous() is the array itself, or a copy where it is strided)
+    x = a._contiguous()
+    w = None if weights is None else weights.astype(wacc)._contiguous()
+    e = edges._contiguous()
     _core._tegula.count_bins_uniform(a._device_id, x._data_ptr, a._dtype_name, x.shape[0], e._data_ptr, nb,
                                      wacc or "none", 0 if w is None else w._data_ptr, counts._data_ptr)
     return counts if weights is None else counts.astype(weights._dtype_name)
@@ -266,8 +267,8 @@ def _prepare(a, weights):
         weights = _arr(weights, a)
         if tuple(weights.shape) != tuple(a.shape):
             raise ValueError("weights should have the same shape as a.")
-        weights = weights.reshape(-1)
-    return a.reshape(-1), weights
+        weights = weights._reshape((-1,))
+    return a._reshape((-1,)), weights
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
