@@ -26,7 +26,11 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 echo "cores $(nproc), repo $REPO, out $OUT"
 
 echo "== build: pip install (log: build.log)"
-if ! timeout "$(limit 300 200)" "$PY" -m pip install --no-build-isolation --no-deps -v "$REPO" > "$OUT/build.log" 2>&1; then
+# At least two minutes for the build (a cold one takes about 25 s with 16 cores), even when a small budget leaves
+# less than the 200 s the later steps would like: without a build nothing after it means anything.
+BUILD_T=$(limit 300 200)
+(( BUILD_T < 120 )) && BUILD_T=$(( $(left) > 130 ? 120 : $(left) - 10 ))
+if ! timeout "$BUILD_T" "$PY" -m pip install --no-build-isolation --no-deps -v "$REPO" > "$OUT/build.log" 2>&1; then
   echo "BUILD FAILED; tail of build.log:"
   tail -n 60 "$OUT/build.log"
   exit 1
