@@ -201,3 +201,9 @@ def test_files_pickles_and_small_names(device, tmp_path):
         assert np.array_equal(pickle.load(f).get(), x)
     assert tnp.uint is np.uint and tnp.little_endian == np.little_endian
     assert isinstance(a.flat, tnp.flatiter)
+
+
+@pytest.mark.parametrize("op,name", [("__itruediv__", "divide"), ("__ipow__", "power"), ("__isub__", "subtract")])
+def test_in_place_cast_errors_name_numpys_ufunc(op, name, device):
+    with pytest.raises(TypeError, match=f"Cannot cast ufunc '{name}' output from dtype"):
+        getattr(tnp.arange(3, device=device), op)(2.5)
