@@ -434,3 +434,18 @@ def test_byte_swapped_host_data_keeps_its_values(code, device):
     for got in (tnp.asarray(x, device=device), tnp.array(x, device=device), tnp.asarray(x.T, device=device)):
         want = x if got.shape == x.shape else x.T
         assert got.dtype == want.dtype.newbyteorder("=") and np.array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("dtype,want", [
+    ("uint8", [44, 56, 255, 0, 0, 3, 253]),
+    ("int16", [300, -200, -1, 0, 0, 3, -3]),
+    ("int32", [300, -200, 2147483647, -2147483648, 0, 3, -3]),
+    ("uint32", [300, 4294967096, 1410065408, 2884901888, 0, 3, 4294967293]),  # through int64, wrapped
+    ("int64", [300, -200, 10**10, -10**10, 0, 3, -3]),
+])
+def test_float_to_int_casts_out_of_range_as_the_gpu_does(dtype, want, device):
+    """In range, casts truncate toward zero as NumPy's. Out of range (undefined in C; NumPy gives the platform's
+    result with a RuntimeWarning) the interpreter gives what the generated CUDA gives: a saturating conversion
+    to int32 (int64 for 64-bit and uint32 targets; NaN to 0), then wrapped to the width."""
+    x = np.array([300.0, -200.0, 1e10, -1e10, np.nan, 3.9, -3.9])
+    assert tnp.asarray(x, device=device).astype(dtype).get().tolist() == want

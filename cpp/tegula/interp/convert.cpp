@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "tegula/interp/dtype_traits.hpp"
 #include "tegula/interp/op_failure.hpp"
@@ -32,13 +33,26 @@ typename dtype_traits<D>::stor from_double(double x) {
   } else if constexpr (is_real_v<D>) {
     return tr::read(tr::write(x));
   } else {
-    // Truncate toward zero, saturating; NaN -> 0.
-    if (x != x) return 0;
-    const double t = std::trunc(x);
-    constexpr M lo = std::numeric_limits<M>::min(), hi = std::numeric_limits<M>::max();
-    if (t <= double(lo)) return typename tr::stor(lo);
-    if (t >= double(hi)) return typename tr::stor(hi);  // double(hi) may round up: still saturates
-    return typename tr::stor(M(t));
+    // As the generated CUDA converts (codegen/c_types.cpp: convert): truncate toward zero into a saturating
+    // int32 (int64 for the 64-bit and uint32 targets; NaN gives 0, as the GPU's cvt.rzi does), then wrap to the
+    // target's width. In range, that is the value; out of range it matches the GPU, not a saturating cast.
+    auto saturate = [&](double lo, double hi) -> std::int64_t {
+      if (x != x) return 0;
+      const double t = std::trunc(x);
+      return t <= lo ? std::int64_t(lo) : t >= hi ? (hi > 9e18 ? std::numeric_limits<std::int64_t>::max()
+                                                                  : std::int64_t(hi)) : std::int64_t(t);
+    };
+    constexpr double i64_lo = -9.2233720368547758e18, i64_hi = 9.2233720368547758e18;
+    if constexpr (std::is_same_v<M, std::uint64_t>) {
+      if (x != x) return 0;
+      if (x < i64_hi) return typename tr::stor(std::uint64_t(saturate(i64_lo, i64_hi)));
+      return typename tr::stor(x >= 1.8446744073709552e19 ? std::numeric_limits<std::uint64_t>::max()
+                                                          : std::uint64_t(std::trunc(x)));
+    } else if constexpr (std::is_same_v<M, std::int64_t> || std::is_same_v<M, std::uint32_t>) {
+      return typename tr::stor(M(saturate(i64_lo, i64_hi)));
+    } else {
+      return typename tr::stor(M(std::int32_t(saturate(-2147483648.0, 2147483647.0))));
+    }
   }
 }
 
