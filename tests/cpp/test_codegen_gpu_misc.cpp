@@ -50,6 +50,22 @@ TEST(CodegenGpu, ConversionsRoundOnce) {
     ir::function f = conversions(from, to);
     expect_gpu_matches_interpreter(f, args, {2, 1, 1}, dense(f), {0, 0});
   }
+  // Floats out of every integer type's range, and NaN (undefined in C): the interpreter follows the generated
+  // CUDA (a saturating int32 or int64 conversion, NaN to 0, wrapped to the width).
+  for (dtype from : {dtype::f32, dtype::f64}) {
+    SCOPED_TRACE(ir::name(from));
+    host_array x = random_array(from, {600}, rng, -3e10, 3e10);
+    const double special[] = {300.5, -200.5, 1e10, -1e10, 3e9, -3e9, 1e19, 2e19, -1e19, 1e30, -1e30, NAN, 65536.0,
+                              -129.0, 4294967296.0, 9.3e18};
+    for (std::size_t e = 0; e < sizeof(special) / sizeof(special[0]); ++e) x.set(std::int64_t(e), special[e]);
+    std::vector<dtype> to = {dtype::i8, dtype::i16, dtype::i32, dtype::i64, dtype::u8, dtype::u16, dtype::u32, dtype::u64};
+    std::vector<host_array> outs;
+    std::vector<gpu_arg> args{&x};
+    for (dtype t : to) outs.push_back(random_array(t, {600}, rng, 0, 1));
+    for (auto& o : outs) args.push_back(&o);
+    ir::function f = conversions(from, to);
+    expect_gpu_matches_interpreter(f, args, {2, 1, 1}, dense(f), {0, 0});
+  }
 }
 
 TEST(CodegenGpu, FloatFloorDivModMinMax) {
