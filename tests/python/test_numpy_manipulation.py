@@ -589,3 +589,24 @@ def test_manipulations_keep_every_dtype(device, rng, dtype):
     assert_same(tnp.tile(a[:, :1], (1, 2, 1)), np.tile(x[:, :1], (1, 2, 1)))
     assert_same(tnp.roll(a, 1, 2), np.roll(x, 1, 2))
     assert_same(tnp.pad(a, 1), np.pad(x, 1))
+
+
+BAD_ARGUMENTS = [
+    lambda m, a: m.roll(a, 1, axis=3),
+    lambda m, a: m.roll(a, 1, axis=(0, 2)),
+    lambda m, a: m.diff(a, n=-1),
+    lambda m, a: m.diff(a, axis=5),
+    lambda m, a: m.diff(a[0, 0]),
+    lambda m, a: m.round(a, decimals=1.5),
+]
+
+
+@pytest.mark.parametrize("case", range(len(BAD_ARGUMENTS)))
+def test_bad_arguments_raise_numpys_errors(case, device):
+    """Out-of-range axes were wrapped around (roll, diff) and bad counts accepted (diff's n, round's decimals)."""
+    x = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(Exception) as want:
+        BAD_ARGUMENTS[case](np, x)
+    with pytest.raises(type(want.value)) as got:
+        BAD_ARGUMENTS[case](tnp, t(x, device))
+    assert str(got.value) == str(want.value)

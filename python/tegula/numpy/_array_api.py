@@ -68,7 +68,16 @@ def triu(m, k=0):
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
+    import operator
+
     a = _arr(a)
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    if not -a.ndim <= axis < a.ndim:
+        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
     if prepend is not None or append is not None:
         parts = ([_F.broadcast_to(_arr(prepend, a), _shape_with(a, axis, 1)) if _np.ndim(prepend) == 0 and
                   not isinstance(prepend, ndarray) else _arr(prepend)] if prepend is not None else []) + [a] + \

@@ -250,6 +250,8 @@ def roll(a, shift, axis=None):
         shifts = shifts * len(axes)
     r = a
     for s, ax in zip(shifts, axes):
+        if not -r.ndim <= ax < r.ndim:
+            _raise_axis(ax, r.ndim)
         n = r.shape[ax]
         if n == 0:
             continue

@@ -248,6 +248,9 @@ def rint(x, /, out=None, **kw):
 
 def around(a, decimals=0, out=None):
     """NumPy's rounding: half to even; integers stay integers (rounded to 10**-decimals when decimals < 0)."""
+    import operator
+
+    decimals = operator.index(decimals)  # NumPy's TypeError for a float
     a = _arr(a)
     if _is_complex(a):  # the parts rounded on their own, as NumPy (not a complex product with 10**decimals)
         re, im = _parts(a)
