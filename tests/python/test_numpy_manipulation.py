@@ -598,6 +598,22 @@ BAD_ARGUMENTS = [
     lambda m, a: m.diff(a, axis=5),
     lambda m, a: m.diff(a[0, 0]),
     lambda m, a: m.round(a, decimals=1.5),
+    lambda m, a: m.flip(a, axis=(0, 5)),
+    lambda m, a: m.repeat(a, 2, axis=5),
+    lambda m, a: m.take_along_axis(a, m.argsort(a, axis=1), axis=5),
+    lambda m, a: m.gradient(a, axis=5),
+    lambda m, a: m.percentile(a, 50, axis=5),
+    lambda m, a: m.median(a, axis=(0, 5)),
+    lambda m, a: m.quantile(a, 0.5, axis=-3),
+    lambda m, a: m.nanmedian(a, axis=5),
+    lambda m, a: m.average(a, axis=5, weights=m.ones_like(a)),
+    lambda m, a: m.linalg.norm(a, axis=(0, 5)),
+    lambda m, a: m.trace(a, axis1=0, axis2=5),
+    lambda m, a: m.diagonal(a, axis1=-3, axis2=1),
+    lambda m, a: m.cumsum(a, axis=5),
+    lambda m, a: m.sort(a, axis=-3),
+    lambda m, a: m.unique(a, axis=5),
+    lambda m, a: m.fft.fft(a, axis=5),
 ]
 
 
@@ -609,4 +625,5 @@ def test_bad_arguments_raise_numpys_errors(case, device):
         BAD_ARGUMENTS[case](np, x)
     with pytest.raises(type(want.value)) as got:
         BAD_ARGUMENTS[case](tnp, t(x, device))
-    assert str(got.value) == str(want.value)
+    if str(want.value) != "tuple index out of range":  # NumPy's fft: an IndexError by accident (AxisError is one)
+        assert str(got.value) == str(want.value)

@@ -106,8 +106,10 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 
 def unstack(x, /, *, axis=0):
+    from ._common import _axis
+
     x = _arr(x)
-    ax = axis % x.ndim
+    ax = _axis(axis, x.ndim)
     return tuple(x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax]))
 
 
@@ -116,7 +118,9 @@ def take_along_axis(arr, indices, axis=-1):
     idx = _arr(indices)
     if axis is None:
         return _F.take(arr, idx)
-    ax = axis % arr.ndim
+    from ._common import _axis
+
+    ax = _axis(axis, arr.ndim)
     # flat index = sum over axes of coordinate * stride, with the indexed axis's coordinate from idx
     shape = _np.broadcast_shapes(arr.shape[:ax] + (1,) + arr.shape[ax + 1:], idx.shape)
     strides = [_math.prod(arr.shape[d + 1:]) for d in range(arr.ndim)]

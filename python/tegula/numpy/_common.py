@@ -120,5 +120,13 @@ def _complex_warning():
                   stacklevel=4)
 
 
-def _raise_axis(axis, nd):
-    raise _tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {nd}")
+def _raise_axis(axis, nd, prefix=""):
+    raise _tegula.AxisError(f"{prefix}axis {axis} is out of bounds for array of dimension {nd}")
+
+
+def _axis(axis, nd, prefix=""):
+    """axis normalised for nd dimensions (negative counts from the end), NumPy's AxisError when out of range (never
+    wrapped around); `prefix` as NumPy's "axis2: "."""
+    if not -nd <= axis < nd:
+        _raise_axis(axis, nd, prefix)
+    return axis % nd

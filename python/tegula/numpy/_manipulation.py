@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _core, _layout
-from ._common import _arr, _arrays_on_one_device, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis
+from ._common import _arr, _arrays_on_one_device, _axis, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis
 from ._core import _tegula, as_array, dtype_name, ndarray
 from ._creation import empty
 
@@ -228,7 +228,7 @@ def flip(m, axis=None):
     axes = range(a.ndim) if axis is None else ([axis] if isinstance(axis, int) else axis)
     key = [slice(None)] * a.ndim
     for ax in axes:
-        key[ax % a.ndim] = slice(None, None, -1)
+        key[_axis(ax, a.ndim)] = slice(None, None, -1)
     return a[tuple(key)]
 
 
@@ -282,7 +282,7 @@ def repeat(a, repeats, axis=None):
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
-    ax = axis % a.ndim
+    ax = _axis(axis, a.ndim)
     if not isinstance(repeats, (int, _np.integer)):
         if _np.ndim(repeats) == 0 and not isinstance(repeats, ndarray):
             repeats = int(repeats)
@@ -329,7 +329,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     a = _arr(a)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
-    ax1, ax2 = axis1 % a.ndim, axis2 % a.ndim
+    ax1, ax2 = _axis(axis1, a.ndim, "axis1: "), _axis(axis2, a.ndim, "axis2: ")
     if ax1 == ax2:
         raise ValueError("axis1 and axis2 cannot be the same")
     x = moveaxis(a, (ax1, ax2), (-2, -1))

@@ -9,7 +9,7 @@ import math
 import numpy as _np
 
 from . import _core
-from ._common import _arr
+from ._common import _arr, _axis
 
 
 def _f():
@@ -250,7 +250,7 @@ def gradient(f_, *varargs, axis=None, edge_order=1):
     if not y._dtype_name.startswith(("float", "complex")):
         y = y.astype("float64")
     axes = list(range(y.ndim)) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
-    axes = [a % y.ndim for a in axes]
+    axes = [_axis(a, y.ndim) for a in axes]
     if len(varargs) == 0:
         spacing = [1.0] * len(axes)
     elif len(varargs) == 1 and _np.ndim(varargs[0]) == 0:
@@ -384,6 +384,9 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a = _arr(a)
+    if axis is not None:  # NumPy's "axis: " AxisError before anything else
+        for ax in (axis,) if isinstance(axis, (int, _np.integer)) else axis:
+            _axis(ax, a.ndim, "axis: ")
     if weights is None:
         avg = a.mean(axis=axis, keepdims=keepdims)
         scl = avg * 0 + (a.size // max(avg.size, 1) if a.size else 0)

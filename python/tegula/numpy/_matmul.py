@@ -14,7 +14,7 @@ import math
 import numpy as _np
 
 from . import _core
-from ._common import _arr
+from ._common import _arr, _axis
 from ._core import ndarray
 
 _BLAS = ("float16", "bfloat16", "float32", "float64")
@@ -295,8 +295,8 @@ def tensordot(a, b, axes=2):
         ax_b = [ax_b] if isinstance(ax_b, int) else list(ax_b)
     if len(ax_a) != len(ax_b):
         raise ValueError("shape-mismatch for sum")
-    ax_a = [x % a.ndim for x in ax_a] if a.ndim else ax_a
-    ax_b = [x % b.ndim for x in ax_b] if b.ndim else ax_b
+    ax_a = [_axis(x, a.ndim) for x in ax_a] if a.ndim else ax_a  # (AxisError is an IndexError, as NumPy's here)
+    ax_b = [_axis(x, b.ndim) for x in ax_b] if b.ndim else ax_b
     for i, j in zip(ax_a, ax_b):
         if a.shape[i] != b.shape[j]:
             raise ValueError("shape-mismatch for sum")

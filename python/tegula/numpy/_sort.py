@@ -24,7 +24,7 @@ import numpy as _np
 import tegula.tile as _tt
 
 from . import _core
-from ._common import _arr, _arrays_on_one_device
+from ._common import _arr, _arrays_on_one_device, _axis
 
 _T = 1024
 _RADIX = 16  # 4-bit digits: the (T, 16) one-hot tile stays small
@@ -622,7 +622,7 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
     keep = a._dtype_name if a._dtype_name.startswith(("int", "uint", "bool")) and method in _DISCRETE else None
     if a._dtype_name.startswith(("int", "uint", "bool")):
         a = a.astype("float64")
-    axes = None if axis is None else ((axis,) if isinstance(axis, int) else tuple(axis))
+    axes = None if axis is None else tuple(_axis(ax, a.ndim) for ax in ((axis,) if isinstance(axis, int) else axis))
     x = a.reshape(-1) if axes is None else a
     if axes is not None and len(axes) > 1:
         from ._manipulation import moveaxis as mv
@@ -738,7 +738,7 @@ def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, pe
     if axes is None:
         x, ww = a.reshape(-1), w.reshape(-1)
     else:
-        axes = tuple(ax % a.ndim for ax in axes)
+        axes = tuple(_axis(ax, a.ndim) for ax in axes)
         rest = tuple(a.shape[d] for d in range(a.ndim) if d not in axes)
         last = tuple(range(a.ndim - len(axes), a.ndim))
         x, ww = moveaxis(a, axes, last).reshape(rest + (-1,)), moveaxis(w, axes, last).reshape(rest + (-1,))

@@ -13,7 +13,7 @@ import math
 import numpy as _np
 
 from . import _core
-from ._common import _arr
+from ._common import _arr, _axis
 
 LinAlgError = _np.linalg.LinAlgError
 
@@ -570,7 +570,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if not -x.ndim <= one < x.ndim:
             raise _core._tegula.AxisError(f"axis {one} is out of bounds for array of dimension {x.ndim}")
         return vector_norm(x, axis=one % x.ndim, keepdims=keepdims, ord=2 if ord is None else ord)
-    axis = tuple(a % x.ndim for a in axis)
+    axis = tuple(_axis(a, x.ndim) for a in axis)
     if len(axis) != 2:
         raise ValueError("Improper number of dimensions to norm.")
     r0, c0 = axis
