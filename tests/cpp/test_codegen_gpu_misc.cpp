@@ -21,6 +21,16 @@ ir::function conversions(dtype from, const std::vector<dtype>& to) {
   return k.finish();
 }
 
+// x converted to each dtype of `to` on the GPU, against the interpreter, bit for bit.
+void expect_conversions_match(host_array& x, const std::vector<dtype>& to, std::mt19937& rng) {
+  std::vector<host_array> outs;
+  std::vector<gpu_arg> args{&x};
+  for (dtype t : to) outs.push_back(random_array(t, {600}, rng, 0, 1));
+  for (auto& o : outs) args.push_back(&o);
+  ir::function f = conversions(x.elem, to);
+  expect_gpu_matches_interpreter(f, args, {2, 1, 1}, dense(f), {0, 0});
+}
+
 TEST(CodegenGpu, ConversionsRoundOnce) {
   TEGULA_REQUIRE_GPU();
   std::mt19937 rng(21);
@@ -32,23 +42,12 @@ TEST(CodegenGpu, ConversionsRoundOnce) {
     host_array x = random_array(from, {600}, rng, 0, 100);
     if (from == dtype::f64 || from == dtype::f32)
       for (std::int64_t e = 0; e < x.alloc; ++e) x.set(e, std::uniform_real_distribution<double>(0, 100)(rng));
-    std::vector<host_array> outs;
-    std::vector<gpu_arg> args{&x};
-    for (dtype t : all) outs.push_back(random_array(t, {600}, rng, 0, 1));
-    for (auto& o : outs) args.push_back(&o);
-    ir::function f = conversions(from, all);
-    expect_gpu_matches_interpreter(f, args, {2, 1, 1}, dense(f), {0, 0});
+    expect_conversions_match(x, all, rng);
   }
   // Large and negative integers to floats and the narrow types (rounding of wide ints).
   for (dtype from : {dtype::i64, dtype::i32, dtype::u64}) {
     host_array x = random_array(from, {600}, rng, from == dtype::u64 ? 0 : -2e9, 2e9);
-    std::vector<dtype> to = {dtype::f16, dtype::bf16, dtype::f32, dtype::f64};
-    std::vector<host_array> outs;
-    std::vector<gpu_arg> args{&x};
-    for (dtype t : to) outs.push_back(random_array(t, {600}, rng, 0, 1));
-    for (auto& o : outs) args.push_back(&o);
-    ir::function f = conversions(from, to);
-    expect_gpu_matches_interpreter(f, args, {2, 1, 1}, dense(f), {0, 0});
+    expect_conversions_match(x, {dtype::f16, dtype::bf16, dtype::f32, dtype::f64}, rng);
   }
   // Floats out of every integer type's range, and NaN (undefined in C): the interpreter follows the generated
   // CUDA (a saturating int32 or int64 conversion, NaN to 0, wrapped to the width).
@@ -58,13 +57,8 @@ TEST(CodegenGpu, ConversionsRoundOnce) {
     const double special[] = {300.5, -200.5, 1e10, -1e10, 3e9, -3e9, 1e19, 2e19, -1e19, 1e30, -1e30, NAN, 65536.0,
                               -129.0, 4294967296.0, 9.3e18};
     for (std::size_t e = 0; e < sizeof(special) / sizeof(special[0]); ++e) x.set(std::int64_t(e), special[e]);
-    std::vector<dtype> to = {dtype::i8, dtype::i16, dtype::i32, dtype::i64, dtype::u8, dtype::u16, dtype::u32, dtype::u64};
-    std::vector<host_array> outs;
-    std::vector<gpu_arg> args{&x};
-    for (dtype t : to) outs.push_back(random_array(t, {600}, rng, 0, 1));
-    for (auto& o : outs) args.push_back(&o);
-    ir::function f = conversions(from, to);
-    expect_gpu_matches_interpreter(f, args, {2, 1, 1}, dense(f), {0, 0});
+    expect_conversions_match(x, {dtype::i8, dtype::i16, dtype::i32, dtype::i64, dtype::u8, dtype::u16, dtype::u32,
+                                 dtype::u64}, rng);
   }
 }
 
