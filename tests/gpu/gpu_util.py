@@ -8,6 +8,14 @@ def kernel(source, name, name_expressions=()):
     return tc.Program(source).compile(name_expressions=name_expressions).get_kernel(name)
 
 
+SPIN = r'extern "C" __global__ void spin(long long cycles) { long long t0 = clock64(); while (clock64() - t0 < cycles) {} }'
+
+
+def spin(stream, cycles):
+    """Queues one thread busy for `cycles` clock cycles on `stream` (about cycles / 2e9 seconds on an H200)."""
+    tc.launch(stream, tc.LaunchConfig(grid=1, block=1), kernel(SPIN, "spin"), cycles)
+
+
 def to_gpu(array, stream):
     return tc.Buffer.from_host(np.ascontiguousarray(array), stream=stream)
 

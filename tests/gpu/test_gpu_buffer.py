@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import tegula.core as tc
-from gpu_util import from_gpu
+from gpu_util import from_gpu, spin
 
 
 def test_round_trip_of_random_bytes(stream, rng):
@@ -133,17 +133,11 @@ def test_dlpack_export_to_torch_and_cupy(stream, rng):
         b.__dlpack__(stream=0)
 
 
-SPIN = r'extern "C" __global__ void spin(long long cycles) { long long t0 = clock64(); while (clock64() - t0 < cycles) {} }'
-
-
 def test_small_uploads_do_not_wait_for_the_stream(stream, rng):
     # Uploads of at most 64 KiB go through pinned slots: queued behind a ~100 ms kernel, they return
     # while it still runs, the source may change at once, and 100 of them (more than the 32 slots)
     # each land where they should, in stream order.
-    from gpu_util import kernel
-
-    spin = kernel(SPIN, "spin")
-    tc.launch(stream, tc.LaunchConfig(grid=1, block=1), spin, 200_000_000)
+    spin(stream, 200_000_000)
     sizes = [int(n) for n in rng.integers(1, 64 << 10, size=100)] + [64 << 10]
     datas = [rng.integers(0, 256, size=n, dtype=np.uint8) for n in sizes]
     bufs = []
@@ -163,10 +157,7 @@ def test_small_uploads_do_not_wait_for_the_stream(stream, rng):
 
 
 def test_uploads_larger_than_a_slot_wait_and_arrive(stream, rng):
-    from gpu_util import kernel
-
-    spin = kernel(SPIN, "spin")
-    tc.launch(stream, tc.LaunchConfig(grid=1, block=1), spin, 20_000_000)
+    spin(stream, 20_000_000)
     data = rng.integers(0, 256, size=(64 << 10) + 1, dtype=np.uint8)
     buf = tc.Buffer.from_host(data, stream=stream)
     assert stream.is_done  # the pageable path waits for the stream before returning

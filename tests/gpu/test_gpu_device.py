@@ -2,9 +2,8 @@
 import pytest
 
 import tegula.core as tc
-from gpu_util import kernel
+from gpu_util import kernel, spin
 
-SPIN = r'extern "C" __global__ void spin(long long cycles) { long long t0 = clock64(); while (clock64() - t0 < cycles) {} }'
 
 
 def test_device_properties(dev):
@@ -40,10 +39,9 @@ def test_streams(dev):
 
 
 def test_event_timing_and_ordering(dev, stream):
-    spin = kernel(SPIN, "spin")
     start, end = dev.create_event(), dev.create_event()
     start.record(stream)
-    tc.launch(stream, tc.LaunchConfig(grid=1, block=1), spin, 4_000_000)  # ~2 ms at 2 GHz
+    spin(stream, 4_000_000)  # ~2 ms at 2 GHz
     end.record(stream)
     end.sync()
     assert end.is_done

@@ -134,6 +134,12 @@ def test_reduceat_dtype_out_and_errors(device):
         assert str(got.value) == str(want.value)
     with pytest.raises(ValueError, match="maximum number of dimension"):
         tnp.add.reduceat(t(x, device), [[0]])
+    for bad in (lambda m, v: m.add.reduceat(v[0], [0]), lambda m, v: m.add.reduceat(v, [0], axis=3)):
+        with pytest.raises(Exception) as want:  # a 0-d array; an axis out of range
+            bad(np, x)
+        with pytest.raises(type(want.value)) as got:
+            bad(tnp, t(x, device))
+        assert str(got.value) == str(want.value)
     with pytest.raises(NotImplementedError, match="subtract.reduceat"):
         tnp.subtract.reduceat(t(x, device), [0, 2])
     with pytest.raises(ValueError, match="binary"):

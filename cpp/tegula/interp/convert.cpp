@@ -24,6 +24,17 @@ double round_to_odd(std::uint64_t magnitude) {
   return std::ldexp(double(kept), shift);
 }
 
+// x truncated toward zero into I, saturating at I's range, NaN giving 0: the GPU's cvt.rzi into I.
+template <class I>
+I convert_rzi(double x) {
+  using lim = std::numeric_limits<I>;
+  if (x != x) return 0;
+  // The range's ends as exact doubles: min (0 or -2^(bits-1)) and max + 1 (2^(bits-1) or 2^bits).
+  const double lo = double(lim::min()), top = std::is_signed_v<I> ? -lo : 2.0 * (double(lim::max() / 2) + 1.0);
+  const double t = std::trunc(x);
+  return t >= top ? lim::max() : t <= lo ? lim::min() : I(t);
+}
+
 template <ir::dtype D>
 typename dtype_traits<D>::stor from_double(double x) {
   using tr = dtype_traits<D>;
@@ -33,25 +44,17 @@ typename dtype_traits<D>::stor from_double(double x) {
   } else if constexpr (is_real_v<D>) {
     return tr::read(tr::write(x));
   } else {
-    // As the generated CUDA converts (codegen/c_types.cpp: convert): truncate toward zero into a saturating
-    // int32 (int64 for the 64-bit and uint32 targets; NaN gives 0, as the GPU's cvt.rzi does), then wrap to the
-    // target's width. In range, that is the value; out of range it matches the GPU, not a saturating cast.
-    auto saturate = [&](double lo, double hi) -> std::int64_t {
-      if (x != x) return 0;
-      const double t = std::trunc(x);
-      return t <= lo ? std::int64_t(lo) : t >= hi ? (hi > 9e18 ? std::numeric_limits<std::int64_t>::max()
-                                                                  : std::int64_t(hi)) : std::int64_t(t);
-    };
-    constexpr double i64_lo = -9.2233720368547758e18, i64_hi = 9.2233720368547758e18;
+    // As the generated CUDA converts (codegen/c_types.cpp: convert): into a saturating int32 (int64 for the
+    // 64-bit and uint32 targets), then wrapped to the target's width. In range, that is the value; out of range
+    // it matches the GPU, not a cast saturating at the target's own range.
     if constexpr (std::is_same_v<M, std::uint64_t>) {
-      if (x != x) return 0;
-      if (x < i64_hi) return typename tr::stor(std::uint64_t(saturate(i64_lo, i64_hi)));
-      return typename tr::stor(x >= 1.8446744073709552e19 ? std::numeric_limits<std::uint64_t>::max()
-                                                          : std::uint64_t(std::trunc(x)));
+      // below 2^63 through int64 (negatives wrap); above it the GPU's unsigned conversion (NaN is not below)
+      if (x < 9.2233720368547758e18) return typename tr::stor(std::uint64_t(convert_rzi<std::int64_t>(x)));
+      return typename tr::stor(convert_rzi<std::uint64_t>(x));
     } else if constexpr (std::is_same_v<M, std::int64_t> || std::is_same_v<M, std::uint32_t>) {
-      return typename tr::stor(M(saturate(i64_lo, i64_hi)));
+      return typename tr::stor(M(convert_rzi<std::int64_t>(x)));
     } else {
-      return typename tr::stor(M(std::int32_t(saturate(-2147483648.0, 2147483647.0))));
+      return typename tr::stor(M(convert_rzi<std::int32_t>(x)));
     }
   }
 }

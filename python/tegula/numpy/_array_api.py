@@ -10,6 +10,7 @@ import numpy as _np
 from . import _core
 from . import _functions as _F
 from ._core import dtype_name as _dtype_name
+from ._common import _axis
 from ._core import ndarray
 
 
@@ -76,8 +77,7 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
         raise ValueError(f"order must be non-negative but got {n}")
     if a.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
-    if not -a.ndim <= axis < a.ndim:
-        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    _axis(axis, a.ndim)
     if prepend is not None or append is not None:
         parts = ([_F.broadcast_to(_arr(prepend, a), _shape_with(a, axis, 1)) if _np.ndim(prepend) == 0 and
                   not isinstance(prepend, ndarray) else _arr(prepend)] if prepend is not None else []) + [a] + \
@@ -106,8 +106,6 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 
 def unstack(x, /, *, axis=0):
-    from ._common import _axis
-
     x = _arr(x)
     ax = _axis(axis, x.ndim)
     return tuple(x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax]))
@@ -118,8 +116,6 @@ def take_along_axis(arr, indices, axis=-1):
     idx = _arr(indices)
     if axis is None:
         return _F.take(arr, idx)
-    from ._common import _axis
-
     ax = _axis(axis, arr.ndim)
     # flat index = sum over axes of coordinate * stride, with the indexed axis's coordinate from idx
     shape = _np.broadcast_shapes(arr.shape[:ax] + (1,) + arr.shape[ax + 1:], idx.shape)

@@ -250,15 +250,14 @@ def roll(a, shift, axis=None):
         shifts = shifts * len(axes)
     r = a
     for s, ax in zip(shifts, axes):
-        if not -r.ndim <= ax < r.ndim:
-            _raise_axis(ax, r.ndim)
+        ax = _axis(ax, r.ndim)
         n = r.shape[ax]
         if n == 0:
             continue
         s %= n
         if s == 0:
             continue
-        lead = (slice(None),) * (ax % r.ndim)
+        lead = (slice(None),) * ax
         r = concatenate([r[lead + (slice(n - s, None),)], r[lead + (slice(0, n - s),)]], ax)
     return r if r is not a else a.copy()
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _core
+from ._common import _axis
 
 # at: ufuncs whose repeated applications can be combined first (associative and commutative).
 AT = ("multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
@@ -88,31 +89,33 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     if dtype is not None:
         a = a.astype(_np.dtype(dtype).name)
     if a.ndim == 0:
-        raise TypeError("reduceat does not allow 0-d arrays")  # NumPy raises an AxisError-like error here
-    x = tnp.moveaxis(a, axis, 0)
+        raise TypeError("cannot reduceat on a scalar")  # NumPy's
+    x = tnp.moveaxis(a, _axis(axis, a.ndim), 0)
     n = x.shape[0]
     idx = _index_list(indices, n, name)
     if n:  # the reduction's dtype (int8 sums in int64, ...), from a reduction that is never computed
         x = x.astype(uf.reduce(x[:1], axis=0)._dtype_name)
     m = idx.shape[0]
-    res = None
+    res = tnp.empty((m,) + x.shape[1:], dtype=x._dtype_name, device=a.device)
+
+    def dev(host_indices):
+        return tnp.asarray(host_indices, device=a.device)
+
     if m:
         ends = _np.append(idx[1:], n)
         lengths = _np.where(idx < ends, ends - idx, 1)
         pos, started = idx.copy(), _np.zeros(m, bool)
         table, k = x, 0
-        res = tnp.empty((m,) + x.shape[1:], dtype=x._dtype_name, device=a.device)
         while True:
-            sel = _np.nonzero((lengths >> k) & 1)[0]
+            sel = _np.nonzero((lengths >> k) & 1)[0]  # the slices with a 2^k block, taken at pos
             if sel.size:
-                rows = table[tnp.asarray(pos[sel], device=a.device)]
-                new, old = sel[~started[sel]], sel[started[sel]]
-                if new.size:
-                    res[tnp.asarray(new, device=a.device)] = rows[tnp.asarray(_np.nonzero(~started[sel])[0],
-                                                                              device=a.device)]
-                if old.size:
-                    at_old = tnp.asarray(old, device=a.device)
-                    res[at_old] = uf(res[at_old], rows[tnp.asarray(_np.nonzero(started[sel])[0], device=a.device)])
+                rows = table[dev(pos[sel])]
+                first = ~started[sel]  # the slice's first block: it starts the result
+                if first.any():
+                    res[dev(sel[first])] = rows[dev(_np.nonzero(first)[0])]
+                if not first.all():
+                    more = dev(sel[~first])
+                    res[more] = uf(res[more], rows[dev(_np.nonzero(~first)[0])])
                 started[sel] = True
                 pos[sel] += 1 << k
             if (1 << (k + 1)) > lengths.max():
@@ -120,8 +123,6 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
             h = 1 << k  # the combinations of 2^(k+1) neighbours from those of 2^k
             table = _core.settled(uf(table[:-h], table[h:]).astype(x._dtype_name))
             k += 1
-    else:
-        res = tnp.empty((0,) + x.shape[1:], dtype=x._dtype_name, device=a.device)
     res = tnp.moveaxis(res, 0, axis)
     if out is not None:
         out[...] = res
