@@ -331,6 +331,11 @@ struct emitter {
       value_id at = b.cast(b.create1(op, {x.re}, a), dtype::i64);
       at = b.binary(op_kind::add, at, first_column(loop.iv));
       value_id better = b.binary(op == op_kind::argmax ? op_kind::gt : op_kind::lt, m, loop.carried[0]);
+      if (ir::is_float(ct)) {  // NumPy: the first NaN wins; a tile holding one (m is NaN) beats a non-NaN best
+        value_id first_nan = b.binary(op_kind::bit_and, b.binary(op_kind::ne, m, m),
+                                      b.binary(op_kind::eq, loop.carried[0], loop.carried[0]));
+        better = b.binary(op_kind::bit_or, better, first_nan);
+      }
       next = {b.where(better, m, loop.carried[0]), b.where(better, at, loop.carried[1])};
     } else {
       op_kind combine = op == op_kind::reduce_sum    ? op_kind::add

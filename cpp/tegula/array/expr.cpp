@@ -14,6 +14,7 @@ namespace {
 using ir::op_kind;
 
 node_ptr new_node(node_kind k, dtype t, dims shape, const node_ptr& like) {
+  checked_nbytes(shape, size_bytes(t));  // a broadcast result may be too big to exist
   auto n = std::make_shared<node>();
   n->kind = k;
   n->t = t;
@@ -66,6 +67,17 @@ bool complex_unary_supported(op_kind op) {
   }
 }
 
+// NumPy raises at the operation for an integer power with a negative exponent; a lazy kernel would raise
+// only when the value is used. A scalar is checked as it is; an array exponent costs one fused min
+// reduction and a read-back (a synchronisation), paid only by integer powers with integer array exponents.
+void no_negative_exponent(const node_ptr& b, const dims& result_shape) {
+  if (checked_nbytes(result_shape, 1) == 0 || b->size() == 0) return;
+  const bool negative = b->kind == node_kind::scalar
+                            ? b->ivalue < 0
+                            : int64_value(make_reduce(op_kind::reduce_min, b, {}, true, false)) < 0;
+  if (negative) fail(error_kind::invalid_argument, "Integers to negative integer powers are not allowed.");
+}
+
 }  // namespace
 
 bool is_comparison(op_kind op) {
@@ -110,6 +122,7 @@ void flush_readers(const storage& s, const node* keep) {
 }
 
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t) {
+  checked_nbytes(lay.shape, size_bytes(t));  // a broadcast view may be too big to index
   auto n = std::make_shared<node>();
   n->kind = node_kind::leaf;
   n->t = t;
@@ -249,6 +262,7 @@ node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
   } else if ((op == op_kind::floordiv || op == op_kind::mod || op == op_kind::pow) && ir::is_bool(common)) {
     result = compute = dtype::i8;  // NumPy: bool // bool -> int8
   }
+  if (op == op_kind::pow && ir::is_signed_int(compute) && ir::is_signed_int(b->t)) no_negative_exponent(b, shape);
   auto n = new_node(node_kind::binary, result, std::move(shape), a);
   n->op = op;
   n->compute = compute;
@@ -349,7 +363,7 @@ node_ptr make_scan(op_kind op, const node_ptr& x, std::int64_t axis) {
 }
 
 node_ptr make_iota(std::int64_t n, double start, double step, dtype t, device_kind device, rt::device* gpu) {
-  if (n < 0) fail(error_kind::invalid_argument, "negative dimensions are not allowed");
+  checked_nbytes({n}, size_bytes(t));
   auto x = std::make_shared<node>();
   x->kind = node_kind::iota;
   x->t = x->compute = t;

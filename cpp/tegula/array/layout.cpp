@@ -97,6 +97,25 @@ slice_range resolve_slice(const index_item& it, std::int64_t n) {
 
 }  // namespace
 
+std::int64_t checked_nbytes(const dims& shape, std::int64_t itemsize) {
+  if (shape.size() > std::size_t(max_ndim))
+    fail(error_kind::invalid_argument, "maximum supported dimension for an ndarray is currently ", max_ndim,
+         ", found ", shape.size());
+  std::int64_t nbytes = itemsize;
+  bool empty = false;
+  for (std::int64_t d : shape) {
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (d < 0) fail(error_kind::invalid_argument, "negative dimensions are not allowed");
+    if (__builtin_mul_overflow(nbytes, d, &nbytes))
+      fail(error_kind::invalid_argument,
+           "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+  }
+  return empty ? 0 : nbytes;
+}
+
 std::int64_t layout::size() const {
   std::int64_t n = 1;
   for (std::int64_t d : shape) n *= d;

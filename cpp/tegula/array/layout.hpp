@@ -24,6 +24,16 @@ struct layout {
   std::pair<std::int64_t, std::int64_t> extent() const;
 };
 
+// The one check of an array's shape against NumPy's limits (PyArray_NewFromDescr), made wherever a shape
+// enters the engine (every node, leaf, allocation): at most 64 axes (max_ndim), no negative extent, and
+// itemsize times the product of the non-zero extents within int64 (so an empty array of absurd extents is
+// refused too, as NumPy refuses it). Returns size * itemsize (0 for an empty array). Throws invalid_argument
+// with NumPy's texts: "maximum supported dimension for an ndarray is currently 64, found 65", "negative
+// dimensions are not allowed", "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum
+// possible size.". After it, size() and every byte count of the array (and of any view into it) fit int64.
+constexpr int max_ndim = 64;
+std::int64_t checked_nbytes(const dims& shape, std::int64_t itemsize);
+
 // A shape as NumPy writes it in messages: "(2,3)", "(4,)", "()".
 std::string shape_text(const dims& s);
 // True when an array of shape `from` broadcasts to exactly `to` (an assignment's value).

@@ -1,10 +1,13 @@
 // Materialisation and assignment (see materialize.hpp).
 #include "tegula/array/materialize.hpp"
 
+#include <cstring>
+
 #include "tegula/array/copy.hpp"
 #include "tegula/array/emit.hpp"
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/plan.hpp"
+#include "tegula/runtime/buffer.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/support/error.hpp"
 
@@ -172,6 +175,17 @@ void materialize(const node_ptr& n) {
   }
   if (!n->pending()) return;
   evaluate(n, nullptr);
+}
+
+std::int64_t int64_value(const node_ptr& n) {
+  node_ptr v = make_cast(n, dtype::i64);
+  if (v->kind == node_kind::scalar) return v->ivalue;
+  materialize(v);
+  std::int64_t out = 0;
+  const std::size_t offset = static_cast<std::size_t>(v->lay.offset) * sizeof out;
+  if (v->device == device_kind::cpu) std::memcpy(&out, static_cast<const char*>(v->data->host()) + offset, sizeof out);
+  else v->data->buffer()->copy_to_host(&out, sizeof out, offset, array_stream(*v->gpu));
+  return out;
 }
 
 void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype dst_t, const node_ptr& src,

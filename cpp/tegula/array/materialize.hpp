@@ -14,6 +14,9 @@ void materialize(const node_ptr& n);
 void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype dst_t, const node_ptr& src,
             bool src_is_temporary = false);
 
+// The value of a 0-d node as an int64 (materialised and read back: a synchronisation on the GPU).
+std::int64_t int64_value(const node_ptr& n);
+
 // New storage for `bytes` on the device of `like`.
 std::shared_ptr<storage> allocate_like(const node& like, std::size_t bytes);
 

@@ -31,14 +31,8 @@ template <> ir::dtype dtype_of<double>() { return ir::dtype::f64; }
 
 namespace {
 
-std::int64_t count(const dims& shape) {
-  std::int64_t n = 1;
-  for (auto d : shape) {
-    if (d < 0) fail(error_kind::invalid_argument, "negative dimensions are not allowed");
-    n *= d;
-  }
-  return n;
-}
+// The element count of a valid shape for items of dtype t (NumPy's limits, checked_nbytes).
+std::int64_t count(const dims& shape, ir::dtype t) { return checked_nbytes(shape, ir::size_bytes(t)) / ir::size_bytes(t); }
 
 std::shared_ptr<storage> allocate(std::size_t bytes, where_to where) {
   return where.device < 0 ? storage::allocate_cpu(bytes) : storage::allocate_cuda(bytes, rt::device::get(where.device));
@@ -76,7 +70,7 @@ where_to where_to::best() {
 }
 
 ndarray ndarray::from_host(const void* data, ir::dtype t, const dims& shape, where_to where) {
-  const std::size_t bytes = std::size_t(count(shape)) * std::size_t(ir::size_bytes(t));
+  const auto bytes = static_cast<std::size_t>(checked_nbytes(shape, ir::size_bytes(t)));
   auto s = allocate(bytes, where);
   if (bytes) {
     if (where.device < 0)
@@ -88,7 +82,7 @@ ndarray ndarray::from_host(const void* data, ir::dtype t, const dims& shape, whe
 }
 
 ndarray ndarray::full(const dims& shape, double value, ir::dtype t, where_to where) {
-  const std::int64_t n = count(shape);
+  const std::int64_t n = count(shape, ir::dtype::f64);  // the host values are float64
   std::vector<double> host(std::size_t(n), value);
   ndarray d = from_host(host.data(), ir::dtype::f64, shape, where);
   return t == ir::dtype::f64 ? d : d.astype(t).eval();

@@ -43,13 +43,24 @@ nb::tuple to_tuple(const array::dims& d) {
   return nb::tuple(l);
 }
 
+// One extent (or axis, stride) given from Python, as NumPy's PyArray_PyIntAsIntp takes it: anything with
+// __index__; an int beyond int64 is NumPy's ValueError, not a C++ cast failure.
+std::int64_t to_dim(nb::handle x) {
+  nb::object i = nb::steal(PyNumber_Index(x.ptr()));
+  if (!i.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) fail(error_kind::invalid_argument, "Maximum allowed dimension exceeded");
+  return v;
+}
+
 array::dims to_dims(nb::handle h) {
   array::dims d;
   if (PyLong_Check(h.ptr())) {
-    d.push_back(nb::cast<std::int64_t>(h));
+    d.push_back(to_dim(h));
     return d;
   }
-  for (nb::handle x : h) d.push_back(nb::cast<std::int64_t>(x));
+  for (nb::handle x : h) d.push_back(to_dim(x));
   return d;
 }
 
@@ -276,9 +287,7 @@ py_array view(const py_array& a, array::layout l) {
 
 py_array from_host(std::uintptr_t ptr, const array::dims& shape, const std::string& dtype_name, nb::handle device) {
   dtype t = dtype_of(dtype_name);
-  std::int64_t n = 1;
-  for (auto d : shape) n *= d;
-  std::size_t bytes = static_cast<std::size_t>(n) * ir::size_bytes(t);
+  const auto bytes = static_cast<std::size_t>(array::checked_nbytes(shape, ir::size_bytes(t)));
   std::shared_ptr<array::storage> s;
   if (device.is_none() || nb::cast<int>(device) < 0) {
     s = array::storage::allocate_cpu(bytes);
@@ -296,12 +305,7 @@ py_array from_host(std::uintptr_t ptr, const array::dims& shape, const std::stri
 
 py_array empty(const array::dims& shape, const std::string& dtype_name, int device) {
   dtype t = dtype_of(dtype_name);
-  std::int64_t n = 1;
-  for (auto d : shape) {
-    if (d < 0) fail(error_kind::invalid_argument, "negative dimensions are not allowed");
-    n *= d;
-  }
-  std::size_t bytes = static_cast<std::size_t>(n) * ir::size_bytes(t);
+  const auto bytes = static_cast<std::size_t>(array::checked_nbytes(shape, ir::size_bytes(t)));
   auto s = device < 0 ? array::storage::allocate_cpu(bytes) : array::storage::allocate_cuda(bytes, rt::device::get(device));
   return py_array{array::make_leaf(s, array::contiguous(shape), t)};
 }
@@ -481,6 +485,8 @@ void bind_array(nb::module_& m) {
                                  int device, nb::object owner) {
     dtype d = dtype_of(t);
     array::layout l{to_dims(shape), to_dims(strides), 0};
+    if (l.strides.size() != l.shape.size()) fail(error_kind::invalid_argument, "strides must have one entry per axis");
+    array::checked_nbytes(l.shape, ir::size_bytes(d));
     auto [lo, hi] = l.extent();
     std::size_t bytes = static_cast<std::size_t>(hi - lo) * ir::size_bytes(d);
     auto keep = std::shared_ptr<void>(owner.release().ptr(), [](void* o) {

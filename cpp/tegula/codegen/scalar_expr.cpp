@@ -195,11 +195,11 @@ std::string scalar_expr(op_kind k, const std::vector<dtype>& in, dtype out, cons
       if (t == dtype::b1) return bool_binary(k, x, a[1]);
       if (ir::is_float(t)) return float_binary(k, t, x, a[1], needs);
       return int_binary(k, t, x, a[1]);
-    case op_kind::minimum:
-      if (ir::is_float(t)) return str("((", x, " <= ", a[1], " || ", x, " != ", x, ") ? ", x, " : ", a[1], ")");
+    case op_kind::minimum:  // NumPy's loops: x2 on ties (minimum(0., -0.) is -0.), a NaN on either side wins
+      if (ir::is_float(t)) return str("((", x, " < ", a[1], " || ", x, " != ", x, ") ? ", x, " : ", a[1], ")");
       return str("(", x, " <= ", a[1], " ? ", x, " : ", a[1], ")");
     case op_kind::maximum:
-      if (ir::is_float(t)) return str("((", x, " >= ", a[1], " || ", x, " != ", x, ") ? ", x, " : ", a[1], ")");
+      if (ir::is_float(t)) return str("((", x, " > ", a[1], " || ", x, " != ", x, ") ? ", x, " : ", a[1], ")");
       return str("(", x, " >= ", a[1], " ? ", x, " : ", a[1], ")");
     case op_kind::eq: return paren(x + " == " + a[1]);
     case op_kind::ne: return paren(x + " != " + a[1]);

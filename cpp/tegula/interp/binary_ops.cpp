@@ -95,8 +95,8 @@ tile_value real_binary(binary_fn fn, const tile_value& a, const tile_value& b) {
       return wide ? map2<D>(a, b, t, [](D x, D y) { return std::hypot(x, y); })
                   : map2<D>(a, b, t, [](D x, D y) { return double(std::hypot(float(x), float(y))); });
     case binary_fn::copysign: return map2<D>(a, b, t, [](D x, D y) { return std::copysign(x, y); });
-    case binary_fn::minimum: return map2<D>(a, b, t, [](D x, D y) { return (x <= y || x != x) ? x : y; });
-    case binary_fn::maximum: return map2<D>(a, b, t, [](D x, D y) { return (x >= y || x != x) ? x : y; });
+    case binary_fn::minimum: return map2<D>(a, b, t, [](D x, D y) { return (x < y || x != x) ? x : y; });  // y on ties, as NumPy
+    case binary_fn::maximum: return map2<D>(a, b, t, [](D x, D y) { return (x > y || x != x) ? x : y; });
     case binary_fn::bit_and: case binary_fn::bit_or: case binary_fn::bit_xor:
     case binary_fn::shl: case binary_fn::shr: break;
   }

@@ -9,9 +9,9 @@
 namespace tegula::interp {
 namespace {
 
-// NumPy's maximum/minimum: a NaN on either side wins.
-template <class T> T max_rule(T a, T b) { return (a >= b || a != a) ? a : b; }
-template <class T> T min_rule(T a, T b) { return (a <= b || a != a) ? a : b; }
+// NumPy's maximum/minimum: a NaN on either side wins; b on ties (max of [0., -0.] is -0., as NumPy's fold).
+template <class T> T max_rule(T a, T b) { return (a > b || a != a) ? a : b; }
+template <class T> T min_rule(T a, T b) { return (a < b || a != a) ? a : b; }
 
 // out[o, i] = fold over k of in[o, k, i], the accumulator starting at in[o, 0, i] (as type A).
 template <class T, class A, class F>
