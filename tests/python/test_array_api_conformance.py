@@ -52,14 +52,9 @@ matrix_transpose outer pinv qr slogdet solve svd svdvals tensordot trace vecdot 
 FFT = "fft ifft fftn ifftn rfft irfft rfftn irfftn hfft ihfft fftfreq rfftfreq fftshift ifftshift".split()
 
 # Complex cases that still differ, each with its reason (the special values are those of SPECIALS as real
-# parts: inf+0j, nan+0j, -0+0j, ...).
-_ENGINE_SPECIALS = ("array engine (cpp): complex {} of infinite/NaN parts differs from C99 Annex G / NumPy "
-                    "(NaN parts where NumPy gives inf or 0)")
+# parts: inf+0j, nan+0j, -0+0j, ...). The C99 Annex G special values of every complex function match NumPy's
+# (test_numpy_complex_special_values.py checks the whole tables).
 COMPLEX_XFAILS = {
-    **{n: (_ENGINE_SPECIALS.format(n), AssertionError) for n in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "pow")},
-    **{n: (f"complex {n} by Kahan's formulas: with infinite parts the imaginary (or real) angle can differ from "
-           "C99 Annex G's (for example atanh(inf+infj) gives 3pi/8 where C99 gives pi/2); finite values match",
-           AssertionError) for n in ("asin", "asinh", "atan", "atanh")},
     "sign": ("tegula follows NumPy 2 (sign(inf+0j) = 1+0j); the standard (array_api_strict) says NaN+NaNj",
              AssertionError),
 }

@@ -28,8 +28,17 @@ class complex_ops {
   ir::value_id un(ir::op_kind op, ir::value_id x);
   ir::value_id bin(ir::op_kind op, ir::value_id x, ir::value_id y);
   cvalue mul(cvalue x, cvalue y);
+  cvalue mul_recovering(cvalue x, cvalue y);
   cvalue div(cvalue x, cvalue y);
+  ir::value_id is_inf(ir::value_id x);
+  ir::value_id is_finite(ir::value_id x);
+  ir::value_id is_zero(ir::value_id x);
+  ir::value_id both(ir::value_id p, ir::value_id q);
+  ir::value_id is_big(cvalue z);
   cvalue exp(cvalue z);
+  ir::value_id hyperbolic_times(ir::op_kind f, ir::value_id x, ir::value_id c);
+  cvalue sinh(cvalue z);
+  cvalue cosh(cvalue z);
   cvalue log(cvalue z);
   cvalue sqrt(cvalue z);
   cvalue tanh(cvalue z);

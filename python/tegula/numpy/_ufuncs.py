@@ -334,8 +334,7 @@ def signbit(x, /, out=None, **kw):
     _no_complex("signbit", x)
     if not _is_float(x):
         return _done(x < 0, out, kw)
-    neg_zero = (x == 0) & ((x._scalar_like(1) / x) < 0)
-    return _done((x < 0) | neg_zero, out, kw)
+    return _done(x._scalar_like(1)._binary("copysign", x, False) < 0, out, kw)  # the sign bit: -0.0 and -nan too
 
 
 def _pair(x1, x2):
