@@ -22,6 +22,7 @@ dlpack::DLDataType dl_dtype(ir::dtype t) {
   auto bits = static_cast<std::uint8_t>(ir::size_bits(t) == 1 ? 8 : ir::size_bits(t));
   if (ir::is_bool(t)) return {dlpack::kDLBool, 8, 1};
   if (t == ir::dtype::bf16) return {dlpack::kDLBfloat, 16, 1};
+  if (ir::is_complex(t)) return {dlpack::kDLComplex, bits, 1};
   if (ir::is_float(t)) return {dlpack::kDLFloat, bits, 1};
   if (ir::is_signed_int(t)) return {dlpack::kDLInt, bits, 1};
   return {dlpack::kDLUInt, bits, 1};
@@ -30,8 +31,9 @@ dlpack::DLDataType dl_dtype(ir::dtype t) {
 }  // namespace
 
 nb::object export_dlpack(const py_array& a, nb::handle stream, nb::handle max_version, nb::handle copy) {
-  if (!copy.is_none() && nb::cast<bool>(copy))
-    fail(error_kind::not_implemented, "__dlpack__(copy=True): copy the array first (a.copy())");
+  // copy=True and dl_device are resolved by ndarray.__dlpack__ (python/tegula/numpy/_ndarray.py): here the
+  // array itself is exported, zero-copy.
+  if (!copy.is_none() && nb::cast<bool>(copy)) fail(error_kind::internal, "_export_dlpack: copy=True");
   array::materialize(a.n);
   const array::node_ptr& leaf = a.n;
   array::flush_readers(*leaf->data);  // the consumer may write: pending readers take their values now

@@ -369,11 +369,11 @@ void bind_array(nb::module_& m) {
            "the engine (a tile kernel, a DLPack or CUDA-array-interface consumer) may write it.")
       .def_prop_ro("_base_id", [](const py_array& a) { return reinterpret_cast<std::uintptr_t>(leaf(a).data.get()); })
       .def("_to_host", &to_host, nb::arg("dst"))
-      .def("__dlpack__", [](const py_array& a, nb::handle stream, nb::handle max_version, nb::handle dl_device,
-                            nb::handle copy) { return export_dlpack(a, stream, max_version, copy); },
-           nb::kw_only(), nb::arg("stream").none() = nb::none(), nb::arg("max_version").none() = nb::none(),
-           nb::arg("dl_device").none() = nb::none(), nb::arg("copy").none() = nb::none(),
-           "DLPack export (zero-copy, N-d, strided), ordered before the consumer's `stream`.")
+      .def("_export_dlpack", [](const py_array& a, nb::handle stream, nb::handle max_version) {
+        return export_dlpack(a, stream, max_version, nb::none());
+      }, nb::arg("stream").none(), nb::arg("max_version").none(),
+           "DLPack export of this array's memory (zero-copy, N-d, strided), ordered before the consumer's "
+           "`stream`; ndarray.__dlpack__ resolves copy= and dl_device= first.")
       .def("_contiguous", [](const py_array& a) { return py_array{contiguous_leaf(a)}; })
       .def("_binary", [](const py_array& a, const std::string& op, nb::handle other, bool reflected) {
         return binary(op_named(op), a, other, reflected);

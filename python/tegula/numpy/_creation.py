@@ -201,9 +201,24 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 
 def from_dlpack(x, *, device=None, copy=None):
+    """A CUDA producer is wrapped zero-copy (copied with copy=True); a host producer is read through NumPy and
+    uploaded to the default device, or kept on the CPU (the interpreter's device) with device='cpu'. A move to
+    another device copies, which copy=False refuses (BufferError, as the array API says)."""
+    target = None if device is None else _dev(device)
     if _core.has_cai(x):
-        return _core.from_cuda_array_interface(x)
-    return as_array(_np.from_dlpack(x), None if device is None else _dev(device))
+        a = _core.from_cuda_array_interface(x)
+        if copy:
+            a = a.copy()
+    else:
+        host = _np.from_dlpack(x, copy=copy) if copy is not None else _np.from_dlpack(x)
+        if copy is False and target is not None and target >= 0:
+            raise BufferError("from_dlpack: a host array needs a copy to reach a CUDA device, and copy=False")
+        a = as_array(host, target)
+    if target is not None and a._device_id != target:
+        if copy is False:
+            raise BufferError(f"from_dlpack: moving the array to device {device!r} needs a copy, and copy=False")
+        a = a.to_device(device)
+    return a
 
 
 def asnumpy(a, stream=None, order="C", out=None):

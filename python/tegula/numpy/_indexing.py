@@ -237,17 +237,24 @@ def _items(a, key):
     used = sum(_consumed(kind, v) for kind, v in items)
     if used > a.ndim:
         raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {used} were indexed")
-    axis = 0
+    axis, out = 0, []
     for kind, v in items:
         if kind == "ell":
             axis += a.ndim - used
         if kind == "bool":
+            # NumPy indexes with the mask's nonzero() index arrays: an extent of 0 matches any axis (its empty
+            # index broadcasts), any other extent must equal the axis'
             for d, m in enumerate(v.shape):
-                if m != a.shape[axis + d]:
+                if m != a.shape[axis + d] and m != 0:
                     raise IndexError(f"boolean index did not match indexed array along axis {axis + d}; size of axis "
                                      f"is {a.shape[axis + d]} but size of corresponding boolean axis is {m}")
+            if v.ndim and tuple(v.shape) != tuple(a.shape[axis:axis + v.ndim]):  # an empty mask that does not match
+                out += [("ints", _np.zeros(0, _np.int64))] * v.ndim
+                axis += v.ndim
+                continue
+        out.append((kind, v))
         axis += _consumed(kind, v)
-    return items
+    return out
 
 
 def _device_mask(a, v):

@@ -100,8 +100,10 @@ def moveaxis(a, source, destination):
 
 def squeeze(a, axis=None):
     a = _arr(a)
-    axes = [] if axis is None else ([axis] if isinstance(axis, int) else list(axis))
-    return a._squeeze(axes)
+    if axis is None:
+        return a._squeeze([])  # every extent-1 axis
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    return a._squeeze(axes) if axes else a._expand_dims([])  # axis=(): a view with no axis removed
 
 
 def expand_dims(a, axis):

@@ -201,6 +201,26 @@ def _dlpack_device(self):
     return (1, 0) if self._device_id < 0 else (2, self._device_id)
 
 
+def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """The array API's __dlpack__: zero-copy unless copy=True or dl_device is another device (a copy there, which
+    copy=False refuses with BufferError, as the standard says)."""
+    src = self
+    if dl_device is not None and tuple(dl_device) != _dlpack_device(self):
+        kind, ordinal = tuple(dl_device)
+        if copy is False:
+            raise BufferError(f"__dlpack__: exporting to device {tuple(dl_device)} needs a copy, and copy=False")
+        if kind == 1:
+            src = _to_device(self, "cpu")
+        elif kind == 2:
+            src = _to_device(self, ordinal)
+        else:
+            raise BufferError(f"__dlpack__: cannot export to DLPack device type {kind} (tegula has CPU and CUDA)")
+        copy = None  # the moved array is the copy
+    if copy:
+        src = _copy(self)
+    return src._export_dlpack(stream, max_version)
+
+
 def _to_device(self, device, stream=None):
     dev = _core.device_id(device)
     if dev == self._device_id:
@@ -285,6 +305,13 @@ def _method(name):
 
     call.__name__ = name
     return call
+
+
+def _clip(self, min=None, max=None, out=None, **kwargs):  # noqa: A002
+    """NumPy's ndarray.clip: positional bounds are min and max (the function's a_min/a_max must come in pairs)."""
+    from . import _functions
+
+    return _functions.clip(self, min=min, max=max, out=out, **kwargs)
 
 
 def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -391,6 +418,7 @@ def install():
     A.__array_function__ = _array_function
     A.__array_namespace__ = _array_namespace
     A.__dlpack_device__ = _dlpack_device
+    A.__dlpack__ = _dlpack
     A.__len__ = _len
     A.__iter__ = _iter
     A.__bool__ = _bool
@@ -423,6 +451,7 @@ def install():
     A.sort = _sort_in_place
     A.partition = _partition_in_place
     A.compress = _compress
+    A.clip = _clip
     A.__imatmul__ = _imatmul
     A.__copy__ = lambda self: self.copy()
     A.__deepcopy__ = lambda self, memo=None: self.copy()

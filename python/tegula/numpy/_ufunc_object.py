@@ -31,6 +31,13 @@ class ufunc:
     def __call__(self, *args, **kwargs):
         return self._fn(*args, **kwargs)
 
+    @property
+    def __signature__(self):
+        """The function's own parameters (inspect.signature(tnp.vecdot) is (x1, x2, /, *, axis=-1))."""
+        import inspect
+
+        return inspect.signature(self._fn)
+
     def __repr__(self):
         return f"<tegula.numpy ufunc '{self.__name__}'>"
 

@@ -429,9 +429,22 @@ def where(condition, x=None, y=None, /):
     return c._where(xa, ya)
 
 
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kw):  # noqa: A002
-    lo = a_min if a_min is not None else min
-    hi = a_max if a_max is not None else max
+_NOT_GIVEN = object()
+
+
+def clip(a, a_min=_NOT_GIVEN, a_max=_NOT_GIVEN, out=None, *, min=_NOT_GIVEN, max=_NOT_GIVEN, **kw):  # noqa: A002
+    """NumPy 2's clip: the bounds as a_min/a_max (positional) or min/max (keywords, the array API's), not both
+    pairs; None or a missing bound leaves that side open. clip(x, lo) alone is the array API's clip(x, /, min),
+    which NumPy refuses (it wants a_max too)."""
+    if a_min is not _NOT_GIVEN or a_max is not _NOT_GIVEN:
+        if a_min is not _NOT_GIVEN and a_max is not _NOT_GIVEN and (min is not _NOT_GIVEN or max is not _NOT_GIVEN):
+            raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
+                             "forbidden.")
+        lo = None if a_min is _NOT_GIVEN else a_min
+        hi = (None if max is _NOT_GIVEN else max) if a_max is _NOT_GIVEN else a_max
+    else:
+        lo = None if min is _NOT_GIVEN else min
+        hi = None if max is _NOT_GIVEN else max
     r = _arr(a)
     if lo is not None:
         r = maximum(r, lo)

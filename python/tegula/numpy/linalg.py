@@ -41,8 +41,11 @@ def _square(a):
         raise LinAlgError("Last 2 dimensions of the array must be square")
 
 
-def _host(a):
-    return a._device_id < 0
+def _host(*arrays):
+    """Whether NumPy computes the answer on host copies: arrays of the CPU interpreter, and arrays with no elements
+    (a zero-size batch or 0 x 0 matrices: nothing to move, and NumPy's shapes, dtypes and errors, where cuSOLVER
+    would be called with nothing to do). The results go back to the first array's device."""
+    return arrays[0]._device_id < 0 or any(x.size == 0 for x in arrays)
 
 
 def _to(x, like):
@@ -107,7 +110,7 @@ def _lu(m, dt, transposed=False):
 def solve(a, b):
     a, b = _arr(a), _arr(b)
     _square(a)
-    if _host(a):
+    if _host(a, b):
         return _to(_np.linalg.solve(a.get(), b.get()), a)
     dt = _work_dtype(a, b)
     n = a.shape[-1]
@@ -311,7 +314,7 @@ _SAID_HOST = set()
 def _host_eig(name, a):
     """eig/eigvals of a device array: NumPy's LAPACK geev on a host copy (cuSOLVER's Xgeev is not wired in yet),
     said once per function by a PerformanceWarning; the results come back to a's device."""
-    if not _host(a) and name not in _SAID_HOST:
+    if not _host(a) and name not in _SAID_HOST:  # (an empty a goes to the host silently: no work to move)
         import warnings
 
         from tegula.tile import PerformanceWarning
@@ -406,7 +409,7 @@ def svdvals(x, /):
 # ---- built on the above -----------------------------------------------------------------------------
 def lstsq(a, b, rcond=None):
     a, b = _arr(a), _arr(b)
-    if _host(a):
+    if _host(a, b):
         x, res, rank, s = _np.linalg.lstsq(a.get(), b.get(), rcond=rcond)
         return _to(x, a), _to(res, a), int(rank), _to(s, a)
     from . import _ufuncs as f
