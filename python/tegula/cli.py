@@ -1,9 +1,18 @@
-"""The `tegula` command: `tegula info`, `tegula cache {ls,size,clear}`, `tegula explain` and `tegula profile`."""
+"""The `tegula` command: `tegula info`, `tegula cache {ls,size,clear}`, `tegula explain` and `tegula profile`.
+
+Errors of the command itself (a missing file, a bad --args, a kernel that does not compile) are one line on
+stderr, "tegula COMMAND: message", and exit code 2; a profiled script's own exceptions keep their traceback. Output
+cut short by a closed pipe (`tegula cache ls | head`) ends quietly."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+
+
+class CommandError(Exception):
+    """An error of the command line or its inputs: printed as one line, exit code 2."""
 
 
 def _info(_args) -> int:
@@ -63,15 +72,17 @@ def _load_kernel(target):
 
     path, _, name = target.rpartition(":")
     if not path or not name:
-        raise SystemExit(f"tegula explain: expected FILE.tir or FILE.py:KERNEL, got {target!r}")
+        raise CommandError(f"expected FILE.tir or FILE.py:KERNEL, got {target!r}")
+    if not os.path.isfile(path):
+        raise CommandError(f"no such file: {path}")
     spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
     if spec is None:
-        raise SystemExit(f"tegula explain: cannot import {path}")
+        raise CommandError(f"cannot import {path} (not a Python file?)")
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     spec.loader.exec_module(module)
     if not hasattr(module, name):
-        raise SystemExit(f"tegula explain: {path} has no {name!r}")
+        raise CommandError(f"{path} has no {name!r}")
     return getattr(module, name)
 
 
@@ -79,6 +90,8 @@ def _explain(args) -> int:
     from . import _explain as E
 
     if args.target.endswith(".tir"):
+        if not os.path.isfile(args.target):
+            raise CommandError(f"no such file: {args.target}")
         with open(args.target) as f:
             report = E.for_ir(f.read(), args.target, args.arch)
     else:
@@ -106,12 +119,37 @@ def _explain(args) -> int:
     return 0
 
 
+def _split_profile_options(words):
+    """tegula profile's own options may also follow the script (`tegula profile s.py --trace t.json`, the README's
+    form): --trace, --limit and --host-only are taken from anywhere before a `--`; every other word, and all after
+    `--`, go to the script."""
+    own, rest, i = [], [], 0
+    while i < len(words):
+        w = words[i]
+        if w == "--":
+            return own, rest + words[i + 1:]
+        if w == "--host-only":
+            own.append(w)
+        elif w in ("--trace", "--limit"):
+            if i + 1 == len(words):
+                raise CommandError(f"{w} needs a value")
+            own += [w, words[i + 1]]
+            i += 1
+        elif w.startswith(("--trace=", "--limit=")):
+            own.append(w)
+        else:
+            rest.append(w)
+        i += 1
+    return own, rest
+
+
 def _profile(args) -> int:
-    import os
     import runpy
 
     from ._profile import profile
 
+    if not os.path.isfile(args.script):
+        raise CommandError(f"no such file: {args.script}")
     old_argv = sys.argv
     sys.argv = [args.script] + list(args.script_args)
     sys.path.insert(0, os.path.dirname(os.path.abspath(args.script)))
@@ -148,7 +186,9 @@ def main(argv: list[str] | None = None) -> int:
                     choices=("summary", "ir", "stages", "source", "ptx", "sass", "resources"))
     ex.add_argument("--stage", default=None, help="with --show ir: the IR after this pass (default: after all)")
     ex.set_defaults(run=_explain)
-    pr = sub.add_parser("profile", help="run a Python script under tegula.profile() and print the kernel table")
+    pr = sub.add_parser("profile", help="run a Python script under tegula.profile() and print the kernel table",
+                        usage="tegula profile [--trace FILE] [--limit N] [--host-only] SCRIPT [ARGS ...] "
+                              "(the options may also follow SCRIPT; after `--` everything goes to the script)")
     pr.add_argument("--trace", default=None, help="also write a Chrome/Perfetto trace to this JSON file")
     pr.add_argument("--limit", type=int, default=30, help="rows of the table (default 30)")
     pr.add_argument("--host-only", action="store_true", help="no GPU events: host times only")
@@ -156,7 +196,35 @@ def main(argv: list[str] | None = None) -> int:
     pr.add_argument("script_args", nargs=argparse.REMAINDER)
     pr.set_defaults(run=_profile)
     args = parser.parse_args(argv)
-    return args.run(args)
+    if args.command == "profile":
+        try:
+            own, script_args = _split_profile_options(args.script_args)
+        except CommandError as e:
+            pr.error(str(e))  # argparse's usage line and exit code 2
+        if own:
+            parser.parse_args(["profile", *own, args.script], namespace=args)
+        args.script_args = script_args
+    return _run(args)
+
+
+def _run(args) -> int:
+    """args.run, with the command's own errors as one line and exit code 2, and a closed output pipe as a quiet
+    end. A profiled script's exceptions are the script's: they propagate with their traceback."""
+    try:
+        return args.run(args)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)  # Python would report the pipe again when it flushes stdout
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except CommandError as e:
+        print(f"tegula {args.command}: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001 - the command's own failures (the profiled script's raise above it)
+        if args.command == "profile":
+            raise
+        first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        print(f"tegula {args.command}: {type(e).__name__}: {first}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
