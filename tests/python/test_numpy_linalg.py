@@ -103,7 +103,7 @@ class FakeSolver:
 @pytest.fixture(params=["host", "gpu-path"])
 def path(request, monkeypatch):
     if request.param == "gpu-path":
-        monkeypatch.setattr(L, "_host", lambda a: False)
+        monkeypatch.setattr(L, "_host", lambda *arrays: False)
         for name in dir(FakeSolver):
             if name.startswith("solver_"):
                 monkeypatch.setattr(tnp._core._tegula, name, getattr(FakeSolver, name), raising=False)

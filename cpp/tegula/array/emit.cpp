@@ -285,7 +285,11 @@ struct emitter {
     const dtype ct = ir::component(root.compute);
     const int np = carried_parts(root.compute);
     value_id bi = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
-    std::vector<value_id> init(np, identity(red, ct, {p.TR, 1}));
+    // A float cumsum's carry starts at -0.0, the exact additive identity: NumPy's accumulate starts from the first
+    // element, so a run of -0.0 stays -0.0 (+0.0 + -0.0 would be +0.0).
+    std::vector<value_id> init(np, red == op_kind::reduce_sum && ir::is_float(ct)
+                                       ? b.constant(-0.0, type::tile(ct, {p.TR, 1}))
+                                       : identity(red, ct, {p.TR, 1}));
     auto loop = b.begin_for(i32(0), column_tiles(), i32(1), init);
     cvalue x = loop_root_input(bi, loop.iv, red);
     op_kind combine = root.op == op_kind::cumsum ? op_kind::add : op_kind::mul;

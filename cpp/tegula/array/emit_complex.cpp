@@ -138,8 +138,17 @@ value_id complex_ops::is_big(cvalue z) {
 }
 
 cvalue complex_ops::log(cvalue z) {
-  // log |z| + i arg z; |z| = 2 |z / 2| where |z| would overflow.
-  value_id r = un(op_kind::log, bin(op_kind::hypot, z.re, z.im));
+  // log |z| + i arg z; |z| = 2 |z / 2| where |z| would overflow; near |z| = 1, log1p((a - 1)(a + 1) + b^2) / 2 with a the larger
+  // part
+  // (no cancellation in |z| - 1, as glibc's clog).
+  value_id h = bin(op_kind::hypot, z.re, z.im);
+  value_id r = un(op_kind::log, h);
+  value_id near1 = both(bin(op_kind::gt, h, c(0.5)), bin(op_kind::lt, h, c(2)));
+  value_id ax = un(op_kind::abs, z.re), ay = un(op_kind::abs, z.im);
+  value_id big = bin(op_kind::maximum, ax, ay), small = bin(op_kind::minimum, ax, ay);  // |z|^2 - 1 from the larger
+  value_id u = bin(op_kind::add, bin(op_kind::mul, bin(op_kind::sub, big, c(1)), bin(op_kind::add, big, c(1))),
+                   bin(op_kind::mul, small, small));
+  r = b_.where(near1, bin(op_kind::mul, c(0.5), un(op_kind::log1p, u)), r);
   value_id half = bin(op_kind::add, un(op_kind::log, bin(op_kind::hypot, bin(op_kind::mul, z.re, c(0.5)),
                                                            bin(op_kind::mul, z.im, c(0.5)))), c(std::log(2.0)));
   return {b_.where(is_big(z), half, r), bin(op_kind::atan2, z.im, z.re)};
@@ -223,6 +232,34 @@ cvalue complex_ops::unary(op_kind op, cvalue z) {
   }
 }
 
+cvalue complex_ops::power(cvalue x, cvalue y) {
+  // NumPy's nc_pow, case by case: x ** 0 = 1; 0 ** y = 0 for Re y > 0, else NaN; a real integer y with |y| < 100
+  // by products (plain ones, from 1 + 0i: y = 1 is x itself, 2 is x x, 3 is x (x x), others binary powering,
+  // and 1 / that for y < 0); else cpow, exp(y log x) with C99's multiplication.
+  cvalue r = exp(mul_recovering(y, log(x)));
+  value_id n = un(op_kind::abs, y.re);
+  value_id small_int = both(both(is_zero(y.im), bin(op_kind::eq, un(op_kind::floor, y.re), y.re)), bin(op_kind::lt, n, c(100)));
+  cvalue x2 = mul(x, x), x3 = mul(x, x2);
+  cvalue aa{c(1), c(0)}, p = x;
+  for (int k = 0; k < 7; ++k) {  // |y| < 100 < 2^7
+    value_id bit = bin(op_kind::eq, bin(op_kind::mod, un(op_kind::floor, bin(op_kind::mul, n, c(std::ldexp(1.0, -k)))), c(2)), c(1));
+    cvalue with = mul(aa, p);
+    aa = {b_.where(bit, with.re, aa.re), b_.where(bit, with.im, aa.im)};
+    if (k < 6) p = mul(p, p);
+  }
+  cvalue inverse = div({c(1), c(0)}, aa);  // NumPy's nc_quot is Smith's division, as div
+  value_id negative = bin(op_kind::lt, y.re, c(0));
+  cvalue powered{b_.where(negative, inverse.re, aa.re), b_.where(negative, inverse.im, aa.im)};
+  auto pick3 = [&](value_id cond, cvalue a, cvalue b) { return cvalue{b_.where(cond, a.re, b.re), b_.where(cond, a.im, b.im)}; };
+  powered = pick3(bin(op_kind::eq, y.re, c(3)), x3, pick3(bin(op_kind::eq, y.re, c(2)), x2, pick3(bin(op_kind::eq, y.re, c(1)), x, powered)));
+  r = pick3(small_int, powered, r);
+  value_id y0 = both(is_zero(y.re), is_zero(y.im));
+  value_id x0 = both(is_zero(x.re), is_zero(x.im));
+  value_id at0 = b_.where(bin(op_kind::gt, y.re, c(0)), c(0), c(nan));  // NumPy 2: 0 ** y = 0 for Re y > 0
+  r = {b_.where(x0, at0, r.re), b_.where(x0, at0, r.im)};
+  return {b_.where(y0, c(1), r.re), b_.where(y0, c(0), r.im)};
+}
+
 cvalue complex_ops::binary(op_kind op, cvalue x, cvalue y) {
   auto is_nan = [&](cvalue v) { return bin(op_kind::bit_or, bin(op_kind::ne, v.re, v.re), bin(op_kind::ne, v.im, v.im)); };
   auto pick = [&](value_id take_x) { return cvalue{b_.where(take_x, x.re, y.re), b_.where(take_x, x.im, y.im)}; };
@@ -231,16 +268,7 @@ cvalue complex_ops::binary(op_kind op, cvalue x, cvalue y) {
     case op_kind::sub: return {bin(op_kind::sub, x.re, y.re), bin(op_kind::sub, x.im, y.im)};
     case op_kind::mul: return mul(x, y);
     case op_kind::div: return div(x, y);
-    case op_kind::pow: {
-      // exp(y log x); x ** 0 = 1; 0 ** y = 0 for Re y > 0, else nan (NumPy's npy_cpow).
-      cvalue r = exp(mul_recovering(y, log(x)));
-      value_id y0 = bin(op_kind::bit_and, bin(op_kind::eq, y.re, c(0)), bin(op_kind::eq, y.im, c(0)));
-      value_id x0 = bin(op_kind::bit_and, bin(op_kind::eq, x.re, c(0)), bin(op_kind::eq, x.im, c(0)));
-      value_id to_zero = bin(op_kind::gt, y.re, c(0));
-      value_id at0 = b_.where(to_zero, c(0), c(nan));
-      r = {b_.where(x0, at0, r.re), b_.where(x0, at0, r.im)};
-      return {b_.where(y0, c(1), r.re), b_.where(y0, c(0), r.im)};
-    }
+    case op_kind::pow: return power(x, y);
     case op_kind::maximum: return pick(bin(op_kind::bit_or, less(y, x, true), is_nan(x)));
     case op_kind::minimum: return pick(bin(op_kind::bit_or, less(x, y, true), is_nan(x)));
     case op_kind::eq: return {bin(op_kind::bit_and, bin(op_kind::eq, x.re, y.re), bin(op_kind::eq, x.im, y.im)), -1};

@@ -29,6 +29,7 @@ class complex_ops {
   ir::value_id bin(ir::op_kind op, ir::value_id x, ir::value_id y);
   cvalue mul(cvalue x, cvalue y);
   cvalue mul_recovering(cvalue x, cvalue y);
+  cvalue power(cvalue x, cvalue y);
   cvalue div(cvalue x, cvalue y);
   ir::value_id is_inf(ir::value_id x);
   ir::value_id is_finite(ir::value_id x);

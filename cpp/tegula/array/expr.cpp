@@ -250,7 +250,10 @@ node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
   } else if (op == op_kind::div) {
     if (!ir::is_float(common)) result = compute = dtype::f64;  // NumPy true_divide of ints/bools
   } else if (op == op_kind::atan2 || op == op_kind::hypot || op == op_kind::copysign) {
-    result = compute = float_loop(common);  // float-only ufuncs
+    // float-only ufuncs: NumPy's loop is the smallest float both inputs cast to safely, so each goes to its own
+    // float loop dtype first (int8 with uint8 computes in float16, not in the float32 of their int16)
+    const dtype fa = float_loop(a->t), fb = float_loop(b->t);
+    result = compute = fa == fb ? fa : result_type({operand_kind::of(fa), operand_kind::of(fb)});
   } else if (is_bitwise(op)) {
     if (ir::is_float(common))
       fail(error_kind::type_error, "ufunc '", ufunc_name(op), "' not supported for the input types, and the inputs "

@@ -107,6 +107,28 @@ node_ptr cached_scalar(double v, std::int64_t i, bool is_float, dtype t, const n
   return slot;
 }
 
+// A Python int beyond int64 (`sign` +1 or -1) next to `like`, as NumPy 2 takes it: a float (or complex) array
+// takes its value as a float (inf past the dtype's range); a uint64 array holds it up to 2^64 - 1; a comparison
+// with an integer array it is out of range of is decided by its sign alone (compared as +-inf, exactly); any
+// other use is NumPy's OverflowError.
+node_ptr huge_int_operand(nb::handle o, int sign, const node_ptr& like, op_kind op) {
+  using ok = array::operand_kind;
+  const dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_int}});
+  if (ir::is_float(t) || ir::is_complex(t) || op == op_kind::div) {
+    const double d = PyLong_AsDouble(o.ptr());
+    if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    return array::make_scalar(d, ir::is_float(t) || ir::is_complex(t) ? t : dtype::f64, like);
+  }
+  if (t == dtype::u64 && sign > 0) {
+    const unsigned long long u = PyLong_AsUnsignedLongLong(o.ptr());
+    if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred()))
+      return array::make_scalar_int(static_cast<std::int64_t>(u), dtype::u64, like);  // the bits of u
+    PyErr_Clear();
+  }
+  if (array::is_comparison(op)) return array::make_scalar(sign * std::numeric_limits<double>::infinity(), dtype::f64, like);
+  fail(error_kind::overflow, "Python integer ", nb::cast<std::string>(nb::str(o)), " out of bounds for ", ir::name(t));
+}
+
 // `o` as a node next to `like` for op `op` (NumPy 2: a Python int divides as float64, and compares
 // exactly even when it does not fit the array's dtype), or nullptr (NotImplemented).
 // `reuse`: the node only feeds an operation (never handed to Python), so a cached one will do.
@@ -121,8 +143,7 @@ node_ptr operand(nb::handle o, const node_ptr& like, op_kind op = op_kind::add, 
   if (PyLong_CheckExact(p)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (overflow) fail(error_kind::overflow, "Python integer ", nb::cast<std::string>(nb::str(o)),
-                       " out of bounds for ", ir::name(like->t));
+    if (overflow) return huge_int_operand(o, overflow, like, op);
     dtype t = array::result_type({ok::of(like->t), ok{ok::kind::py_int}});
     if (ir::is_float(t) && reuse) return cached_scalar(static_cast<double>(v), 0, true, t, like);
     if (ir::is_float(t) || ir::is_complex(t)) return array::make_scalar(static_cast<double>(v), t, like);

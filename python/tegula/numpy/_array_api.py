@@ -145,7 +145,7 @@ def logaddexp2(x1, x2, /, out=None, **kw):
     return _F._done(r, out, kw)
 
 
-arctan2 = atan2 = _F._binary("atan2", "Element-wise arc tangent of x1/x2 in the quadrant of (x2, x1).")
+arctan2 = atan2 = _F.arctan2
 
 # (mantissa bits, lowest normal exponent, highest exponent) of the float dtypes
 _FLOAT_BITS = {"float16": (10, -14, 15), "bfloat16": (7, -126, 127), "float32": (23, -126, 127),
@@ -199,12 +199,22 @@ arccosh = acosh = _float_unary("acosh", "arccosh")
 arctanh = atanh = _float_unary("atanh", "arctanh")
 
 
+def _scaled(x, name, factor):
+    """x times a constant in x's float dtype; half-precision x in float32, rounded once (NumPy's float16 loops
+    compute in float: the factor rounded to float16 first would be a second rounding)."""
+    x = _F._as_float(x, name)
+    t = x._dtype_name
+    if t in ("float16", "bfloat16"):
+        return (x.astype("float32") * factor).astype(t)
+    return x * factor
+
+
 def deg2rad(x, /, out=None, **kw):
-    return _F._done(_F._as_float(x, "deg2rad") * (_math.pi / 180), out, kw)
+    return _F._done(_scaled(x, "deg2rad", _math.pi / 180), out, kw)
 
 
 def rad2deg(x, /, out=None, **kw):
-    return _F._done(_F._as_float(x, "rad2deg") * (180 / _math.pi), out, kw)
+    return _F._done(_scaled(x, "rad2deg", 180 / _math.pi), out, kw)
 
 
 radians, degrees = deg2rad, rad2deg

@@ -68,7 +68,7 @@ def prod(a, axis=None, keepdims=False, initial=None, where=True):
                 n += 1
             x = _core.settled(x[..., 0::2] * x[..., 1::2])
             n //= 2
-        r = x[..., 0]
+        r = x[..., 0] * 1  # NumPy's reduction starts from the identity 1+0j: prod([inf+0.5j]) is inf+nanj
     if initial is not None:
         r = r * initial
     return _keep(r, a.shape, axes, keepdims)

@@ -102,7 +102,9 @@ def squeeze(a, axis=None):
     a = _arr(a)
     if axis is None:
         return a._squeeze([])  # every extent-1 axis
-    axes = [axis] if isinstance(axis, int) else list(axis)
+    if a.ndim == 0 and isinstance(axis, (int, _np.integer)) and axis in (0, -1):
+        axis = ()  # NumPy's legacy: an int axis 0 or -1 of a 0-d array squeezes nothing
+    axes = [axis] if isinstance(axis, (int, _np.integer)) else list(axis)
     return a._squeeze(axes) if axes else a._expand_dims([])  # axis=(): a view with no axis removed
 
 

@@ -19,16 +19,22 @@ def _f():
 
 
 # ---- element-wise -------------------------------------------------------------------------------
-def _floating(x):
-    """x as a tegula array of a floating type (integers and booleans as float64, as NumPy's float loops)."""
+def _floating(x, name):
+    """x as a tegula array of a floating type: integers and booleans in NumPy's float loop dtype for them (bool
+    and 8-bit integers float16, 16-bit float32, wider float64); complex x is NumPy's TypeError for the float-only
+    ufunc `name`."""
+    from ._common import _no_complex
+    from ._ufuncs import _float_loop
+
+    _no_complex(name, x)
     x = _arr(x)
-    return x if x._dtype_name.startswith(("float", "bfloat")) else x.astype("float64")
+    return x if x._dtype_name.startswith(("float", "bfloat")) else x.astype(_float_loop(x._dtype_name))
 
 
 def cbrt(x):
     """The real cube root: |x| ** (1/3) with x's sign, refined by one Newton step (NumPy's cbrt is libm's)."""
     f = _f()
-    x = _floating(x)
+    x = _floating(x, "cbrt")
     ax = f.abs(x)
     y = ax ** (1.0 / 3.0)
     safe = f.where(y > 0, y, 1.0)
@@ -79,7 +85,7 @@ def divmod(x1, x2):  # noqa: A001 - NumPy's name
 
 def modf(x):
     f = _f()
-    x = _floating(x)
+    x = _floating(x, "modf")
     whole = f.trunc(x)
     frac = f.where(f.isinf(x), f.copysign(0.0, x), x - whole)
     return f.copysign(frac, x), whole
@@ -88,7 +94,7 @@ def modf(x):
 def frexp(x):
     """(mantissa in [0.5, 1), exponent) with x = m * 2**e; 0, inf and NaN give (x, 0) as NumPy."""
     f = _f()
-    x = _floating(x)
+    x = _floating(x, "frexp")
     ax = f.abs(x)
     finite = f.isfinite(x) & (x != 0)
     e = f.where(finite, f.floor(f.log2(f.where(finite, ax, 1.0))) + 1.0, 0.0)
@@ -103,7 +109,7 @@ def frexp(x):
 
 def ldexp(x1, x2):
     f = _f()
-    x = _floating(x1)
+    x = _floating(x1, "ldexp")
     # a Python int exponent is an integer (next to a float array a weak scalar would turn float)
     e = _arr(_np.asarray(x2) if isinstance(x2, int) and not isinstance(x2, bool) else x2, x)
     if e._dtype_name.startswith(("float", "complex")):
@@ -114,7 +120,7 @@ def ldexp(x1, x2):
 
 def heaviside(x1, x2):
     f = _f()
-    x = _floating(x1)
+    x = _floating(x1, "heaviside")
     return f.where(f.isnan(x), x, f.where(x < 0, 0.0, f.where(x > 0, 1.0, x2))).astype(x._dtype_name)
 
 
@@ -185,7 +191,7 @@ def spacing(x):
     from ._array_api import nextafter
 
     f = _f()
-    x = _floating(x)
+    x = _floating(x, "spacing")
     away = f.where(f.signbit(x), -_np.inf, _np.inf).astype(x._dtype_name)
     return f.where(f.isfinite(x), nextafter(x, away) - x, _np.nan)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from ._common import _arr, _finish, _is_complex, _is_float, _is_inexact, _real_dtype
-from ._reductions import (_accumulator, _argreduce, _axis, _count, _mask, _masked, _mean_dtype, _no_identity,
-                          _reduce, _scalar_of, _squares_over, all, any, mean, prod, sum, var)
+from ._reductions import (_accumulator, _argreduce, _axis, _count, _mask, _masked, _mean_dtype, _no_identity, _reduce,
+                          _scalar_of, _squares_over, _zero_d_axis, all, any, mean, prod, sum, var)
 
 
 def _nan_filled(a, value):
@@ -48,6 +48,7 @@ def _nan_extreme(op, a, axis, out, keepdims, initial, where):
     """nanmax/nanmin, NumPy's fmax/fmin.reduce: NaNs skipped; a slice with no value left gives `initial`, or
     NaN without it (NumPy also warns). A NaN initial is skipped too, like any NaN."""
     a = _arr(a)
+    axis = _zero_d_axis(a, axis)
     if _is_complex(a):
         from . import _complex_reductions as C
 
@@ -63,7 +64,7 @@ def _nan_extreme(op, a, axis, out, keepdims, initial, where):
     if initial is not None and not math.isnan(initial):
         r = r._binary("maximum" if op == "max" else "minimum", _scalar_of(r, initial), False)
     else:
-        none = valid._reduce("sum", _axis(axis), bool(keepdims)) == 0
+        none = valid._reduce("sum", _axis(_zero_d_axis(a, axis)), bool(keepdims)) == 0
         r = none._where(r._scalar_like(math.nan), r)
     return _finish(r, out, True)
 
@@ -115,6 +116,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         return mean(a, axis, dtype, out, keepdims, where=where)
     t = _mean_dtype(a, dtype)
     acc = _accumulator(a, t)
+    axis = _zero_d_axis(a, axis)  # NumPy's nanmean is a ratio of ufunc reductions: axis 0 of a 0-d array passes
     _count(a, axis)  # checks the axes
     m = _mask(where, a)
     total = _masked(_nan_filled(acc, 0), m, 0)._reduce("sum", _axis(axis), bool(keepdims))
@@ -129,6 +131,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         return var(a, axis, dtype, out, ddof, keepdims, where=where)
     t = _mean_dtype(a, dtype)
     acc = _accumulator(a, t)
+    axis = _zero_d_axis(a, axis)  # NumPy's nanmean is a ratio of ufunc reductions: axis 0 of a 0-d array passes
     _count(a, axis)  # checks the axes
     m = _mask(where, a)
     mu = _masked(_nan_filled(acc, 0), m, 0)._reduce("sum", _axis(axis), True) / _nan_count(a, m, axis, True,

@@ -3,6 +3,7 @@ NumPy's where= (the masked-out elements become the reduction's identity, fused i
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as _np
 
@@ -86,8 +87,14 @@ def _no_identity(name):
                       "specify 'initial'")
 
 
+def _zero_d_axis(a, axis):
+    """NumPy's ufunc reductions take axis=0 or -1 on a 0-d array as the whole array (a legacy it keeps)."""
+    return None if a.ndim == 0 and isinstance(axis, (int, _np.integer)) and axis in (0, -1) else axis
+
+
 def _reduce(op, a, axis, keepdims, dtype=None, out=None, initial=None, where=True):
     a = _arr(a)
+    axis = _zero_d_axis(a, axis)
     if dtype is not None:
         a = a.astype(dtype_name(dtype))
     if isinstance(axis, (tuple, list)):
@@ -118,6 +125,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     a = _arr(a) if dtype is None else _arr(a).astype(dtype_name(dtype))
+    axis = _zero_d_axis(a, axis)
     if _is_complex(a):  # no complex product in the engine: pairwise element-wise products
         from . import _complex_reductions as C
 
@@ -127,7 +135,9 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
     """A where= mask needs initial= (maximum has no identity), as in NumPy."""
-    if _is_complex(_arr(a)):
+    a = _arr(a)
+    axis = _zero_d_axis(a, axis)
+    if _is_complex(a):
         from . import _complex_reductions as C
 
         return _finish(C.extreme(a, axis, keepdims, True, initial=initial, where=where), out, True)
@@ -136,7 +146,9 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # no
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
     """A where= mask needs initial= (minimum has no identity), as in NumPy."""
-    if _is_complex(_arr(a)):
+    a = _arr(a)
+    axis = _zero_d_axis(a, axis)
+    if _is_complex(a):
         from . import _complex_reductions as C
 
         return _finish(C.extreme(a, axis, keepdims, False, initial=initial, where=where), out, True)
@@ -148,6 +160,11 @@ amax, amin = max, min
 
 def _argreduce(op, a, axis, out, keepdims):
     a = _arr(a)
+    if axis is not None:
+        axis = operator.index(axis)  # NumPy's TypeError for a tuple: "'tuple' object cannot be interpreted as ..."
+    if a.ndim == 0 and axis is not None:  # NumPy ravels a 0-d array first: its axis 0 or -1 is the one element's
+        r = _argreduce(op, a.reshape(1), axis, None, False)
+        return _finish(r.reshape(()) if not keepdims else r.reshape(()), out, True)
     if _is_complex(a):  # NumPy's lexicographic order, computed from the parts
         from . import _complex_reductions as C
 
@@ -261,18 +278,19 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     """True where no selected element is zero: a count of zeros, so that empty slices give True as in NumPy."""
     a = _arr(a)
     zeros = _masked(a.astype("bool")._unary("not"), _mask(where, a), False)
-    return _finish(zeros._reduce("sum", _axis(axis), bool(keepdims)) == 0, out, True)
+    return _finish(zeros._reduce("sum", _axis(_zero_d_axis(a, axis)), bool(keepdims)) == 0, out, True)
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     """True where some selected element is nonzero (a count: empty slices give False)."""
     a = _arr(a)
     nonzero = _masked(a.astype("bool"), _mask(where, a), False)
-    return _finish(nonzero._reduce("sum", _axis(axis), bool(keepdims)) > 0, out, True)
+    return _finish(nonzero._reduce("sum", _axis(_zero_d_axis(a, axis)), bool(keepdims)) > 0, out, True)
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
-    return (_arr(a) != 0)._reduce("sum", _axis(axis), bool(keepdims))
+    a = _arr(a)
+    return (a != 0)._reduce("sum", _axis(_zero_d_axis(a, axis)), bool(keepdims))
 
 
 def scan_by_doubling(a, axis, combine):
@@ -294,8 +312,10 @@ def scan_by_doubling(a, axis, combine):
 
 def _scan(op, a, axis, dtype, out):
     a = _arr(a)
-    if axis is None:
-        a, axis = (a, 0) if a.ndim == 1 else (a.reshape(-1), 0)
+    if axis is not None:
+        axis = operator.index(axis)
+    if axis is None or a.ndim == 0:  # NumPy ravels a 0-d array before its scan too
+        a, axis = (a, 0 if axis is None else axis) if a.ndim == 1 else (a.reshape(-1), 0 if axis is None else axis)
     if dtype is not None:
         a = a.astype(dtype_name(dtype))
     from . import _scan as _long

@@ -347,13 +347,39 @@ def _pair(x1, x2):
 
 
 def _float_pair(x1, x2, name=None):
-    """Both operands in the float dtype of NumPy's float-only binary ufuncs for their promoted dtype (NumPy's
-    TypeError for complex operands, naming the ufunc `name`)."""
+    """Both operands in the dtype of the float loop NumPy picks for a float-only binary ufunc (NumPy's TypeError
+    for complex operands, naming the ufunc `name`): each array operand goes to its own float loop dtype (bool and
+    8-bit integers float16, 16-bit float32, wider float64), and those promote (int8 with uint8 is float16, not
+    the float32 of their int16); a Python scalar stays weak next to the other operand."""
     _no_complex(name or "?", x1, x2)
-    a, b = _pair(x1, x2)
+
+    def floating(x):
+        t = x._dtype_name
+        return x if t in ("float16", "bfloat16", "float32", "float64") else x.astype(_float_loop(t))
+
+    if _is_py_scalar(x1) or _is_py_scalar(x2):
+        scalar, other = (x1, x2) if _is_py_scalar(x1) else (x2, x1)
+        if _is_py_scalar(other):
+            a = floating(_arr(float(x1)))
+            return a, _arr(float(x2), a)
+        other = _arr(other)
+        t = other._dtype_name
+        # NumPy: a Python float next to integers or bools, and a Python int next to bools, are float64 (int64)
+        # loops; otherwise the scalar takes the array's float loop (converted as a float: 70000 is inf in float16)
+        wide = isinstance(scalar, float) and not t.startswith(("float", "bfloat")) or \
+            (isinstance(scalar, int) and not isinstance(scalar, bool) and t == "bool")
+        other = other.astype("float64") if wide else floating(other)
+        s = _arr(float(scalar), other)
+        return (s, other) if scalar is x1 else (other, s)
+    a, b = floating(_arr(x1)), floating(_arr(x2))
     t = a._binary("add", b, False)._dtype_name  # the promoted dtype (a lazy node, never computed)
-    t = t if t in ("float16", "bfloat16", "float32", "float64") else _float_loop(t)
     return a.astype(t), b.astype(t)
+
+
+def arctan2(x1, x2, /, out=None, **kw):
+    """Element-wise arc tangent of x1/x2 in the quadrant of (x2, x1)."""
+    a, b = _float_pair(x1, x2, "arctan2")
+    return _done(a._binary("atan2", b, False), out, kw)
 
 
 def logical_not(x, /, out=None, **kw):
@@ -361,8 +387,13 @@ def logical_not(x, /, out=None, **kw):
 
 
 def _logical(op):
+    def truth(x):  # a Python scalar by its truth (NumPy: an int must fit a C long), so it never overflows a dtype
+        if isinstance(x, int) and not isinstance(x, bool) and not -2**63 <= x < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+        return bool(x) if _is_py_scalar(x) and not isinstance(x, complex) else x
+
     def f(x1, x2, /, out=None, **kw):
-        a, b = _pair(x1, x2)
+        a, b = _pair(truth(x1), truth(x2))
         return _done(a.astype("bool")._binary(op, b.astype("bool"), False), out, kw)
 
     return f
@@ -400,10 +431,15 @@ def fmod(x1, x2, /, out=None, **kw):
     _no_complex("fmod", x1, x2)
     a, b = _pair(x1, x2)
     r = a._binary("mod", b, False)
-    r = ((r != 0) & ((r < 0) != (a < 0)))._where(r - b, r)
     if _is_float(r):
-        r = (r == 0)._where(a * 0, r)  # a zero with the dividend's sign
-        r = ((b._unary("abs") == math.inf) & isfinite(a))._where(a.astype(r._dtype_name), r)
+        # of the magnitudes floored and truncated remainders agree, and are exact: |a| mod |b| with a's sign
+        # (the floored remainder of a tiny a and a large b of the other sign, b + a, would round away a)
+        t = r._dtype_name
+        fa, fb = a.astype(t), b.astype(t)
+        r = fa._unary("abs")._binary("mod", fb._unary("abs"), False)._binary("copysign", fa, False)
+        r = ((fb._unary("abs") == math.inf) & isfinite(fa))._where(fa, r)
+    else:  # integers: the floored remainder moved to the dividend's sign (exact; |INT_MIN| would wrap)
+        r = ((r != 0) & ((r < 0) != (a < 0)))._where(r - b, r)
     return _done(r, out, kw)
 
 
