@@ -21,9 +21,9 @@ def grid(values):
     return np.array([complex(a, b) for a in values for b in values])
 
 
-def mismatches(ref, got, tol):
-    """The indices where got is not ref: signed zeros and infinities exact, NaN for NaN, finite parts within
-    tol * |ref|."""
+def mismatches(ref, got, tol, unsigned=None):
+    """The indices where got is not ref: signed zeros and infinities exact (only their magnitude where `unsigned`
+    is true), NaN for NaN, finite parts within tol * |ref|."""
     bad = []
     for i, (r, g) in enumerate(zip(ref, got)):
         scale = abs(r) if np.isfinite(abs(r)) else 1.0
@@ -31,7 +31,7 @@ def mismatches(ref, got, tol):
             if np.isnan(a):
                 ok = np.isnan(b)
             elif a == 0 or np.isinf(a):
-                ok = a == b and np.signbit(a) == np.signbit(b)
+                ok = a == b and (np.signbit(a) == np.signbit(b) or (unsigned is not None and unsigned[i]))
             else:
                 ok = np.isfinite(b) and abs(a - b) <= tol * max(scale, abs(a))
             if not ok:
@@ -40,8 +40,8 @@ def mismatches(ref, got, tol):
     return bad
 
 
-def check(name, z, ref, got, tol):
-    bad = mismatches(ref, got, tol)
+def check(name, z, ref, got, tol, unsigned=None):
+    bad = mismatches(ref, got, tol, unsigned)
     report = "; ".join(f"{name}({z[i]}): NumPy {ref[i]}, tegula {got[i]}" for i in bad[:8])
     assert not bad, f"{len(bad)} of {len(z)} differ: {report}"
 
@@ -68,7 +68,10 @@ def test_power_special_values(dtype, device):
         warnings.simplefilter("ignore")
         ref = np.power(a, b)
     got = tnp.asnumpy(tnp.power(tnp.asarray(a, device=device), tnp.asarray(b, device=device)))
-    check("power", [f"{x}, {y}" for x, y in zip(a, b)], ref, got, TOL[dtype] * 10)
+    # Some zero and infinite parts take the sign of a NaN made inside cpow (inf - inf), which C99 leaves open: x86
+    # makes negative NaNs, NVIDIA GPUs positive ones. On the GPU their signs are not compared.
+    odd = ~(np.isfinite(a) & np.isfinite(b)) if device == "cuda" else None
+    check("power", [f"{x}, {y}" for x, y in zip(a, b)], ref, got, TOL[dtype] * 10, odd)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])

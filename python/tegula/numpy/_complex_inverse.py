@@ -70,6 +70,12 @@ def _signed(value, like):
     return value._binary("copysign", like, False)
 
 
+def _negated(x):
+    """-x with the sign bit flipped also for NaN (copysign is bitwise; a GPU's negation gives NaN without its sign):
+    glibc's casin(z) = -i casinh(iz) carries a NaN's sign into the signs of its infinities and zeros."""
+    return x._binary("copysign", -x._scalar_like(1)._binary("copysign", x, False), False)
+
+
 def _asinh_special(x, y):
     """asinh(x + iy) where a part is infinite or NaN or |z| is huge (Annex G.6.2.2; odd, conjugate-symmetric)."""
     k = _Kinds(x, y)
@@ -135,7 +141,7 @@ def _with_special(x, y, parts_of, special_of, rotated=False):
     rotated: -i f(i z) instead (asin from asinh's values, atan from atanh's): f(i z) = re + i im at (-y, x), so
     -i f(i z) = im - i re."""
     if rotated:
-        special, s_re, s_im = special_of(-y, x)
+        special, s_re, s_im = special_of(_negated(y), x)
         s_re, s_im = s_im, -s_re
     else:
         special, s_re, s_im = special_of(x, y)

@@ -216,7 +216,9 @@ def _complex_expm1(z):
     """NumPy's complex expm1 formula (nc_expm1): expm1(x) cos(y) - 2 sin(y/2)**2 + i exp(x) sin(y)."""
     x, y = _parts(z)
     h = (y * 0.5)._unary("sin")
-    return (x._unary("expm1") * y._unary("cos") - 2 * h * h)._complex(x._unary("exp") * y._unary("sin"))
+    e, t = x._unary("expm1") * y._unary("cos"), 2 * h * h
+    # where t rounds to zero the product alone (so a GPU's fused multiply-add cannot turn +0 - 0 into -0)
+    return (t == 0)._where(e, e - t)._complex(x._unary("exp") * y._unary("sin"))
 
 
 log10 = _native("log10", "Base-10 logarithm, element-wise.")
@@ -334,6 +336,8 @@ def signbit(x, /, out=None, **kw):
     _no_complex("signbit", x)
     if not _is_float(x):
         return _done(x < 0, out, kw)
+    if x._dtype_name in ("float16", "bfloat16"):  # the bits themselves: a GPU's conversion to float drops a NaN's sign
+        return _done(x._contiguous().view("int16") < 0, out, kw)
     return _done(x._scalar_like(1)._binary("copysign", x, False) < 0, out, kw)  # the sign bit: -0.0 and -nan too
 
 
