@@ -193,7 +193,12 @@ def spacing(x):
     f = _f()
     x = _floating(x, "spacing")
     away = f.where(f.signbit(x), -_np.inf, _np.inf).astype(x._dtype_name)
-    return f.where(f.isfinite(x), nextafter(x, away) - x, _np.nan)
+    r = f.where(f.isfinite(x), nextafter(x, away) - x, _np.nan)
+    r = f.where(x == 0, nextafter(f.abs(x), _np.inf), r)  # NumPy: +0 and -0 both give the smallest positive value
+    if x._dtype_name == "float16":  # NumPy's float16 loop: a negative x gets the (positive) gap below |x|
+        m = f.abs(x)
+        r = f.where((x < 0) & f.isfinite(x), m - nextafter(m, _np.float16(0)), r)
+    return r
 
 
 def isposinf(x):
