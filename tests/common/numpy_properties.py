@@ -316,3 +316,26 @@ def describe(case):
 
     shown = ", ".join(show(a) for a in args)
     return f"{name}({shown}{', ' if kw else ''}{', '.join(f'{k}={v!r}' for k, v in kw.items())})"
+
+
+def property_tests(device, counts, suffix=""):
+    """The suite's test functions for `device` ("cpu" or "cuda"), one per kind of case, as a dict for a test module's
+    globals(). counts: the default number of examples per kind (unary, binary, reduce, create, view);
+    TEGULA_PROPERTY_EXAMPLES overrides them all, TEGULA_PROPERTY_RANDOM=1 draws new cases instead of the fixed ones."""
+    import os
+
+    from hypothesis import HealthCheck, given, settings
+
+    n = int(os.environ.get("TEGULA_PROPERTY_EXAMPLES", "0"))
+    fixed = os.environ.get("TEGULA_PROPERTY_RANDOM") != "1"
+    tests = {}
+    for kind, strategy, count in zip(("unary_ufuncs", "binary_ufuncs", "reductions", "creation", "views"),
+                                     (unary_cases, binary_cases, reduction_cases, creation_cases, view_cases), counts):
+        def test(case):
+            check(case, device)
+
+        name = f"test_{kind}_match_numpy{suffix}"
+        test.__name__ = test.__qualname__ = name
+        tests[name] = settings(derandomize=fixed, deadline=None, suppress_health_check=list(HealthCheck),
+                               database=None, print_blob=True, max_examples=n or count)(given(strategy())(test))
+    return tests
