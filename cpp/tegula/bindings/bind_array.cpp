@@ -64,6 +64,12 @@ array::dims to_dims(nb::handle h) {
   return d;
 }
 
+// The Python function behind ndarray(...) (tegula.numpy's, set at its import).
+nb::object& ndarray_constructor() {
+  static nb::object* f = new nb::object();  // never destroyed: Python may be gone at exit
+  return *f;
+}
+
 py_array wrap(node_ptr n) {
   if (eager_mode && n->pending()) array::materialize(n);
   return py_array{std::move(n)};
@@ -368,7 +374,25 @@ op_kind op_named(const std::string& name) {
 void bind_array(nb::module_& m) {
   auto cls = nb::class_<py_array>(m, "ndarray", nb::type_slots(number_slots),
                                   "A tegula array: materialised (device memory + layout) or pending (a lazy expression).");
-  cls.def_prop_ro("shape", [](const py_array& a) { return to_tuple(a.n->shape); })
+  cls.def("__init__", [](py_array* self, nb::args args, nb::kwargs kwargs) {
+        // NumPy's ndarray(shape, dtype=float, buffer=None, offset=0, strides=None, order=None): tegula.numpy
+        // registers the constructor (its dtype and default-device rules), so this class only delegates to it.
+        if (!ndarray_constructor().is_valid())
+          fail(error_kind::not_implemented, "ndarray(): import tegula.numpy to construct arrays");
+        nb::object made = ndarray_constructor()(*args, **kwargs);
+        new (self) py_array{nb::cast<py_array&>(made).n};
+      })
+      .def_prop_rw("shape", [](const py_array& a) { return to_tuple(a.n->shape); },
+                   [](py_array& a, nb::handle shape) {
+        // NumPy's in-place reshape: this array becomes a view of the same memory in the new shape, or
+        // AttributeError where that needs a copy (its size must match: NumPy's ValueError otherwise).
+        const array::node& l = leaf(a);
+        array::dims s = array::resolve_reshape(l.size(), to_dims(shape));
+        std::optional<array::layout> v = array::reshape_view(l.lay, s);
+        if (!v) throw nb::attribute_error("Incompatible shape for in-place modification. Use `.reshape()` to make a "
+                                          "copy with the desired shape.");
+        a.n = array::make_leaf(l.data, *v, l.t);
+      })
       .def_prop_ro("ndim", [](const py_array& a) { return a.n->shape.size(); })
       .def_prop_ro("size", [](const py_array& a) { return a.n->size(); })
       .def_prop_ro("_dtype_name", [](const py_array& a) { return std::string(ir::name(a.n->t)); })
@@ -528,6 +552,8 @@ void bind_array(nb::module_& m) {
   }, nb::arg("n"), nb::arg("start"), nb::arg("step"), nb::arg("dtype"), nb::arg("device"),
      "start + i * step for i < n, computed on the device (arange, linspace).");
   m.def("array_set_eager", [](bool on) { eager_mode = on; });
+  m.def("_set_ndarray_constructor", [](nb::object f) { ndarray_constructor() = std::move(f); },
+        "The function ndarray(shape, dtype, ...) calls (tegula.numpy registers it).");
   m.def("array_eager", []() { return eager_mode; });
   m.def("array_set_poison", [](bool on) { array::storage::set_poison(on); }, nb::arg("on"),
         "Tests: fill new CPU array allocations with 0xff bytes (NaN), so unwritten elements show.");

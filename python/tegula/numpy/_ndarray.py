@@ -396,8 +396,20 @@ def _matrix_transpose(self):
     return self.swapaxes(-1, -2)
 
 
+def _construct(shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+    """NumPy's ndarray(shape, dtype, ...) constructor: a new, uninitialised array on the default device (as
+    empty()). Arrays over someone else's memory come from asarray/from_dlpack instead: buffer= and strides= raise."""
+    if buffer is not None or strides is not None or offset:
+        raise NotImplementedError("tegula.numpy.ndarray(shape, dtype, buffer=/offset=/strides=): an array over existing "
+                                  "memory is made with tegula.numpy.asarray or from_dlpack")
+    from ._creation import empty
+
+    return empty(shape, dtype, "C" if order is None else order)
+
+
 def install():
     A = ndarray
+    _core._tegula._set_ndarray_constructor(_construct)
     if not hasattr(A, "_cast"):
         A._cast = A.astype  # the C++ cast (dtype names only; the same dtype gives the same array)
     A.astype = _astype
