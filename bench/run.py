@@ -1,6 +1,6 @@
 """The bench runner: runs bench/workloads/<name>.py (tegula vs anchors, one process), writes bench.json, prints a table.
 
-    python3 bench/run.py [--out DIR] [--only NAME ...] [--quick]
+    python3 bench/run.py [--out DIR] [--only NAME ...] [--quick] [--preset S|M|L|paper]
     python3 bench/run.py --print-only DIR/bench.json
 """
 from __future__ import annotations
@@ -180,12 +180,16 @@ def main(argv=None):
     p.add_argument("--out", default="bench_out", help="folder for bench.json (created)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="workloads to run (default: all)")
     p.add_argument("--quick", action="store_true", help="small sizes and few repeats")
+    p.add_argument("--preset", choices=("S", "M", "L", "paper"), help="the npbench workload's NPBench preset "
+                   "(default paper, S with --quick); same as TEGULA_NPBENCH_PRESET")
     p.add_argument("--print-only", metavar="JSON", help="print the table of an existing bench.json and exit")
     args = p.parse_args(argv)
     if args.print_only:
         with open(args.print_only) as f:
             print(format_table(json.load(f)))
         return 0
+    if args.preset:
+        os.environ["TEGULA_NPBENCH_PRESET"] = args.preset
     names = _workload_names()
     if args.only:
         unknown = [n for n in args.only if n not in names]
