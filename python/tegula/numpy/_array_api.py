@@ -56,16 +56,24 @@ def _zero_like(m):
     return m._scalar_like(False if m._dtype_name == "bool" else 0)  # a Python 0 would make bool int64
 
 
-def tril(m, k=0):
+def _triangle(m, k, lower):
+    """tril/triu: NumPy takes a 1-d m as the matrix of m repeated in rows (its length square); a 0-d one is its
+    TypeError."""
     m = _arr(m)
-    r, c = _index_grid(m.shape[-2], m.shape[-1], _core.device_of(m))
-    return ((c - r) <= k)._where(m, _zero_like(m))
+    if m.ndim == 0:
+        raise TypeError(f"{'tril' if lower else 'triu'}() needs an array of at least 1 dimension, got a 0-d one")
+    rows, cols = (m.shape[-1], m.shape[-1]) if m.ndim == 1 else m.shape[-2:]
+    r, c = _index_grid(rows, cols, _core.device_of(m))
+    keep = (c - r) <= k if lower else (c - r) >= k
+    return keep._where(m, _zero_like(m))
+
+
+def tril(m, k=0):
+    return _triangle(m, k, True)
 
 
 def triu(m, k=0):
-    m = _arr(m)
-    r, c = _index_grid(m.shape[-2], m.shape[-1], _core.device_of(m))
-    return ((c - r) >= k)._where(m, _zero_like(m))
+    return _triangle(m, k, False)
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
@@ -73,6 +81,8 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 
     a = _arr(a)
     n = operator.index(n)
+    if n == 0:  # NumPy returns the input as it is, before any other check
+        return a
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     if a.ndim == 0:
@@ -130,19 +140,30 @@ def take_along_axis(arr, indices, axis=-1):
     return _F.take(arr.reshape(-1), _F.broadcast_to(flat, shape))
 
 
+def _in_float32(a, b):
+    """Half-precision operands of a composed ufunc in float32 (NumPy's float16 loops compute in float and round
+    once), with the dtype to round the result back to (None: already float32 or wider)."""
+    t = a._dtype_name
+    if t in ("float16", "bfloat16"):
+        return a.astype("float32"), b.astype("float32"), t
+    return a, b, None
+
+
 def logaddexp(x1, x2, /, out=None, **kw):
     a, b = _F._float_pair(x1, x2, "logaddexp")  # Python scalars stay weak: logaddexp(1.5, float32) is float32
+    a, b, half = _in_float32(a, b)
     d = -(a - b)._unary("abs")
     # x == y (infinities included, where d is NaN): x + log(2)
     r = (a == b)._where(a + _math.log(2.0), _F.maximum(a, b) + _F.log1p(_F.exp(d)))
-    return _F._done(r, out, kw)
+    return _F._done(r if half is None else r.astype(half), out, kw)
 
 
 def logaddexp2(x1, x2, /, out=None, **kw):
     a, b = _F._float_pair(x1, x2, "logaddexp2")
+    a, b, half = _in_float32(a, b)
     d = -(a - b)._unary("abs")
     r = (a == b)._where(a + 1.0, _F.maximum(a, b) + _F.log1p(_F.exp2(d)) * (1.0 / _math.log(2.0)))
-    return _F._done(r, out, kw)
+    return _F._done(r if half is None else r.astype(half), out, kw)
 
 
 arctan2 = atan2 = _F.arctan2

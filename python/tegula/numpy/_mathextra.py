@@ -400,7 +400,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             _axis(ax, a.ndim, "axis: ")
     if weights is None:
         avg = a.mean(axis=axis, keepdims=keepdims)
-        scl = avg * 0 + (a.size // max(avg.size, 1) if a.size else 0)
+        if avg.size == 0:  # NumPy's a.size / avg.size
+            raise ZeroDivisionError("division by zero")
+        scl = avg * 0 + a.size // avg.size
     else:
         w = _arr(weights, a)
         if w.shape != a.shape:

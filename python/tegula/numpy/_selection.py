@@ -2,6 +2,8 @@
 stubs: those need the library layer)."""
 from __future__ import annotations
 
+import math
+
 import numpy as _np
 
 from . import _core
@@ -28,6 +30,9 @@ def flatnonzero(a):
 
 
 def argwhere(a):
+    a = _arr(a)
+    if a.ndim == 0:  # NumPy: one row of no coordinates where the scalar is true
+        return empty((int(bool(a)), 0), "int64", device=_core.device_of(a))
     idx = nonzero(a)
     if not idx:
         return empty((0, 0), "int64", device=_core.device_of(_arr(a)))
@@ -42,9 +47,19 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     a = _arr(a)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if a.ndim == 0 and axis is not None:  # NumPy takes from a 0-d array as from its 1-d ravel
+        a = a.reshape(1)
     if axis is not None and not -a.ndim <= axis < a.ndim:
         raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
     src = a.reshape(-1) if axis is None else moveaxis(a, axis, 0)
+    if axis is not None and math.prod(a.shape[:axis % a.ndim]) == 0:
+        # NumPy's take checks indices per outer slice: with none, nothing is checked (an empty result)
+        k_shape = _np.shape(indices) if not isinstance(indices, ndarray) else indices.shape
+        ax = axis % a.ndim
+        return _finish(empty(a.shape[:ax] + tuple(k_shape) + a.shape[ax + 1:], a._dtype_name,
+                             device=_core.device_of(a)), out, True)
+    if mode == "raise" and src.ndim and src.shape[0] == 0 and _np.size(indices):
+        raise IndexError("cannot do a non-empty take from an empty axes.")
     if mode != "raise":
         n = src.shape[0] if src.ndim else 0
         idx = _arr(indices, a) if isinstance(indices, ndarray) else _np.asarray(indices)

@@ -205,11 +205,16 @@ def _argsort_rows(x, descending=False):
 
     rows, cols = x.shape
     if x._dtype_name.startswith("complex"):
-        # NumPy's order: by the real part, then the imaginary part, NaNs last in each ([R + Rj, R + nanj, nan + Rj,
-        # nan + nanj]): a stable sort by the imaginary parts, then one by the real parts in that order.
+        # NumPy's order: the numbers, then those with a NaN imaginary part, a NaN real part, both ([R + Rj, R + nanj,
+        # nan + Rj, nan + nanj]), each by real then imaginary part: stable sorts by the imaginary parts, then the
+        # real parts, then that class (0 to 3), each in the order the one before left.
         by_imag = _argsort_rows(ascontiguousarray(x.imag), descending)
         real_then = x.real.reshape(-1)[by_imag].reshape(rows, cols)
-        return by_imag[_argsort_rows(real_then, descending)]
+        order = by_imag[_argsort_rows(real_then, descending)]
+        z = x.reshape(-1)[order]
+        re, im = z.real, z.imag
+        cls = ((re != re).astype("int8") * 2 + (im != im).astype("int8")).reshape(rows, cols)
+        return order[_argsort_rows(ascontiguousarray(cls), descending)]
     n = rows * cols
     dev = x._device_id
     if n == 0:
@@ -310,6 +315,8 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True)
     from ._manipulation import moveaxis
 
     _check_kind(kind)
+    if axis is not None and _arr(a).ndim == 0:  # NumPy ravels a 0-d array first (its axes are then 0 and -1)
+        a = _arr(a).reshape(1)
     c, ax, shape, rows, cols = _rows(a, axis, order)
     flat = _argsort_rows(c.reshape(rows, cols), descending)
     idx = (flat % cols if cols else flat).reshape(shape)
@@ -408,6 +415,9 @@ def searchsorted(a, v, side="left", sorter=None):
     vv = _arr(v, a)
     from ._dtypes import result_type
 
+    if a._dtype_name.startswith("complex") or vv._dtype_name.startswith("complex"):
+        r = _searchsorted_by_counting(a, vv.reshape(-1), side)
+        return r.reshape(()) if scalar else r.reshape(vv.shape)
     common = _np.dtype(result_type(a, vv)).name if "bfloat16" not in (a._dtype_name, vv._dtype_name) else "float32"
     ka, kv = _radix_keys(a.astype(common)), _radix_keys(vv.reshape(-1).astype(common))
     n, m = ka.shape[0], kv.shape[0]
@@ -417,6 +427,46 @@ def searchsorted(a, v, side="left", sorter=None):
         _launch(_bsearch, -(-m // _T), (ka, kv, out, n, m, steps, side == "right", _T), a._device_id)
     r = out.reshape(vv.shape)
     return r.reshape(()) if scalar else r
+
+
+def _sorts_before(x, y):
+    """x before y in NumPy's sort order of complex values: first the numbers, then those with a NaN imaginary part,
+    a NaN real part, both (R + Rj, R + nanj, nan + Rj, nan + nanj); within each, by real then imaginary part."""
+    from ._common import _parts
+
+    (xr, xi), (yr, yi) = _parts(x.astype("complex128")), _parts(y.astype("complex128"))
+    xc = (xr != xr).astype("int8") * 2 + (xi != xi).astype("int8")
+    yc = (yr != yr).astype("int8") * 2 + (yi != yi).astype("int8")
+    same_re = (xr == yr) | ((xr != xr) & (yr != yr))
+    return (xc < yc) | ((xc == yc) & ((xr < yr) | (same_re & (xi < yi))))
+
+
+def _searchsorted_by_counting(a, v, side):
+    """searchsorted for complex values (no radix key holds both parts): per value of v, the count of a's elements
+    before it in NumPy's lexicographic order with NaNs last, from comparisons of v against all of a, in chunks of
+    v. O(len(a) len(v)) work, said by a PerformanceWarning once the product passes 2^24."""
+    from ._manipulation import concatenate
+    from ._reductions import sum as total
+
+    n, m = a.shape[0], v.shape[0]
+    if n * m > 1 << 24:
+        import warnings
+
+        from tegula.tile import PerformanceWarning
+
+        warnings.warn(f"tegula.numpy.searchsorted of complex values compares all {m} values with all {n} sorted ones "
+                      "(no binary search over complex keys yet)", PerformanceWarning, stacklevel=3)
+    step = max(1, (1 << 24) // max(n, 1))
+    parts = []
+    for i in range(0, m, step):
+        x = v[i:i + step][:, None]
+        before = ~_sorts_before(x, a[None, :]) if side == "right" else _sorts_before(a[None, :], x)
+        parts.append(total(before, axis=1).astype("int64"))
+    if not parts:
+        from ._creation import empty
+
+        return empty((0,), "int64", device=_core.device_of(a))
+    return parts[0] if len(parts) == 1 else concatenate(parts)
 
 
 def _radix_keys(x):
@@ -604,7 +654,20 @@ def _hyndman_fan_value(xs, n, qv, method):
     return f.where(gamma >= 0.5, b - d * (1 - gamma), a + d * gamma)  # NumPy's _lerp
 
 
-def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
+def _kept(r, a, axes, keepdims):
+    """A reduction's result r with keepdims' extent-1 axes where `a` had the reduced `axes` (None: all)."""
+    from ._manipulation import expand_dims
+
+    if not keepdims:
+        return r
+    if axes is None:
+        return r.reshape((1,) * a.ndim)
+    for d in sorted(x % a.ndim for x in axes):
+        r = expand_dims(r, d)
+    return r
+
+
+def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False, median=False):
     """NumPy's quantile (methods linear/lower/higher/nearest/midpoint) from a sort along the axis; a NaN in a
     slice makes its result NaN (nan_aware: NaNs are left out, as nanquantile)."""
     from . import _ufuncs as f
@@ -634,18 +697,29 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
         ax = -1
     else:
         ax = -1 if axes is None else axes[0] % a.ndim
+    if _np.ndim(q) and method not in _DISCRETE and x._dtype_name in ("float16", "bfloat16", "float32"):
+        x = x.astype("float64")  # NumPy: an array of quantiles is float64, so its interpolation is too
     xs = sort(x, axis=ax)
     xs = moveaxis(xs, ax, -1)
     n = xs.shape[-1]
     if n == 0:
-        raise ValueError("cannot compute the quantile of an empty slice" if not nan_aware else "All-NaN slice")
-    isf = xs._dtype_name.startswith(("float", "bfloat"))
+        # NumPy: median and the nan* forms of empty slices are NaN (with a warning); percentile/quantile read
+        # index -1 of nothing
+        if not (median or nan_aware):
+            raise IndexError(f"index -1 is out of bounds for axis {a.ndim - 1 if axes is None else 0} with size 0")
+        from ._creation import full
+
+        t = xs._dtype_name if xs._dtype_name.startswith(("float", "complex")) else "float64"
+        nan = complex(_np.nan, _np.nan) if t.startswith("complex") else _np.nan
+        r = _kept(full(xs.shape[:-1], nan, t, device=_core.device_of(a)), a, axes, keepdims)
+        return r if _np.ndim(q) == 0 else full(qa.shape + r.shape, nan, t, device=_core.device_of(a))
+    isf = xs._dtype_name.startswith(("float", "bfloat", "complex"))  # the dtypes with NaNs (sorted last)
     if nan_aware and isf:
         valid = (xs == xs).sum(axis=-1, keepdims=True).astype("float64")  # NaNs sorted last
     else:
         valid = None
     results = []
-    for qv in qa.reshape(-1):
+    for qv in qa.reshape(-1).tolist():  # Python floats: weak next to the values (a float64 scalar would widen them)
         m = (valid if valid is not None else float(n))
         pos = (m - 1) * qv if valid is not None else (n - 1) * qv
         if valid is None:
@@ -668,23 +742,24 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
         elif method == "nearest":  # NumPy rounds the position half to even
             r = f.where((frac > 0.5) | ((frac == 0.5) & (lo_i % 2 == 1)), hi_v, lo_v) if valid is not None else \
                 (hi_v if frac > 0.5 or (frac == 0.5 and lo_i % 2) else lo_v)
+        elif median:  # NumPy's median is the mean of the middle values: x[n // 2], or (a + b) / 2 (not a lerp)
+            r = f.where(frac > 0, (lo_v + hi_v) * 0.5, lo_v) if valid is not None else \
+                ((lo_v + hi_v) * 0.5 if frac > 0 else lo_v)
         elif method == "midpoint":
             r = f.where(frac > 0, (lo_v + hi_v) * 0.5, lo_v) if valid is not None else \
                 ((lo_v + hi_v) * 0.5 if frac > 0 else lo_v)
-        else:
-            r = lo_v + (hi_v - lo_v) * frac if (valid is not None or frac > 0) else lo_v
+        else:  # NumPy's _lerp, which reads the next value even at a whole position (1 + (inf - 1) * 0 is NaN)
+            diff = hi_v - lo_v
+            if valid is None:
+                r = hi_v - diff * (1 - frac) if frac >= 0.5 else lo_v + diff * frac
+            else:
+                r = f.where(frac >= 0.5, hi_v - diff * (1 - frac), lo_v + diff * frac)
         if isf and not nan_aware:
             r = f.where(xs[..., -1:] != xs[..., -1:], xs[..., -1:], r)  # a NaN anywhere (sorted last): NaN
         if valid is not None:
             r = f.where(valid == 0, _np.nan, r)
-        r = r.reshape(r.shape[:-1])
-        if keepdims:
-            if axes is None:
-                r = r.reshape((1,) * a.ndim)
-            else:
-                for d in sorted(x % a.ndim for x in axes):
-                    r = expand_dims(r, d)
-        results.append(r)
+            r = r.astype(xs._dtype_name)  # the float64 position must not widen float32 values
+        results.append(_kept(r.reshape(r.shape[:-1]), a, axes, keepdims))
     if _np.ndim(q) == 0:
         res = results[0]
     else:
@@ -700,11 +775,11 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False):
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return _quantile(a, 0.5, axis, keepdims, "linear", False, out)
+    return _quantile(a, 0.5, axis, keepdims, "linear", False, out, median=True)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return _quantile(a, 0.5, axis, keepdims, "linear", True, out)
+    return _quantile(a, 0.5, axis, keepdims, "linear", True, out, median=True)
 
 
 def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, percent):
@@ -747,7 +822,7 @@ def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, pe
         raise ValueError("cannot compute the quantile of an empty slice")
     order = argsort(x, axis=-1)
     xs, ws = take_along_axis(x, order, -1), take_along_axis(ww, order, -1)
-    isf = xs._dtype_name.startswith(("float", "bfloat"))
+    isf = xs._dtype_name.startswith(("float", "bfloat", "complex"))  # the dtypes with NaNs (sorted last)
     if nan_aware and isf:
         ws = f.where(xs != xs, 0.0, ws)
     cdf = cumsum(ws, axis=-1)
@@ -757,7 +832,7 @@ def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, pe
     cdf = cdf / total
     cdf = f.where(cdf == 0, -1.0, cdf)  # leading zero weights: never the answer
     results = []
-    for qv in qa.reshape(-1):
+    for qv in qa.reshape(-1).tolist():  # Python floats: weak next to the values (a float64 scalar would widen them)
         idx = f.minimum((cdf < qv).sum(axis=-1, keepdims=True), n - 1)
         r = take_along_axis(xs, idx, -1)
         if isf and not nan_aware:
@@ -778,6 +853,17 @@ def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, pe
 
 
 def _quantile_or_weighted(a, q, axis, keepdims, method, weights, nan_aware, out, percent):
+    a = _arr(a)
+    if a._dtype_name.startswith("complex"):
+        raise TypeError("a must be an array of real numbers")  # NumPy's check, before any other
+    # NumPy's order of errors: the axes, then an empty slice (read at index -1), then bools (it interpolates by
+    # subtracting, which bools cannot)
+    axes = () if axis is None else [_axis(ax, a.ndim) for ax in ((axis,) if isinstance(axis, (int, _np.integer))
+                                                                  else axis)]
+    length = a.size if axis is None else math.prod(a.shape[ax] for ax in axes)
+    if a._dtype_name == "bool" and method not in _DISCRETE and length:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                        "operator, or the logical_xor function instead.")
     if weights is not None:
         return _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, percent)
     return _quantile(a, q, axis, keepdims, method, nan_aware, out, percent=percent)

@@ -258,8 +258,10 @@ def around(a, decimals=0, out=None):
         re, im = _parts(a)
         return _finish(around(re, decimals)._complex(around(im, decimals)), out, True)
     if a._dtype_name == "bool":
-        return rint(a, out=out) if decimals == 0 else _finish(_rint(_as_float(a) * 10.0 ** decimals) / 10.0 **
-                                                                 decimals, out, True)
+        if decimals:  # NumPy multiplies in the input's dtype, and float64 cannot be cast back to bool
+            raise TypeError("Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool') with casting "
+                            "rule 'same_kind'")
+        return rint(a, out=out)
     if not _is_float(a):
         if decimals >= 0:
             return _finish(_copy_of(a), out, True)
@@ -486,6 +488,12 @@ def clip(a, a_min=_NOT_GIVEN, a_max=_NOT_GIVEN, out=None, *, min=_NOT_GIVEN, max
         lo = None if min is _NOT_GIVEN else min
         hi = None if max is _NOT_GIVEN else max
     r = _arr(a)
+    if r._dtype_name.startswith(("int", "uint")):  # a Python int bound past the dtype's range on its own side
+        info = _np.iinfo(r._dtype_name)                # clips nothing (NumPy); past the other side it overflows
+        if _is_py_scalar(lo) and not isinstance(lo, (bool, float, complex)) and lo < info.min:
+            lo = None
+        if _is_py_scalar(hi) and not isinstance(hi, (bool, float, complex)) and hi > info.max:
+            hi = None
     if lo is not None:
         r = maximum(r, lo)
     if hi is not None:
@@ -508,12 +516,16 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    a = _arr(a)
-    b = _arr(b, a)
-    close = (a - b)._unary("abs") <= atol + rtol * b._unary("abs")
-    close = close | (a == b)
+    """NumPy 2's: |a - b| <= atol + rtol |b| where b is finite, or a == b (infinities equal only to themselves);
+    b is taken in an inexact dtype first (bools and integers as float64, as NumPy's result_type(b, 1.0))."""
+    x = _arr(a)
+    y = _arr(b, x)
+    if not _is_inexact(y):
+        y = y.astype("float64")
+    close = ((x - y)._unary("abs") <= atol + rtol * y._unary("abs")) & isfinite(y)
+    close = close | (x == y)
     if equal_nan:
-        close = close | ((a != a) & (b != b))
+        close = close | ((x != x) & (y != y))
     return close
 
 
