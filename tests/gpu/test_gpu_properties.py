@@ -4,4 +4,4 @@ against NumPy. Each new expression is a new compile, so the counts are smaller (
 them; TEGULA_PROPERTY_RANDOM=1 draws new cases)."""
 import numpy_properties as P
 
-globals().update(P.property_tests("cuda", (80, 80, 60, 40, 40, 80), suffix="_on_the_gpu"))
+globals().update(P.property_tests("cuda", (80, 80, 60, 40, 40, 80, 80), suffix="_on_the_gpu"))

@@ -5,4 +5,4 @@ TEGULA_PROPERTY_EXAMPLES raises the count (and TEGULA_PROPERTY_RANDOM=1 draws ne
 tests/gpu/test_gpu_properties.py runs the same strategies on the GPU."""
 import numpy_properties as P
 
-globals().update(P.property_tests("cpu", (150, 150, 120, 80, 80, 150)))
+globals().update(P.property_tests("cpu", (150, 150, 120, 80, 80, 150, 150)))

@@ -257,6 +257,22 @@ def _items(a, key):
     return out
 
 
+def check_structure(a, key):
+    """The errors NumPy raises for an index before it looks at a value to assign: too many indices, ellipses,
+    boolean masks that do not match, integer scalars out of bounds (integer arrays are checked later, by the copy)."""
+    items = _items(a, key if isinstance(key, tuple) else (key,))
+    used = sum(_consumed(kind, v) for kind, v in items)
+    axis = 0
+    for kind, v in items:
+        if kind == "ell":
+            axis += a.ndim - used
+        elif kind == "int":
+            n = a.shape[axis]
+            if not -n <= v < n:
+                raise IndexError(f"index {v} is out of bounds for axis {axis} with size {n}")
+        axis += _consumed(kind, v)
+
+
 def _device_mask(a, v):
     return v if isinstance(v, ndarray) else _core.as_array(v, a._device_id)
 

@@ -52,7 +52,13 @@ def _setitem(self, key, value):
         if isinstance(value, complex) and not isinstance(value, _np.generic):
             raise TypeError("float() argument must be a string or a real number, not 'complex'")  # NumPy's
         _complex_warning()
-    value = _value(self, value)
+    try:
+        value = _value(self, value)
+    except OverflowError:
+        from ._indexing import check_structure
+
+        check_structure(self, (None,) if key is None else key)  # NumPy's IndexErrors that come before the value's
+        raise
     key = (None,) if key is None else key
     if _is_basic(key):
         basic = value

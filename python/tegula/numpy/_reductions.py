@@ -270,8 +270,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):  # noqa: A002
-    r = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
-    return _finish(r._unary("sqrt"), out, True)
+    a = _arr(a)
+    half = dtype is None and a._dtype_name in ("float16", "bfloat16")
+    # half precision: the variance and its root in float32, rounded once (a float16 variance of small values is
+    # subnormal, and its root would carry that rounding)
+    r = var(a.astype("float32") if half else a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
+    r = r._unary("sqrt")
+    return _finish(r.astype(a._dtype_name) if half else r, out, True)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
