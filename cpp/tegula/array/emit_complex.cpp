@@ -75,6 +75,8 @@ value_id complex_ops::is_inf(value_id x) { return bin(op_kind::eq, un(op_kind::a
 value_id complex_ops::is_finite(value_id x) { return bin(op_kind::lt, un(op_kind::abs, x), c(inf)); }  // false for NaN
 value_id complex_ops::is_zero(value_id x) { return bin(op_kind::eq, x, c(0)); }
 value_id complex_ops::both(value_id p, value_id q) { return bin(op_kind::bit_and, p, q); }
+// Past this x, e^x overflows the part type (float32: e^88.7, float64: e^709.8).
+double complex_ops::exp_limit() const { return ir::size_bytes(t_) == 4 ? 88 : 709; }
 
 // The special values below are C99 Annex G's (G.6.2, G.6.3), with the signs glibc (and so NumPy) chooses where
 // the annex leaves them open. Each formula is the finite one; `where`s replace what it gets wrong at infinite,
@@ -84,7 +86,7 @@ cvalue complex_ops::exp(cvalue z) {
   // exp(x + iy) = e^x cis y. Past x = 709 e^x overflows while e^x cos y may not: e^(x/2) cos y e^(x/2).
   value_id e = un(op_kind::exp, z.re), h = un(op_kind::exp, bin(op_kind::mul, z.re, c(0.5)));
   value_id cy = un(op_kind::cos, z.im), sy = un(op_kind::sin, z.im);
-  value_id big = bin(op_kind::gt, z.re, c(ir::size_bytes(t_) == 4 ? 88 : 709));
+  value_id big = bin(op_kind::gt, z.re, c(exp_limit()));
   value_id re = b_.where(big, bin(op_kind::mul, bin(op_kind::mul, h, cy), h), bin(op_kind::mul, e, cy));
   value_id im = b_.where(big, bin(op_kind::mul, bin(op_kind::mul, h, sy), h), bin(op_kind::mul, e, sy));
   im = b_.where(is_zero(z.im), z.im, im);                        // exp(x + 0i) = e^x + 0i, also for x = +-inf, NaN
@@ -96,13 +98,13 @@ cvalue complex_ops::exp(cvalue z) {
   return {re, im};
 }
 
-// cosh x and sinh x times c (a cos y or sin y), without overflow where the product is finite: past |x| = 709
-// (88 for float32) they are e^|x| / 2, taken as e^(|x|/2) (c / 2) e^(|x|/2).
+// cosh x and sinh x times c (a cos y or sin y), without overflow where the product is finite: past exp_limit()
+// they are e^|x| / 2, taken as e^(|x|/2) (c / 2) e^(|x|/2).
 value_id complex_ops::hyperbolic_times(op_kind f, value_id x, value_id c_) {
   value_id h = un(op_kind::exp, bin(op_kind::mul, un(op_kind::abs, x), c(0.5)));
   value_id scaled = bin(op_kind::mul, bin(op_kind::mul, h, bin(op_kind::mul, c_, c(0.5))), h);
   if (f == op_kind::sinh) scaled = b_.where(bin(op_kind::lt, x, c(0)), un(op_kind::neg, scaled), scaled);  // odd
-  value_id big = bin(op_kind::gt, un(op_kind::abs, x), c(ir::size_bytes(t_) == 4 ? 88 : 709));
+  value_id big = bin(op_kind::gt, un(op_kind::abs, x), c(exp_limit()));
   return b_.where(big, scaled, bin(op_kind::mul, un(f, x), c_));
 }
 
@@ -138,9 +140,8 @@ value_id complex_ops::is_big(cvalue z) {
 }
 
 cvalue complex_ops::log(cvalue z) {
-  // log |z| + i arg z; |z| = 2 |z / 2| where |z| would overflow; near |z| = 1, log1p((a - 1)(a + 1) + b^2) / 2 with a the larger
-  // part
-  // (no cancellation in |z| - 1, as glibc's clog).
+  // log |z| + i arg z; |z| = 2 |z / 2| where |z| would overflow; near |z| = 1, log1p((a - 1)(a + 1) + b^2) / 2
+  // with a the larger part (no cancellation in |z| - 1, as glibc's clog).
   value_id h = bin(op_kind::hypot, z.re, z.im);
   value_id r = un(op_kind::log, h);
   value_id near1 = both(bin(op_kind::gt, h, c(0.5)), bin(op_kind::lt, h, c(2)));

@@ -36,6 +36,7 @@ class complex_ops {
   ir::value_id is_zero(ir::value_id x);
   ir::value_id both(ir::value_id p, ir::value_id q);
   ir::value_id is_big(cvalue z);
+  double exp_limit() const;
   cvalue exp(cvalue z);
   ir::value_id hyperbolic_times(ir::op_kind f, ir::value_id x, ir::value_id c);
   cvalue sinh(cvalue z);

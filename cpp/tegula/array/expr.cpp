@@ -71,7 +71,7 @@ bool complex_unary_supported(op_kind op) {
 // only when the value is used. A scalar is checked as it is; an array exponent costs one fused min
 // reduction and a read-back (a synchronisation), paid only by integer powers with integer array exponents.
 void no_negative_exponent(const node_ptr& b, const dims& result_shape) {
-  if (checked_nbytes(result_shape, 1) == 0 || b->size() == 0) return;
+  if (std::find(result_shape.begin(), result_shape.end(), 0) != result_shape.end() || b->size() == 0) return;
   const bool negative = b->kind == node_kind::scalar
                             ? b->ivalue < 0
                             : int64_value(make_reduce(op_kind::reduce_min, b, {}, true, false)) < 0;
@@ -265,8 +265,8 @@ node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
   } else if ((op == op_kind::floordiv || op == op_kind::mod || op == op_kind::pow) && ir::is_bool(common)) {
     result = compute = dtype::i8;  // NumPy: bool // bool -> int8
   }
-  if (op == op_kind::pow && ir::is_signed_int(compute) && ir::is_signed_int(b->t)) no_negative_exponent(b, shape);
-  auto n = new_node(node_kind::binary, result, std::move(shape), a);
+  auto n = new_node(node_kind::binary, result, std::move(shape), a);  // checks the shape first
+  if (op == op_kind::pow && ir::is_signed_int(compute) && ir::is_signed_int(b->t)) no_negative_exponent(b, n->shape);
   n->op = op;
   n->compute = compute;
   n->inputs = {a, b};

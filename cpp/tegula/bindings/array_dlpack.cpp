@@ -30,10 +30,9 @@ dlpack::DLDataType dl_dtype(ir::dtype t) {
 
 }  // namespace
 
-nb::object export_dlpack(const py_array& a, nb::handle stream, nb::handle max_version, nb::handle copy) {
-  // copy=True and dl_device are resolved by ndarray.__dlpack__ (python/tegula/numpy/_ndarray.py): here the
-  // array itself is exported, zero-copy.
-  if (!copy.is_none() && nb::cast<bool>(copy)) fail(error_kind::internal, "_export_dlpack: copy=True");
+// copy= and dl_device= are resolved by ndarray.__dlpack__ (python/tegula/numpy/_ndarray.py): here the array itself
+// is exported, zero-copy.
+nb::object export_dlpack(const py_array& a, nb::handle stream, nb::handle max_version) {
   array::materialize(a.n);
   const array::node_ptr& leaf = a.n;
   array::flush_readers(*leaf->data);  // the consumer may write: pending readers take their values now

@@ -415,7 +415,7 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("_base_id", [](const py_array& a) { return reinterpret_cast<std::uintptr_t>(leaf(a).data.get()); })
       .def("_to_host", &to_host, nb::arg("dst"))
       .def("_export_dlpack", [](const py_array& a, nb::handle stream, nb::handle max_version) {
-        return export_dlpack(a, stream, max_version, nb::none());
+        return export_dlpack(a, stream, max_version);
       }, nb::arg("stream").none(), nb::arg("max_version").none(),
            "DLPack export of this array's memory (zero-copy, N-d, strided), ordered before the consumer's "
            "`stream`; ndarray.__dlpack__ resolves copy= and dl_device= first.")

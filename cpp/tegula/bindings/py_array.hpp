@@ -10,8 +10,7 @@ struct py_array {
   array::node_ptr n;
 };
 
-// a.__dlpack__(stream=, max_version=, copy=): array_dlpack.cpp.
-nanobind::object export_dlpack(const py_array& a, nanobind::handle stream, nanobind::handle max_version,
-                               nanobind::handle copy);
+// a._export_dlpack(stream, max_version), behind ndarray.__dlpack__: array_dlpack.cpp.
+nanobind::object export_dlpack(const py_array& a, nanobind::handle stream, nanobind::handle max_version);
 
 }  // namespace tegula::bind

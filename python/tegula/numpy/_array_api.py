@@ -140,13 +140,13 @@ def take_along_axis(arr, indices, axis=-1):
     return _F.take(arr.reshape(-1), _F.broadcast_to(flat, shape))
 
 
-def _in_float32(a, b):
-    """Half-precision operands of a composed ufunc in float32 (NumPy's float16 loops compute in float and round
-    once), with the dtype to round the result back to (None: already float32 or wider)."""
-    t = a._dtype_name
+def _in_float32(*xs):
+    """Half-precision operands of a composed ufunc (all of one dtype) in float32 (NumPy's float16 loops compute in
+    float and round once), and the dtype to round the result back to (None: already float32 or wider)."""
+    t = xs[0]._dtype_name
     if t in ("float16", "bfloat16"):
-        return a.astype("float32"), b.astype("float32"), t
-    return a, b, None
+        return (*(x.astype("float32") for x in xs), t)
+    return (*xs, None)
 
 
 def logaddexp(x1, x2, /, out=None, **kw):
@@ -221,13 +221,11 @@ arctanh = atanh = _float_unary("atanh", "arctanh")
 
 
 def _scaled(x, name, factor):
-    """x times a constant in x's float dtype; half-precision x in float32, rounded once (NumPy's float16 loops
-    compute in float: the factor rounded to float16 first would be a second rounding)."""
-    x = _F._as_float(x, name)
-    t = x._dtype_name
-    if t in ("float16", "bfloat16"):
-        return (x.astype("float32") * factor).astype(t)
-    return x * factor
+    """x times a constant in x's float dtype, rounded once (the factor rounded to float16 first would be a second
+    rounding)."""
+    x, half = _in_float32(_F._as_float(x, name))
+    r = x * factor
+    return r if half is None else r.astype(half)
 
 
 def deg2rad(x, /, out=None, **kw):

@@ -80,8 +80,10 @@ def cumprod(a, axis=None):
     from ._reductions import scan_by_doubling
 
     a = _arr(a)
-    if axis is None or a.ndim == 0:  # NumPy ravels a 0-d array before its scan too
-        a, axis = a.reshape(-1), 0 if axis is None else axis
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    elif a.ndim == 0:  # NumPy ravels a 0-d array before its scan too
+        a = a.reshape(1)
     return scan_by_doubling(a, axis, lambda later, earlier: later * earlier)
 
 

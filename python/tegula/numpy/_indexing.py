@@ -228,9 +228,9 @@ def _consumed(kind, value):
     return value.ndim if kind == "bool" else int(kind in ("int", "slice", "ints"))
 
 
-def _items(a, key):
+def _items(a, key, scalar_bounds=False):
     """The classified key entries, after NumPy's checks that need no values: single ellipsis, too many
-    indices, boolean arrays matching the axes they consume."""
+    indices, boolean arrays matching the axes they consume (and with scalar_bounds, integer scalars in bounds)."""
     items = [_classify(k, a._device_id) for k in (key if isinstance(key, tuple) else (key,))]
     if sum(kind == "ell" for kind, _ in items) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -252,6 +252,8 @@ def _items(a, key):
                 out += [("ints", _np.zeros(0, _np.int64))] * v.ndim
                 axis += v.ndim
                 continue
+        if kind == "int" and scalar_bounds and not -a.shape[axis] <= v < a.shape[axis]:
+            raise IndexError(f"index {v} is out of bounds for axis {axis} with size {a.shape[axis]}")
         out.append((kind, v))
         axis += _consumed(kind, v)
     return out
@@ -260,17 +262,7 @@ def _items(a, key):
 def check_structure(a, key):
     """The errors NumPy raises for an index before it looks at a value to assign: too many indices, ellipses,
     boolean masks that do not match, integer scalars out of bounds (integer arrays are checked later, by the copy)."""
-    items = _items(a, key if isinstance(key, tuple) else (key,))
-    used = sum(_consumed(kind, v) for kind, v in items)
-    axis = 0
-    for kind, v in items:
-        if kind == "ell":
-            axis += a.ndim - used
-        elif kind == "int":
-            n = a.shape[axis]
-            if not -n <= v < n:
-                raise IndexError(f"index {v} is out of bounds for axis {axis} with size {n}")
-        axis += _consumed(kind, v)
+    _items(a, key, scalar_bounds=True)
 
 
 def _device_mask(a, v):

@@ -283,8 +283,10 @@ def tile(A, reps):
 
 def repeat(a, repeats, axis=None):
     a = _arr(a)
-    if axis is None or a.ndim == 0:  # NumPy ravels a 0-d array first, whatever the axis
-        a, axis = a.reshape(-1), 0 if axis is None else axis
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    elif a.ndim == 0:  # NumPy ravels a 0-d array first, whatever the axis
+        a = a.reshape(1)
     ax = _axis(axis, a.ndim)
     if not isinstance(repeats, (int, _np.integer)):
         if _np.ndim(repeats) == 0 and not isinstance(repeats, ndarray):

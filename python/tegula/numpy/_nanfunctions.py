@@ -64,7 +64,7 @@ def _nan_extreme(op, a, axis, out, keepdims, initial, where):
     if initial is not None and not math.isnan(initial):
         r = r._binary("maximum" if op == "max" else "minimum", _scalar_of(r, initial), False)
     else:
-        none = valid._reduce("sum", _axis(_zero_d_axis(a, axis)), bool(keepdims)) == 0
+        none = valid._reduce("sum", _axis(axis), bool(keepdims)) == 0
         r = none._where(r._scalar_like(math.nan), r)
     return _finish(r, out, True)
 
@@ -131,7 +131,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         return var(a, axis, dtype, out, ddof, keepdims, where=where)
     t = _mean_dtype(a, dtype)
     acc = _accumulator(a, t)
-    axis = _zero_d_axis(a, axis)  # NumPy's nanmean is a ratio of ufunc reductions: axis 0 of a 0-d array passes
+    axis = _zero_d_axis(a, axis)  # NumPy's nanvar is made of ufunc reductions: axis 0 of a 0-d array passes
     _count(a, axis)  # checks the axes
     m = _mask(where, a)
     mu = _masked(_nan_filled(acc, 0), m, 0)._reduce("sum", _axis(axis), True) / _nan_count(a, m, axis, True,

@@ -164,7 +164,7 @@ def _argreduce(op, a, axis, out, keepdims):
         axis = operator.index(axis)  # NumPy's TypeError for a tuple: "'tuple' object cannot be interpreted as ..."
     if a.ndim == 0 and axis is not None:  # NumPy ravels a 0-d array first: its axis 0 or -1 is the one element's
         r = _argreduce(op, a.reshape(1), axis, None, False)
-        return _finish(r.reshape(()) if not keepdims else r.reshape(()), out, True)
+        return _finish(r.reshape(()), out, True)
     if _is_complex(a):  # NumPy's lexicographic order, computed from the parts
         from . import _complex_reductions as C
 
@@ -319,8 +319,10 @@ def _scan(op, a, axis, dtype, out):
     a = _arr(a)
     if axis is not None:
         axis = operator.index(axis)
-    if axis is None or a.ndim == 0:  # NumPy ravels a 0-d array before its scan too
-        a, axis = (a, 0 if axis is None else axis) if a.ndim == 1 else (a.reshape(-1), 0 if axis is None else axis)
+    if axis is None:
+        a, axis = (a if a.ndim == 1 else a.reshape(-1)), 0
+    elif a.ndim == 0:  # NumPy ravels a 0-d array before its scan too
+        a = a.reshape(1)
     if dtype is not None:
         a = a.astype(dtype_name(dtype))
     from . import _scan as _long

@@ -35,7 +35,7 @@ def argwhere(a):
         return empty((int(bool(a)), 0), "int64", device=_core.device_of(a))
     idx = nonzero(a)
     if not idx:
-        return empty((0, 0), "int64", device=_core.device_of(_arr(a)))
+        return empty((0, 0), "int64", device=_core.device_of(a))
     return stack(idx, axis=1)
 
 

@@ -742,9 +742,6 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False, 
         elif method == "nearest":  # NumPy rounds the position half to even
             r = f.where((frac > 0.5) | ((frac == 0.5) & (lo_i % 2 == 1)), hi_v, lo_v) if valid is not None else \
                 (hi_v if frac > 0.5 or (frac == 0.5 and lo_i % 2) else lo_v)
-        elif median:  # NumPy's median is the mean of the middle values: x[n // 2], or (a + b) / 2 (not a lerp)
-            r = f.where(frac > 0, (lo_v + hi_v) * 0.5, lo_v) if valid is not None else \
-                ((lo_v + hi_v) * 0.5 if frac > 0 else lo_v)
         elif method == "midpoint":
             r = f.where(frac > 0, (lo_v + hi_v) * 0.5, lo_v) if valid is not None else \
                 ((lo_v + hi_v) * 0.5 if frac > 0 else lo_v)
@@ -775,11 +772,12 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False, 
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return _quantile(a, 0.5, axis, keepdims, "linear", False, out, median=True)
+    """NumPy's median is the mean of the middle values (x[n // 2], or (a + b) / 2): the midpoint method, not a lerp."""
+    return _quantile(a, 0.5, axis, keepdims, "midpoint", False, out, median=True)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return _quantile(a, 0.5, axis, keepdims, "linear", True, out, median=True)
+    return _quantile(a, 0.5, axis, keepdims, "midpoint", True, out, median=True)
 
 
 def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, percent):
