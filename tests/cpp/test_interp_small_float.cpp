@@ -1,5 +1,5 @@
-// Interpreter: float16/bfloat16 conversions (known values, ties to even, subnormals, overflow) and
-// tiles of those dtypes rounding after every op.
+// Interpreter: float16/bfloat16 conversions (known values, ties to even, subnormals, overflow, NaN payloads),
+// float32 NaN payloads, and tiles of those dtypes rounding after every op.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -57,18 +57,24 @@ TEST(InterpSmallFloat, BFloat16KnownValues) {
 }
 
 TEST(InterpSmallFloat, EveryBitPatternRoundTrips) {
+  // NaNs included: a copy keeps a signaling NaN's payload, as the GPU's copy does.
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
     const auto b = std::uint16_t(h);
-    const bool f16_nan = (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
+    ASSERT_EQ(float16_from_double(float16_to_double(b)), b) << std::hex << h;
+    ASSERT_EQ(bfloat16_from_double(bfloat16_to_double(b)), b) << std::hex << h;
     const bool bf16_nan = (b & 0x7f80) == 0x7f80 && (b & 0x7f);
-    if (!f16_nan) {
-      ASSERT_EQ(float16_from_double(float16_to_double(b)), b) << std::hex << h;
-    }
-    if (!bf16_nan) {
-      ASSERT_EQ(bfloat16_from_double(bfloat16_to_double(b)), b) << std::hex << h;
-      ASSERT_EQ(bfloat16_to_double(b), double(std::bit_cast<float>(std::uint32_t(b) << 16)));
-    }
+    if (!bf16_nan) ASSERT_EQ(bfloat16_to_double(b), double(std::bit_cast<float>(std::uint32_t(b) << 16)));
   }
+}
+
+TEST(InterpSmallFloat, Float32NaNPayloadsRoundTrip) {
+  for (std::uint32_t b : {0x7f800001u, 0xff9f7aa8u, 0x7fbfffffu, 0x7fc00000u, 0xffc00001u, 0x7f800000u, 0x3f800000u}) {
+    const float x = std::bit_cast<float>(b);
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(float32_from_double(float32_to_double(x))), b) << std::hex << b;
+  }
+  EXPECT_TRUE(std::isnan(float32_to_double(std::bit_cast<float>(0x7f800001u))));
+  // A double NaN whose payload lies below float32's mantissa becomes float32's quiet NaN, not infinity.
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(float32_from_double(std::bit_cast<double>(0x7ff0000000000001ull))), 0x7fc00000u);
 }
 
 TEST(InterpSmallFloat, MatchesReferenceRoundingOnRandomValues) {

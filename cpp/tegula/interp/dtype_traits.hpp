@@ -61,7 +61,12 @@ template <> struct dtype_traits<ir::dtype::f8e5m2> {
   static stor read(mem m) { return float8_e5m2_to_double(m); }
   static mem write(stor s) { return float8_e5m2_from_double(s); }
 };
-template <> struct dtype_traits<ir::dtype::f32> : plain_traits<float, double> {};
+template <> struct dtype_traits<ir::dtype::f32> {
+  using mem = float;
+  using stor = double;
+  static stor read(mem m) { return float32_to_double(m); }
+  static mem write(stor s) { return float32_from_double(s); }
+};
 template <> struct dtype_traits<ir::dtype::f64> : plain_traits<double, double> {};
 
 // Compile-time classification (ir::is_float and friends are not constexpr).

@@ -16,6 +16,14 @@ std::uint64_t shift_round(std::uint64_t v, int shift) {
   return q + ((rem > half || (rem == half && (q & 1))) ? 1 : 0);
 }
 
+// A NaN's payload, the top man_bits of a double's mantissa, kept bit for bit (a signaling NaN stays
+// signaling, as a copy on the GPU keeps it); a payload that would vanish becomes the quiet bit.
+template <int man_bits>
+std::uint32_t nan_mantissa(std::uint64_t m) {
+  const auto kept = std::uint32_t(m >> (52 - man_bits));
+  return kept ? kept : 1u << (man_bits - 1);
+}
+
 // A binary format with `exp_bits` exponent bits and `man_bits` stored mantissa bits (IEEE layout).
 template <int exp_bits, int man_bits>
 std::uint16_t narrow(double x) {
@@ -28,7 +36,7 @@ std::uint16_t narrow(double x) {
   const std::uint64_t m = b & ((std::uint64_t(1) << 52) - 1);
   if (e == 0x7ff) {
     if (!m) return std::uint16_t(sign | inf);
-    return std::uint16_t(sign | inf | (1u << (man_bits - 1)) | std::uint32_t(m >> (52 - man_bits)));
+    return std::uint16_t(sign | nan_mantissa<man_bits>(m) | inf);
   }
   if (e == 0) return std::uint16_t(sign);  // zero, or a double subnormal: far below half the smallest subnormal
   const int E = e - 1023;
@@ -89,6 +97,20 @@ std::uint8_t float8_e4m3_from_double(double x) {
     ++e;
   }
   return std::uint8_t(s | unsigned(((e - 1 + 7) << 3) | (int(q) - 8)));
+}
+
+double float32_to_double(float x) {
+  if (!std::isnan(x)) return double(x);
+  const auto b = std::bit_cast<std::uint32_t>(x);  // not double(x): the conversion quiets a signaling NaN
+  return std::bit_cast<double>((std::uint64_t(b >> 31) << 63) | (std::uint64_t(0x7ff) << 52) |
+                               (std::uint64_t(b & 0x7fffffu) << 29));
+}
+
+float float32_from_double(double x) {
+  if (!std::isnan(x)) return float(x);
+  const auto b = std::bit_cast<std::uint64_t>(x);
+  return std::bit_cast<float>(std::uint32_t(b >> 63) << 31 | 0x7f800000u |
+                              nan_mantissa<23>(b & ((std::uint64_t(1) << 52) - 1)));
 }
 
 double float16_to_double(std::uint16_t bits) { return widen<5, 10>(bits); }
