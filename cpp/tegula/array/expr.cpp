@@ -107,18 +107,53 @@ void note_reader(const node_ptr& pending) {
   }
 }
 
+namespace {
+
+// How many of pending c's input slots hold n.
+int holds(const node& c, const node* n) {
+  int k = 0;
+  for (const auto& in : c.inputs) k += in.get() == n;
+  return k;
+}
+
+// True when something besides pending consumers' inputs holds n (a Python array, a caller): its value must be
+// kept. `ours`: the references the caller itself holds. A node held only by consumers is computed inside
+// whichever held node above it is materialised, so it needs no kernel of its own.
+bool held_outside_graph(const node_ptr& n, long ours) {
+  long by_graph = 0;
+  for (const auto& w : n->consumers)
+    if (auto c = w.lock(); c && c->pending()) by_graph += holds(*c, n.get());
+  return n.use_count() - ours > by_graph;
+}
+
+}  // namespace
+
 void flush_readers(const storage& s, const node* keep) {
   // Materialising may add readers of other storages, never of `s` (results get new storage).
   auto& list = const_cast<storage&>(s).readers;
   auto readers = std::move(list);
   list.clear();
   const_cast<storage&>(s).readers_pruned_at = 0;
-  for (auto& w : readers) {
-    auto n = w.lock();
-    if (!n) continue;
-    if (n.get() == keep) list.push_back(w);
-    else if (n->pending()) materialize(n);
-  }
+  // Every live pending node that reads s directly or through other pending nodes, each once, direct readers
+  // first and consumers after their inputs. `keep` (and what only it holds) is not materialised.
+  std::vector<node_ptr> found;
+  auto add = [&](node_ptr n) {
+    if (!n || !n->pending() || n.get() == keep) return;
+    for (const auto& f : found)  // a handful of nodes: a linear scan beats hashing
+      if (f == n) return;
+    found.push_back(std::move(n));
+  };
+  for (auto& w : readers) add(w.lock());
+  for (std::size_t i = 0; i < found.size(); ++i)
+    for (const auto& c : found[i]->consumers) add(c.lock());
+  // Materialise those that something outside the graph holds (their value as of now is what they must keep),
+  // inputs before consumers, so a held consumer reads its held inputs' results instead of recomputing them.
+  // One held at the top of a chain computes the chain's unheld nodes in its own kernel, once.
+  for (const auto& n : found)
+    if (n->pending() && held_outside_graph(n, 1)) materialize(n);
+  // What still reads s (under `keep`, or held only by it) stays registered.
+  for (auto& w : readers)
+    if (auto n = w.lock(); n && n->pending()) list.push_back(std::move(w));
 }
 
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t) {

@@ -69,18 +69,24 @@ bool evaluate_empty(const node_ptr& root, const std::shared_ptr<storage>& given_
 }
 
 // Makes pending `root` a leaf: its graph evaluated into `given_out` when set (a contiguous view
-// start, for assign) or into fresh contiguous storage (a scan: in the space's axis order).
-void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
-  if (evaluate_empty(root, given_out)) return;
+// start) or into fresh contiguous storage (a scan: in the space's axis order). With `out_view`, the result is
+// written through that view of `given_out` (assign's direct path); returns false, having done nothing, when
+// the view does not fit the kernel's 2-D space.
+bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, const layout* out_view = nullptr) {
+  if (!out_view && evaluate_empty(root, given_out)) return true;
   int sms = root->device == device_kind::cuda ? root->gpu->sm_count() : cpu_sm_count;
   substitutes subst;
   depth_guard guard;
+  const std::uintptr_t out_address =
+      !given_out ? 0
+                 : given_out->address() +
+                       static_cast<std::uintptr_t>((out_view ? out_view->offset : 0) * size_bytes(root->t));
   for (int attempt = 0;; ++attempt) {
     if (attempt > 64) fail(error_kind::internal, "array planning did not converge");
-    std::uintptr_t out_address = given_out ? given_out->address() : 0;
     plan_blocker blocker;
     plan& p = guard.slot->p;
-    if (!make_plan(p, blocker, root, out_address, sms, subst)) {
+    if (!make_plan(p, blocker, root, out_address, sms, subst, out_view)) {
+      if (blocker.out_unfit) return false;
       if (blocker.materialize_first) {
         materialize(blocker.materialize_first);
       } else {
@@ -102,7 +108,7 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
     std::shared_ptr<storage> out = given_out;
     std::size_t out_bytes = static_cast<std::size_t>(p.out.rows * p.out.cols) * size_bytes(p.out_t);
     if (p.shape == kernel_shape::split || !out) out = allocate_like(*root, out_bytes);
-    p.out.address = out->address();
+    p.out.address = out == given_out ? out_address : out->address();
     std::vector<kernel_arg>& args = guard.slot->args;
     args.clear();
     for (const auto& w : p.leaves) args.push_back(as_arg(w));
@@ -134,26 +140,39 @@ void evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
       node_ptr stage2 = make_cast(make_reduce(root->op, partial, {1}, false, false), root->t);
       evaluate(stage2, given_out);
       become_leaf(*root, stage2->data, contiguous(root->shape));
-      return;
+      return true;
     }
     become_leaf(*root, out, std::move(p.out_layout));  // p is scratch: its layout is set anew by each plan
-    return;
+    return true;
   }
 }
 
-bool same_view(const node& leaf, const storage& s, const layout& l) {
-  return leaf.data.get() == &s && leaf.lay.offset == l.offset && leaf.lay.strides == l.strides;
+// The byte range [lo, hi) of `s` that view `l` of items of `item` bytes touches.
+std::pair<std::int64_t, std::int64_t> byte_extent(const layout& l, int item) {
+  auto [lo, hi] = l.extent();
+  return {lo * item, hi * item};
 }
 
-// True when some leaf of src's graph reads `s` through a different view than `l` (writing while
-// other blocks read would race: evaluate into a temporary instead).
-bool reads_other_view(const node_ptr& n, const storage& s, const layout& l) {
-  if (n->kind == node_kind::leaf)
-    return n->data.get() == &s && !(same_view(*n, s, l) && n->shape == l.shape);
-  if (!n->pending()) return false;
-  for (const auto& in : n->inputs)
-    if (reads_other_view(in, s, l)) return true;
-  return false;
+// Where src's graph reads storage `s`: 0 nowhere, 1 only through view `l` itself (each element read where it is
+// written: race-free when evaluated straight into it), 2 through another view that shares bytes with `l` (a
+// stencil reading its neighbours: the value must be computed before any of it is written).
+int reads_of(const node_ptr& n, const storage& s, const layout& l, dtype t) {
+  if (n->kind == node_kind::leaf) {
+    if (n->data.get() != &s) return 0;
+    if (n->t == t && n->lay.offset == l.offset && n->lay.strides == l.strides && n->shape == l.shape) return 1;
+    auto [lo, hi] = byte_extent(n->lay, size_bytes(n->t));
+    auto [dlo, dhi] = byte_extent(l, size_bytes(t));
+    return lo < dhi && dlo < hi ? 2 : 1;
+  }
+  if (!n->pending()) return 0;
+  int worst = 0;
+  for (const auto& in : n->inputs) worst = std::max(worst, reads_of(in, s, l, t));
+  return worst;
+}
+
+bool is_view_of(const node& n, const storage& s, const layout& l, dtype t) {
+  return n.kind == node_kind::leaf && n.data.get() == &s && n.t == t && n.lay.offset == l.offset &&
+         n.lay.strides == l.strides && n.shape == l.shape;
 }
 
 }  // namespace
@@ -195,20 +214,28 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
   if (!broadcasts_to(src->shape, dst_layout.shape))  // NumPy's message for assignments
     fail(error_kind::invalid_argument, "could not broadcast input array from shape ", shape_text(src->shape),
          " into shape ", shape_text(dst_layout.shape));
-  // Expressions that read dst see its old values: materialise them now. A temporary source (the
-  // value of `a += b`) is evaluated straight into dst instead, when that is race-free.
-  bool direct = src_is_temporary && dst_layout.c_contiguous() && src->shape == dst_layout.shape && src->pending() &&
-                src->kind != node_kind::reduce && src->kind != node_kind::scan;
+  // x[k] = x[k]: Python writes back the value of `x[k] op= y` (already in place), or a program copies a view
+  // onto itself. Nothing changes.
+  if (is_view_of(*src, *dst, dst_layout, dst_t)) return;
+  // The direct path evaluates src's graph straight into dst's view: one kernel, no temporary, no copy. It needs
+  // an elementwise graph of dst's shape that reads dst, if at all, only element by element (1 below). A src that
+  // others may still read (not a temporary) and that reads dst keeps its old value by being materialised first
+  // (flush_readers below); one that does not read dst is evaluated as a fresh node, so it stays pending for them.
+  const bool elementwise = src->pending() && src->shape == dst_layout.shape && src->kind != node_kind::reduce &&
+                           src->kind != node_kind::scan;
+  const int reads = elementwise ? reads_of(src, *dst, dst_layout, dst_t) : 2;
+  const bool direct = elementwise && reads < 2 && (src_is_temporary || reads == 0);
+  // Expressions that read dst see its old values: materialise them now (src itself stays pending when direct).
   flush_readers(*dst, direct ? src.get() : nullptr);
   if (dst_layout.size() == 0) return;
-  if (direct && !reads_other_view(src, *dst, dst_layout)) {
-    node_ptr root = make_cast(src, dst_t);
-    std::uintptr_t start = dst->address() + static_cast<std::uintptr_t>(dst_layout.offset * size_bytes(dst_t));
-    std::shared_ptr<storage> alias = dst->kind() == device_kind::cpu
-                                         ? storage::borrow_cpu(reinterpret_cast<void*>(start), dst->bytes(), dst)
-                                         : storage::borrow_cuda(start, dst->bytes(), *dst->dev(), dst);
-    evaluate(root, alias);
-    return;
+  if (direct) {
+    node_ptr root = src;
+    if (!src_is_temporary) {
+      root = std::make_shared<node>(*src);  // evaluated into dst, it becomes a view of dst; src stays as it is
+      root->consumers.clear();
+    }
+    root = make_cast(root, dst_t);
+    if (evaluate(root, dst, &dst_layout)) return;
   }
   // General path: the value in memory (a private copy of a pending or scalar node is materialised,
   // so the caller's node is untouched), then a strided copy into the view. Casts to or from complex

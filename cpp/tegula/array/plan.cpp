@@ -103,7 +103,7 @@ void plan::reset() {
 }
 
 bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,
-               const substitutes& subst) {
+               const substitutes& subst, const layout* out_view) {
   p.reset();
   collect(root, p, subst);
   for (std::size_t i = 0; i < p.order.size(); ++i) {
@@ -119,6 +119,8 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   const bool scan_root = root->kind == node_kind::scan;
   const bool reduce_root = root->kind == node_kind::reduce || scan_root;  // scans run along the columns too
   const dims& S = reduce_root ? root->inputs[0]->shape : root->shape;
+  if (out_view && (reduce_root || out_view->shape != S))
+    fail(error_kind::internal, "an output view is for elementwise roots of its shape");
   if (S.size() > 64) fail(error_kind::invalid_argument, "arrays may have at most 64 dimensions");
   const int nd = static_cast<int>(S.size());
   bool inner = false;
@@ -168,10 +170,17 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   if (!reduce_root && !inner) {
     bool flat = true;
     for (int l = 0; l < nleaves && flat; ++l) flat = view_of(strides_of(l), 0).has_value();
+    if (out_view) flat = flat && view_of(out_view->strides.data(), 0).has_value();
     split = flat ? 0 : std::max(nd - 1, 0);
   }
   for (int i = 0; i < nd; ++i) (i < split ? p.R : p.C) *= S[p.perm[i]];
   p.ncols = p.C;
+  // A given output view must merge as the leaves do; checked before any leaf is copied for this plan.
+  std::optional<leaf_view> out_merged;
+  if (out_view && !(out_merged = view_of(out_view->strides.data(), split))) {
+    blocker.out_unfit = true;
+    return false;
+  }
 
   // Kernel shape and tiles.
   if (!reduce_root && !inner) {
@@ -243,7 +252,10 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   p.out.t = p.out_t;
   p.out.address = out_address;
   p.out.rows = p.R;
-  if (!reduce_root || scan_root) {  // the result has the space's shape (scans: in the space's axis order)
+  if (out_view) {  // written through the given view: the space's shape, the view's merged strides
+    p.out.cols = p.C, p.out.row_stride = out_merged->rows.second, p.out.col_stride = out_merged->cols.second;
+    p.out.contiguous = p.C == 1 || p.out.col_stride == 1;
+  } else if (!reduce_root || scan_root) {  // the result has the space's shape (scans: in the space's axis order)
     p.out.cols = p.C, p.out.row_stride = p.C, p.out.col_stride = 1;
   } else if (p.shape == kernel_shape::split) {
     p.out.cols = p.parts, p.out.row_stride = p.parts, p.out.col_stride = 1;
@@ -252,7 +264,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   }
   p.out.aligned = (out_address == 0 || out_address % 16 == 0) && (p.out.rows == 1 || (p.out.row_stride * size_bytes(p.out_t)) % 16 == 0);
   // Scans are stored in the space's axis order (their result has the input's shape).
-  p.out_layout = scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
+  p.out_layout = out_view ? *out_view : scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
   auto tiles = [](std::int64_t n, std::int64_t t) { return (n + t - 1) / t; };
   switch (p.shape) {
     case kernel_shape::map: p.grid = tiles(p.R, p.TR) * tiles(p.C, p.TC); break;
@@ -279,6 +291,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   byte(p.C == p.TC ? 'e' : 'm');  // exact rows need no column mask
   byte(static_cast<int>(p.out_t));
   byte(p.out.aligned ? 'a' : 'u');
+  byte(p.out.contiguous ? 'c' : 's');
   for (std::size_t i = 0; i < p.order.size(); ++i) {
     const auto& n = p.order[i];
     byte(static_cast<int>(n->kind));

@@ -73,18 +73,22 @@ struct plan_blocker {
   node_ptr copy_leaf;            // the leaf to copy (as the graph currently sees it)
   const node* copy_key = nullptr;  // the node the graph refers to (the key for substitutes)
   layout space_layout;           // for copy_leaf: the layout (of the leaf's broadcast shape) the copy gets
+  bool out_unfit = false;        // the given output view does not merge into the space's two groups
 };
 
 // Plans the evaluation of pending `root` into a fresh contiguous result, or says what blocks it.
 // `sm_count` sizes split reductions (the CPU interpreter passes the same default, so the CPU runs
 // the very kernels the GPU runs).
 // `subst` replaces leaves (by node) with copies planned by an earlier blocker; `out_address` is the
-// result's address when it is known (alignment is part of the key), else 0 (a fresh allocation,
-// which is always aligned).
+// result's address (its element [0, ...]) when it is known (alignment is part of the key), else 0 (a fresh
+// allocation, which is always aligned). `out_view`: the result is written through this view of existing
+// memory (shape: the root's; strides any, the offset already in out_address) instead of contiguously; only for
+// roots that are not reductions or scans. A view that does not merge into the space's two groups blocks with
+// out_unfit (the caller evaluates into fresh memory and copies).
 using substitutes = std::unordered_map<const node*, node_ptr>;
 // Returns false (and fills `blocker`) when something must happen first.
 bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,
-               const substitutes& subst);
+               const substitutes& subst, const layout* out_view = nullptr);
 
 // The dtype an iota computes in: float64 for floats, int64 for ints and bool.
 inline dtype iota_wide(dtype t) { return ir::is_float(t) ? dtype::f64 : dtype::i64; }

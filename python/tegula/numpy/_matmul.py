@@ -5,7 +5,8 @@ Where it runs:
   one of their last two axes has unit stride (a transposed view costs nothing), batches as strided batches;
 - GPU complex arrays: four real products over the parts; GPU integer and bool arrays: a tile kernel (CUDA cores,
   exact wrap-around as NumPy);
-- CPU-interpreter arrays: NumPy on the host (its BLAS), the result copied back.
+- CPU-interpreter arrays: NumPy on the host (its BLAS), the result copied back;
+- a 1-D @ 1-D product (both devices): one fused multiply-and-sum of the array engine (strided views read in place).
 """
 from __future__ import annotations
 
@@ -77,7 +78,9 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
                          f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2]} is different from {a.shape[-1]})")
     batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-    if a._device_id < 0:
+    if squeeze_a and squeeze_b and rt != "bool":
+        r = _vector_dot(a.reshape(k), b.reshape(k), rt).reshape(1, 1)
+    elif a._device_id < 0:
         r = _host(a, b, rt)
     elif rt in _BLAS:
         r = _blas(a.astype(rt) if a._dtype_name != rt else a, b.astype(rt) if b._dtype_name != rt else b, batch, m, n, k, rt)
@@ -97,6 +100,16 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
         out._assign(r)
         return out
     return r
+
+
+def _vector_dot(a, b, rt):
+    """1-D @ 1-D: a fused multiply-and-sum in the array engine (views read in place: no copy of a strided
+    column, no library call for what is one reduction)."""
+    if rt == "bfloat16":
+        return (a.astype("float32") * b.astype("float32")).sum().astype(rt)
+    x, y = (a if a._dtype_name == rt else a.astype(rt)), (b if b._dtype_name == rt else b.astype(rt))
+    s = (x * y).sum()
+    return s if s._dtype_name == rt else s.astype(rt)
 
 
 def _host(a, b, rt):

@@ -1,0 +1,229 @@
+"""Writes into views (setitem, in-place operators) evaluated straight into the target: NumPy's values (the
+right-hand side as it was before the write, even where it reads the target through other views), and the kernel
+counts the array engine promises (docs/array_engine.md, "Writes"): one fused kernel for a value that does not read
+the target elsewhere, one kernel plus the copy of the updated region for a stencil, nothing for x[k] = x[k], and
+no kernel of its own for an intermediate only the written expression holds."""
+import numpy as np
+import pytest
+
+import tegula
+import tegula.numpy as tnp
+from numpy_util import assert_same, device, rng, t  # noqa: F401
+
+
+def launches(f):
+    """The kernel names f() runs (its pending results forced)."""
+    with tegula.profile(gpu_timing=False) as p:
+        r = f()
+        for x in r if isinstance(r, tuple) else (r,):
+            if x is not None:
+                x.get()
+    return [r.name for r in p.launches]
+
+
+# ---- values ---------------------------------------------------------------------------------------------------
+VIEWS = {
+    "rows": (slice(3, 40), slice(None)),
+    "columns": (slice(None), slice(5, 150)),
+    "inner block": (slice(1, -1), slice(1, -1)),
+    "strided": (slice(None, None, 2), slice(1, None, 3)),
+    "reversed": (slice(None, None, -1), slice(None, None, -2)),
+    "one row": (7,),
+    "one column": (slice(None), 9),
+    "one element": (4, 4),
+}
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_a_value_of_other_arrays_is_written_through_any_view(view, device, rng):
+    x, y = rng.standard_normal((64, 200)), rng.standard_normal((64, 200))
+    a, b = t(x, device), t(y, device)
+    k = VIEWS[view]
+    a[k] = tnp.sin(b[k]) * 2 + 1
+    x[k] = np.sin(y[k]) * 2 + 1
+    assert_same(a, x)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_an_inplace_operator_on_a_view(view, device, rng):
+    x, y = rng.standard_normal((64, 200)), rng.standard_normal((64, 200))
+    a, b = t(x, device), t(y, device)
+    k = VIEWS[view]
+    a[k] += b[k] * 3
+    a[k] *= a[k]
+    x[k] += y[k] * 3
+    x[k] *= x[k]
+    assert_same(a, x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "complex64", "complex128", "bool"])
+def test_direct_writes_cast_to_the_target_dtype(dtype, device, rng):
+    x = (rng.standard_normal((20, 30)) * 10).astype(dtype) if dtype != "bool" else rng.random((20, 30)) > 0.5
+    y = rng.standard_normal((20, 30)) * 10
+    a, b = t(x, device), t(y, device)
+    with np.errstate(all="ignore"):
+        if dtype in ("int32", "bool"):
+            a[::2, 3:] = (b[::2, 3:] > 0) if dtype == "bool" else (b[::2, 3:] * 2).astype(dtype)
+            x[::2, 3:] = (y[::2, 3:] > 0) if dtype == "bool" else (y[::2, 3:] * 2).astype(dtype)
+        else:
+            a[::2, 3:] = b[::2, 3:] * 2 + 1
+            x[::2, 3:] = y[::2, 3:] * 2 + 1
+    assert_same(a, x)
+
+
+def test_stencils_read_the_old_values(device, rng):
+    x = rng.standard_normal((64, 200))
+    u = t(x, device)
+    for _ in range(3):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        x[1:-1, 1:-1] = 0.25 * (x[:-2, 1:-1] + x[2:, 1:-1] + x[1:-1, :-2] + x[1:-1, 2:])
+    assert_same(u, x)
+    v = rng.standard_normal(5000)
+    w = t(v, device)
+    w[1:] += w[:-1]  # reads what it writes, shifted by one
+    v[1:] += v[:-1]
+    w[:-1] = w[1:] * 2  # a plain setitem, shifted the other way
+    v[:-1] = v[1:] * 2
+    assert_same(w, v)
+
+
+def test_seidel_style_element_updates(device, rng):
+    x = rng.standard_normal((8, 8))
+    a = t(x, device)
+    for i in range(1, 7):
+        a[i, 1:-1] += a[i - 1, :-2] + a[i - 1, 1:-1] + a[i, 2:]
+        x[i, 1:-1] += x[i - 1, :-2] + x[i - 1, 1:-1] + x[i, 2:]
+        for j in range(1, 7):
+            a[i, j] += a[i, j - 1]
+            a[i, j] /= 9.0
+            x[i, j] += x[i, j - 1]
+            x[i, j] /= 9.0
+    assert_same(a, x)
+
+
+def test_a_pending_value_held_elsewhere_keeps_its_old_value(device, rng):
+    x, y = rng.standard_normal((30, 40)), rng.standard_normal((30, 40))
+    a, b = t(x, device), t(y, device)
+    keep = a * 2  # reads a; held
+    other = b + 1  # does not read a; held, then written into a
+    a[:, 1:] = keep[:, :-1]
+    a[3:9] = other[3:9]
+    assert_same(keep, x * 2)
+    assert_same(other, y + 1)
+    want = x.copy()
+    want[:, 1:] = (x * 2)[:, :-1]
+    want[3:9] = (y + 1)[3:9]
+    assert_same(a, want)
+    # an intermediate of the written value that Python also holds keeps its value too
+    mid = a[2] * 3
+    a[2] += mid
+    want[2] += want[2] * 3
+    assert_same(mid, want[2] / 4 * 3)
+    assert_same(a, want)
+
+
+def test_self_assignment_changes_nothing(device, rng):
+    x = rng.standard_normal((10, 12))
+    a = t(x, device)
+    y = a + 1
+    a[2:5] = a[2:5]
+    a[...] = a
+    a[3, ::2] = a[3, ::2]
+    assert_same(a, x)
+    assert_same(y, x + 1)
+
+
+def test_random_writes_of_random_views_of_one_array(device):
+    """Random targets and right-hand sides over views of the same array (overlapping, shifted, reversed, strided):
+    NumPy evaluates the right-hand side first, so must we."""
+    r = np.random.default_rng(12345)
+    x = r.standard_normal((48, 160))
+    a = t(x, device)
+
+    def pick(shape):
+        key = []
+        for n in (48, 160):
+            start = int(r.integers(0, 4))
+            step = int(r.choice([1, 1, 2, -1]))
+            if step > 0:
+                key.append(slice(start, start + n - 4, step))
+            else:
+                key.append(slice(n - 1 - start, n - 1 - start - (n - 4), -1))
+        return tuple(key)
+
+    for _ in range(40):
+        kd, ks1, ks2 = pick(None), pick(None), pick(None)
+        # make the three views one shape: the target's
+        want = x[kd].shape
+
+        def fit(k):
+            return tuple(slice(s.start, s.start + (w - 1) * s.step + (1 if s.step > 0 else -1), s.step)
+                         if s.step else s for s, w in zip(k, want))
+
+        ks1, ks2 = fit(ks1), fit(ks2)
+        if x[ks1].shape != want or x[ks2].shape != want:
+            continue
+        op = r.integers(0, 3)
+        if op == 0:
+            a[kd] = a[ks1] * 0.5 + tnp.cos(a[ks2])
+            x[kd] = x[ks1] * 0.5 + np.cos(x[ks2])
+        elif op == 1:
+            a[kd] += a[ks1] - a[ks2] * 0.25
+            x[kd] += x[ks1] - x[ks2] * 0.25
+        else:
+            a[kd] = tnp.where(a[ks1] > 0, a[kd], a[ks2])
+            x[kd] = np.where(x[ks1] > 0, x[kd], x[ks2])
+    assert_same(a, x)
+
+
+# ---- kernel counts (the CPU interpreter runs the very kernels the GPU runs) ------------------------------------
+def test_a_value_of_other_arrays_is_one_kernel_into_the_view(rng):
+    a = tnp.asarray(rng.standard_normal(1000), device="cpu")
+    b = tnp.asarray(rng.standard_normal(1000), device="cpu")
+
+    def jacobi():
+        b[1:-1] = 0.33333 * (a[:-2] + a[1:-1] + a[2:])
+        return b
+
+    assert launches(jacobi) == ["tegula_array_kernel"]
+    u = tnp.asarray(rng.standard_normal((64, 64)), device="cpu")
+    v = tnp.asarray(rng.standard_normal((64, 64)), device="cpu")
+
+    def block():
+        u[1:-1, 1:-1] = 0.25 * (v[:-2, 1:-1] + v[2:, 1:-1] + v[1:-1, :-2] + v[1:-1, 2:])
+        return u
+
+    assert launches(block) == ["tegula_array_kernel"]
+
+
+def test_a_stencil_is_one_kernel_and_the_copy_of_its_region(rng):
+    u = tnp.asarray(rng.standard_normal((64, 64)), device="cpu")
+
+    def stencil():
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        return u
+
+    assert launches(stencil) == ["tegula_array_kernel", "tegula_copy"]
+
+
+def test_element_updates_are_one_kernel_each(rng):
+    a = tnp.asarray(rng.standard_normal((8, 8)), device="cpu")
+
+    def update():
+        a[3, 4] += a[3, 3]
+        a[3, 4] /= 9.0
+        return a
+
+    assert launches(update) == ["tegula_array_kernel", "tegula_array_kernel"]
+
+    def rowdot():  # lu's statement: the dot product, then the update written into the element
+        a[5, 2] -= a[5, :2] @ a[:2, 2]
+        return a
+
+    assert launches(rowdot) == ["tegula_array_kernel", "tegula_array_kernel"]
+
+
+def test_self_assignment_runs_nothing(rng):
+    a = tnp.asarray(rng.standard_normal((8, 8)), device="cpu")
+    a.get()
+    assert launches(lambda: a.__setitem__((slice(1, 4), 2), a[1:4, 2])) == []
