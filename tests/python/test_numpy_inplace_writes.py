@@ -227,3 +227,42 @@ def test_self_assignment_runs_nothing(rng):
     a = tnp.asarray(rng.standard_normal((8, 8)), device="cpu")
     a.get()
     assert launches(lambda: a.__setitem__((slice(1, 4), 2), a[1:4, 2])) == []
+
+
+def test_reductions_are_written_through_the_view(device, rng):
+    x, y = rng.standard_normal((50, 3000)), rng.standard_normal((7, 9, 300))
+    a, b = t(x, device), t(y, device)
+    o, want = t(np.zeros((60, 8)), device), np.zeros((60, 8))
+    o[3:53, 2] = a.sum(axis=1)
+    want[3:53, 2] = x.sum(axis=1)
+    o[0, 5] = a.sum()  # a split reduction: the second stage writes the element
+    want[0, 5] = x.sum()
+    o[::-1][:7, 1] = b.max(axis=(1, 2))
+    want[::-1][:7, 1] = y.max(axis=(1, 2))
+    o[1, 1] = a[3] @ a[4]
+    want[1, 1] = x[3] @ x[4]
+    o[2, :3] = a[:3, :7].argmax(axis=1)
+    want[2, :3] = x[:3, :7].argmax(axis=1)
+    o[4, :] = a[:, :0].sum(axis=1)[:8]  # a sum over nothing: zeros
+    want[4, :] = 0
+    o[5, 3] += a[7, 1:].sum()
+    want[5, 3] += x[7, 1:].sum()
+    assert_same(o, want, rtol=1e-12)
+    c = t(x, device)
+    c[0] = c.sum(axis=0)  # reads what it writes through another view: computed first
+    x2 = x.copy()
+    x2[0] = x.sum(axis=0)
+    assert_same(c, x2, rtol=1e-12)
+
+
+def test_a_reduction_into_an_element_is_one_kernel(rng):
+    a = tnp.asarray(rng.standard_normal((64, 64)), device="cpu")
+    r = tnp.zeros(64, device="cpu")
+    r.get()
+
+    def rowsum():  # gramschmidt's R[k, j] = np.dot(Q[:, k], A[:, j]); spmv's y[i] = vals @ x[cols]
+        r[5] = a[:, 3] @ a[:, 7]
+        r[6:10] = a[6:10].sum(axis=1)
+        return r
+
+    assert launches(rowsum) == ["tegula_array_kernel", "tegula_array_kernel"]

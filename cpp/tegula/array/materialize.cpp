@@ -73,6 +73,8 @@ bool evaluate_empty(const node_ptr& root, const std::shared_ptr<storage>& given_
 // written through that view of `given_out` (assign's direct path); returns false, having done nothing, when
 // the view does not fit the kernel's 2-D space.
 bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, const layout* out_view = nullptr) {
+  if (out_view && (root->size() == 0 || (root->kind == node_kind::reduce && root->inputs[0]->size() == 0)))
+    return false;  // the general path writes empty results and identities
   if (!out_view && evaluate_empty(root, given_out)) return true;
   int sms = root->device == device_kind::cuda ? root->gpu->sm_count() : cpu_sm_count;
   substitutes subst;
@@ -105,7 +107,7 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       }
       continue;
     }
-    std::shared_ptr<storage> out = given_out;
+    std::shared_ptr<storage> out = p.shape == kernel_shape::split ? nullptr : given_out;
     std::size_t out_bytes = static_cast<std::size_t>(p.out.rows * p.out.cols) * size_bytes(p.out_t);
     if (p.shape == kernel_shape::split || !out) out = allocate_like(*root, out_bytes);
     p.out.address = out == given_out ? out_address : out->address();
@@ -138,6 +140,12 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       // Second stage: reduce the partials (R, parts) along their columns, into the result.
       node_ptr partial = make_leaf(out, contiguous({p.R, p.parts}), p.out_t);
       node_ptr stage2 = make_cast(make_reduce(root->op, partial, {1}, false, false), root->t);
+      if (out_view) {  // the second stage writes through the view, seen as its R rows
+        auto rows = reshape_view(*out_view, {p.R});
+        if (!rows || !evaluate(stage2, given_out, &*rows)) fail(error_kind::internal, "split reduction output view");
+        become_leaf(*root, given_out, *out_view);
+        return true;
+      }
       evaluate(stage2, given_out);
       become_leaf(*root, stage2->data, contiguous(root->shape));
       return true;
@@ -221,10 +229,9 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
   // an elementwise graph of dst's shape that reads dst, if at all, only element by element (1 below). A src that
   // others may still read (not a temporary) and that reads dst keeps its old value by being materialised first
   // (flush_readers below); one that does not read dst is evaluated as a fresh node, so it stays pending for them.
-  const bool elementwise = src->pending() && src->shape == dst_layout.shape && src->kind != node_kind::reduce &&
-                           src->kind != node_kind::scan;
-  const int reads = elementwise ? reads_of(src, *dst, dst_layout, dst_t) : 2;
-  const bool direct = elementwise && reads < 2 && (src_is_temporary || reads == 0);
+  const bool evaluable = src->pending() && src->shape == dst_layout.shape && src->kind != node_kind::scan;
+  const int reads = evaluable ? reads_of(src, *dst, dst_layout, dst_t) : 2;
+  const bool direct = evaluable && reads < 2 && (src_is_temporary || reads == 0);
   // Expressions that read dst see its old values: materialise them now (src itself stays pending when direct).
   flush_readers(*dst, direct ? src.get() : nullptr);
   if (dst_layout.size() == 0) return;

@@ -119,8 +119,8 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   const bool scan_root = root->kind == node_kind::scan;
   const bool reduce_root = root->kind == node_kind::reduce || scan_root;  // scans run along the columns too
   const dims& S = reduce_root ? root->inputs[0]->shape : root->shape;
-  if (out_view && (reduce_root || out_view->shape != S))
-    fail(error_kind::internal, "an output view is for elementwise roots of its shape");
+  if (out_view && (scan_root || out_view->shape != root->shape))
+    fail(error_kind::internal, "an output view is for elementwise or reduction roots of its shape");
   if (S.size() > 64) fail(error_kind::invalid_argument, "arrays may have at most 64 dimensions");
   const int nd = static_cast<int>(S.size());
   bool inner = false;
@@ -177,9 +177,17 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   p.ncols = p.C;
   // A given output view must merge as the leaves do; checked before any leaf is copied for this plan.
   std::optional<leaf_view> out_merged;
-  if (out_view && !(out_merged = view_of(out_view->strides.data(), split))) {
-    blocker.out_unfit = true;
-    return false;
+  if (out_view) {
+    if (reduce_root) {  // one value per row: the kept axes (in order, the space's rows) merge into one stride
+      auto r = merge(out_view->shape.data(), out_view->strides.data(), out_view->ndim());
+      if (r) out_merged = leaf_view{*r, {1, 1}};
+    } else {
+      out_merged = view_of(out_view->strides.data(), split);
+    }
+    if (!out_merged) {
+      blocker.out_unfit = true;
+      return false;
+    }
   }
 
   // Kernel shape and tiles.
@@ -252,8 +260,9 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   p.out.t = p.out_t;
   p.out.address = out_address;
   p.out.rows = p.R;
-  if (out_view) {  // written through the given view: the space's shape, the view's merged strides
-    p.out.cols = p.C, p.out.row_stride = out_merged->rows.second, p.out.col_stride = out_merged->cols.second;
+  if (out_view && p.shape != kernel_shape::split) {  // written through the given view: its merged strides
+    p.out.cols = reduce_root ? 1 : p.C;
+    p.out.row_stride = out_merged->rows.second, p.out.col_stride = out_merged->cols.second;
     p.out.contiguous = p.C == 1 || p.out.col_stride == 1;
   } else if (!reduce_root || scan_root) {  // the result has the space's shape (scans: in the space's axis order)
     p.out.cols = p.C, p.out.row_stride = p.C, p.out.col_stride = 1;
@@ -264,7 +273,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   }
   p.out.aligned = (out_address == 0 || out_address % 16 == 0) && (p.out.rows == 1 || (p.out.row_stride * size_bytes(p.out_t)) % 16 == 0);
   // Scans are stored in the space's axis order (their result has the input's shape).
-  p.out_layout = out_view ? *out_view : scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
+  p.out_layout = out_view && p.shape != kernel_shape::split ? *out_view : scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
   auto tiles = [](std::int64_t n, std::int64_t t) { return (n + t - 1) / t; };
   switch (p.shape) {
     case kernel_shape::map: p.grid = tiles(p.R, p.TR) * tiles(p.C, p.TC); break;

@@ -82,9 +82,10 @@ struct plan_blocker {
 // `subst` replaces leaves (by node) with copies planned by an earlier blocker; `out_address` is the
 // result's address (its element [0, ...]) when it is known (alignment is part of the key), else 0 (a fresh
 // allocation, which is always aligned). `out_view`: the result is written through this view of existing
-// memory (shape: the root's; strides any, the offset already in out_address) instead of contiguously; only for
-// roots that are not reductions or scans. A view that does not merge into the space's two groups blocks with
-// out_unfit (the caller evaluates into fresh memory and copies).
+// memory (shape: the root's; strides any, the offset already in out_address) instead of contiguously; not for
+// scans. A view that does not merge into the space's groups (a reduction's: its kept axes into one) blocks with
+// out_unfit (the caller evaluates into fresh memory and copies). A split reduction writes its partials to fresh
+// memory as always (the caller passes the view on to the second stage).
 using substitutes = std::unordered_map<const node*, node_ptr>;
 // Returns false (and fills `blocker`) when something must happen first.
 bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,

@@ -69,6 +69,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
     rt = _np.dtype(result_type(a, b)).name if "bfloat16" not in (a._dtype_name, b._dtype_name) else \
         ("bfloat16" if {a._dtype_name, b._dtype_name} <= {"bfloat16"} else "float32")
     squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
+    vec_a, vec_b = a, b
     if squeeze_a:
         a = a.reshape(1, a.shape[0])
     if squeeze_b:
@@ -79,7 +80,8 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
     batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
     if squeeze_a and squeeze_b and rt != "bool":
-        r = _vector_dot(a.reshape(k), b.reshape(k), rt).reshape(1, 1)
+        r = _vector_dot(vec_a, vec_b, rt)
+        squeeze_a = squeeze_b = False  # already 0-d (and still pending: a reshape would materialise it)
     elif a._device_id < 0:
         r = _host(a, b, rt)
     elif rt in _BLAS:
