@@ -20,11 +20,13 @@ struct emitter {
   ir::builder b{f};
   std::vector<value_id> leaf_params, scalar_params;
   value_id ncols = -1, nparts = -1, out = -1, out_im = -1;  // out_im: a complex result's imaginary parts
+  value_id bb = -1;  // a batched space: this block's batch (arrays are 3-D, the batch axis first)
+  int rank() const { return p.batched ? 3 : 2; }
 
   explicit emitter(const plan& pl) : p(pl) {
     f.name = "tegula_array_kernel";
     for (std::size_t i = 0; i < p.leaves.size(); ++i)
-      leaf_params.push_back(b.add_param("x" + std::to_string(i), type::array(p.leaves[i].t, 2)));
+      leaf_params.push_back(b.add_param("x" + std::to_string(i), type::array(p.leaves[i].t, rank())));
     for (std::size_t i = 0; i < p.scalars.size(); ++i) {
       const node* s = p.scalars[i];
       dtype t = s->kind == node_kind::iota ? iota_wide(s->t) : ir::component(s->t);
@@ -34,8 +36,8 @@ struct emitter {
     // A split kernel's column split is a run-time value: one kernel serves every split count (a
     // constant here once let two plans with different counts share a kernel: unwritten partials).
     if (p.shape == kernel_shape::split) nparts = b.add_param("parts", type::tile(dtype::i32));
-    out = b.add_param("out", type::array(ir::component(p.out_t), 2));
-    if (ir::is_complex(p.out_t)) out_im = b.add_param("out_im", type::array(ir::component(p.out_t), 2));
+    out = b.add_param("out", type::array(ir::component(p.out_t), rank()));
+    if (ir::is_complex(p.out_t)) out_im = b.add_param("out_im", type::array(ir::component(p.out_t), rank()));
   }
 
   // x as dtype `to` (a complex x: both parts; real -> complex: a zero imaginary part; complex ->
@@ -132,8 +134,14 @@ struct emitter {
           const view2d& w = p.leaves[p.leaf_of[i]];
           std::int64_t tr = w.row_bcast ? 1 : p.TR, tc = w.col_bcast ? 1 : p.TC;
           auto load = [&](int param) {
-            return attr1(op_kind::load, {leaf_params[param], w.row_bcast ? zero : bi, w.col_bcast ? zero : bj},
-                         {{"shape", std::vector<std::int64_t>{tr, tc}}, {"padding", std::string("zero")}});
+            if (!p.batched)
+              return attr1(op_kind::load, {leaf_params[param], w.row_bcast ? zero : bi, w.col_bcast ? zero : bj},
+                           {{"shape", std::vector<std::int64_t>{tr, tc}}, {"padding", std::string("zero")}});
+            value_id t3 = attr1(op_kind::load,
+                                {leaf_params[param], w.batch_bcast ? zero : bb, w.row_bcast ? zero : bi,
+                                 w.col_bcast ? zero : bj},
+                                {{"shape", std::vector<std::int64_t>{1, tr, tc}}, {"padding", std::string("zero")}});
+            return attr1(op_kind::reshape, {t3}, {{"shape", std::vector<std::int64_t>{tr, tc}}});
           };
           v[i] = {load(p.leaf_of[i]), ir::is_complex(n.t) ? load(p.leaf_of[i] + 1) : -1};
           break;
@@ -254,15 +262,33 @@ struct emitter {
 
   void store(value_id bi, value_id bj, cvalue tile, std::int64_t tr, std::int64_t tc) {
     tile = cast(tile, p.out_t);
-    b.create(op_kind::store, {out, bi, bj, b.broadcast(tile.re, {tr, tc})});
-    if (tile.is_complex()) b.create(op_kind::store, {out_im, bi, bj, b.broadcast(tile.im, {tr, tc})});
+    auto one = [&](value_id array, value_id t) {
+      t = b.broadcast(t, {tr, tc});
+      if (!p.batched) {
+        b.create(op_kind::store, {array, bi, bj, t});
+        return;
+      }
+      b.create(op_kind::store, {array, bb, bi, bj, attr1(op_kind::reshape, {t}, {{"shape", std::vector<std::int64_t>{1, tr, tc}}})});
+    };
+    one(out, tile.re);
+    if (tile.is_complex()) one(out_im, tile.im);
+  }
+
+  // A batched space's block ids: batch-major over `per_batch` blocks; returns the id within the batch.
+  value_id batch_of(value_id bid) {
+    if (!p.batched) return bid;
+    value_id per = attr1(op_kind::num_tiles, {out}, {{"axis", std::int64_t(1)}, {"tile", p.TR}});
+    if (p.shape == kernel_shape::map)
+      per = b.binary(op_kind::mul, per, attr1(op_kind::num_tiles, {out}, {{"axis", std::int64_t(2)}, {"tile", p.TC}}));
+    bb = b.binary(op_kind::floordiv, bid, per);
+    return b.binary(op_kind::mod, bid, per);
   }
 
   ir::function map_or_rows() {
-    value_id bid = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
+    value_id bid = batch_of(attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}}));
     value_id bi = bid, bj = i32(0);
     if (p.shape == kernel_shape::map) {
-      value_id nct = attr1(op_kind::num_tiles, {out}, {{"axis", std::int64_t(1)}, {"tile", p.TC}});
+      value_id nct = attr1(op_kind::num_tiles, {out}, {{"axis", std::int64_t(rank() - 1)}, {"tile", p.TC}});
       bi = b.binary(op_kind::floordiv, bid, nct);
       bj = b.binary(op_kind::mod, bid, nct);
     }
@@ -316,7 +342,7 @@ struct emitter {
     const dtype ct = ir::component(root.compute);
     const int np = carried_parts(root.compute);
     const bool arg = op == op_kind::argmax || op == op_kind::argmin;
-    value_id bid = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
+    value_id bid = batch_of(attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}}));
     value_id bi = bid, first = i32(0), step = i32(1);
     if (p.shape == kernel_shape::split) {
       bi = b.binary(op_kind::floordiv, bid, nparts);

@@ -17,12 +17,12 @@ class kernel;
 
 namespace tegula::array {
 
-// One kernel argument: a 2-D (or 1-D) array view, or a scalar of the parameter's dtype.
+// One kernel argument: a 1-, 2- or 3-D array view, or a scalar of the parameter's dtype.
 struct kernel_array {
   std::uintptr_t address = 0;
   ir::dtype t = ir::dtype::f32;
-  int rank = 1;                               // 1 or 2
-  std::int64_t shape[2] = {0, 0}, strides[2] = {0, 0};  // elements
+  int rank = 1;                               // 1, 2 or 3
+  std::int64_t shape[3] = {0, 0, 0}, strides[3] = {0, 0, 0};  // elements
   bool contiguous = true, aligned = true;     // the codegen specialization (part of the key)
 };
 struct kernel_scalar {

@@ -17,8 +17,11 @@ namespace {
 // The CPU plans as if it had the H200's SM count, so it runs the GPU's very kernel shapes.
 constexpr int cpu_sm_count = 132;
 
-kernel_array as_arg(const view2d& w) {
-  return kernel_array{w.address, w.t, 2, {w.rows, w.cols}, {w.row_stride, w.col_stride}, w.contiguous, w.aligned};
+kernel_array as_arg(const view2d& w, bool batched) {
+  if (batched)
+    return kernel_array{w.address, w.t, 3, {w.batches, w.rows, w.cols}, {w.batch_stride, w.row_stride, w.col_stride},
+                        w.contiguous, w.aligned};
+  return kernel_array{w.address, w.t, 2, {w.rows, w.cols, 0}, {w.row_stride, w.col_stride, 0}, w.contiguous, w.aligned};
 }
 
 void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
@@ -108,12 +111,12 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       continue;
     }
     std::shared_ptr<storage> out = p.shape == kernel_shape::split ? nullptr : given_out;
-    std::size_t out_bytes = static_cast<std::size_t>(p.out.rows * p.out.cols) * size_bytes(p.out_t);
+    std::size_t out_bytes = static_cast<std::size_t>(p.out.batches * p.out.rows * p.out.cols) * size_bytes(p.out_t);
     if (p.shape == kernel_shape::split || !out) out = allocate_like(*root, out_bytes);
     p.out.address = out == given_out ? out_address : out->address();
     std::vector<kernel_arg>& args = guard.slot->args;
     args.clear();
-    for (const auto& w : p.leaves) args.push_back(as_arg(w));
+    for (const auto& w : p.leaves) args.push_back(as_arg(w, p.batched));
     for (std::size_t i = 0; i < p.scalars.size(); ++i) {
       const node* s = p.scalars[i];
       bool second = i > 0 && p.scalars[i - 1] == s;  // an iota's step, a complex scalar's imaginary part
@@ -129,10 +132,10 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
     if (p.shape == kernel_shape::split) args.push_back(kernel_scalar{dtype::i32, 0, p.parts});
     if (ir::is_complex(p.out_t)) {
       auto [re, im] = complex_parts(p.out);
-      args.push_back(as_arg(re));
-      args.push_back(as_arg(im));
+      args.push_back(as_arg(re, p.batched));
+      args.push_back(as_arg(im, p.batched));
     } else {
-      args.push_back(as_arg(p.out));
+      args.push_back(as_arg(p.out, p.batched));
     }
     const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);
     run_kernel(k, root->device, root->gpu, args, p.grid);  // empty results never get here (evaluate_empty)
@@ -161,16 +164,17 @@ std::pair<std::int64_t, std::int64_t> byte_extent(const layout& l, int item) {
   return {lo * item, hi * item};
 }
 
-// Where src's graph reads storage `s`: 0 nowhere, 1 only through view `l` itself (each element read where it is
-// written: race-free when evaluated straight into it), 2 through another view that shares bytes with `l` (a
-// stencil reading its neighbours: the value must be computed before any of it is written).
+// How src's graph reads what view `l` of storage `s` holds: 0 not at all (other storage, or views of `s` whose
+// bytes lie apart from `l`'s: the write changes nothing it reads), 1 only through `l` itself (each element read
+// where it is written: race-free when evaluated straight into it), 2 through another view that shares bytes
+// with `l` (a stencil reading its neighbours: the value must be computed before any of it is written).
 int reads_of(const node_ptr& n, const storage& s, const layout& l, dtype t) {
   if (n->kind == node_kind::leaf) {
     if (n->data.get() != &s) return 0;
     if (n->t == t && n->lay.offset == l.offset && n->lay.strides == l.strides && n->shape == l.shape) return 1;
     auto [lo, hi] = byte_extent(n->lay, size_bytes(n->t));
     auto [dlo, dhi] = byte_extent(l, size_bytes(t));
-    return lo < dhi && dlo < hi ? 2 : 1;
+    return lo < dhi && dlo < hi ? 2 : 0;
   }
   if (!n->pending()) return 0;
   int worst = 0;
@@ -226,9 +230,10 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
   // onto itself. Nothing changes.
   if (is_view_of(*src, *dst, dst_layout, dst_t)) return;
   // The direct path evaluates src's graph straight into dst's view: one kernel, no temporary, no copy. It needs
-  // an elementwise graph of dst's shape that reads dst, if at all, only element by element (1 below). A src that
-  // others may still read (not a temporary) and that reads dst keeps its old value by being materialised first
-  // (flush_readers below); one that does not read dst is evaluated as a fresh node, so it stays pending for them.
+  // a graph of dst's shape (not a scan) that reads dst's elements, if at all, only each where it is written (1
+  // below). A src that others may still read (not a temporary) and that reads dst's elements keeps its old value
+  // by being materialised first (flush_readers below); one that does not (0) is evaluated as a fresh node, so it
+  // stays pending for them, still right.
   const bool evaluable = src->pending() && src->shape == dst_layout.shape && src->kind != node_kind::scan;
   const int reads = evaluable ? reads_of(src, *dst, dst_layout, dst_t) : 2;
   const bool direct = evaluable && reads < 2 && (src_is_temporary || reads == 0);

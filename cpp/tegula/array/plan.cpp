@@ -83,7 +83,7 @@ layout space_ordered(const dims& shape, const std::vector<int>& perm) {
 std::pair<view2d, view2d> complex_parts(const view2d& w) {
   view2d re = w;
   re.t = ir::component(w.t);
-  re.row_stride *= 2, re.col_stride *= 2;
+  re.row_stride *= 2, re.col_stride *= 2, re.batch_stride *= 2;
   re.contiguous = re.cols == 1;
   re.aligned = false;
   view2d im = re;
@@ -93,7 +93,8 @@ std::pair<view2d, view2d> complex_parts(const view2d& w) {
 
 void plan::reset() {
   shape = kernel_shape::map;
-  R = C = TR = TC = parts = 1;
+  R = C = TR = TC = parts = B = 1;
+  batched = false;
   order.clear(), leaf_of.clear(), inputs_flat.clear(), inputs_begin.clear(), leaves.clear(), scalars.clear();
   out = view2d{};
   perm.clear();
@@ -142,16 +143,23 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     if (std::find(reduced.begin(), reduced.end(), i) == reduced.end()) p.perm.push_back(i);
   for (int a : reduced) p.perm.push_back(a);
 
-  // Leaves broadcast to the space, permuted, their kept and reduced groups merged.
+  // Leaves broadcast to the space, permuted, their groups merged: batches [0, bsplit), rows [bsplit, split),
+  // columns [split, nd). bsplit 0 is the plain 2-D space.
   struct leaf_view {
-    std::pair<std::int64_t, std::int64_t> rows, cols;
+    std::pair<std::int64_t, std::int64_t> batches{1, 0}, rows, cols;
   };
-  auto view_of = [&](const std::int64_t* strides, int split) -> std::optional<leaf_view> {
+  auto view_of = [&](const std::int64_t* strides, int bsplit, int split) -> std::optional<leaf_view> {
     std::int64_t e[64], st[64];
     for (int i = 0; i < nd; ++i) e[i] = S[p.perm[i]], st[i] = strides[p.perm[i]];
-    auto r = merge(e, st, split), c = merge(e + split, st + split, nd - split);
+    auto r = merge(e + bsplit, st + bsplit, split - bsplit), c = merge(e + split, st + split, nd - split);
     if (!r || !c) return std::nullopt;
-    return leaf_view{*r, *c};
+    leaf_view v{{1, 0}, *r, *c};
+    if (bsplit > 0) {
+      auto bt = merge(e, st, bsplit);
+      if (!bt) return std::nullopt;
+      v.batches = *bt;
+    }
+    return v;
   };
   // Each leaf's strides broadcast to the space (NumPy's rule: missing or extent-1 axes get 0).
   int nleaves = 0;
@@ -165,29 +173,48 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     }
   }
   auto strides_of = [&](int leaf) { return p.leaf_strides.data() + static_cast<std::ptrdiff_t>(leaf) * nd; };
+  // A given output view's strides over the space's axes (a reduction's reduced axes: 0).
+  std::int64_t out_strides[64] = {};
+  if (out_view) {
+    if (!reduce_root) {
+      for (int i = 0; i < nd; ++i) out_strides[i] = out_view->strides[i];
+    } else {
+      int k = 0;  // the kept axes in order: the result's axes (with keepdims, at their own places)
+      for (int i = 0; i < nd; ++i)
+        if (std::find(reduced.begin(), reduced.end(), i) == reduced.end())
+          out_strides[i] = out_view->strides[root->keepdims ? i : k++];
+    }
+  }
+  auto all_merge = [&](int bsplit, int split) {
+    for (int l = 0; l < nleaves; ++l)
+      if (!view_of(strides_of(l), bsplit, split)) return false;
+    return !out_view || view_of(out_strides, bsplit, split).has_value();
+  };
   // Elementwise graphs try one flat column space first (every leaf dense in the same order).
   int split = nd - static_cast<int>(reduced.size());
-  if (!reduce_root && !inner) {
-    bool flat = true;
-    for (int l = 0; l < nleaves && flat; ++l) flat = view_of(strides_of(l), 0).has_value();
-    if (out_view) flat = flat && view_of(out_view->strides.data(), 0).has_value();
-    split = flat ? 0 : std::max(nd - 1, 0);
+  if (!reduce_root && !inner) split = all_merge(0, 0) ? 0 : std::max(nd - 1, 0);
+  // Where the kept axes of some leaf (or of the output view) do not merge into one stride, the innermost kept
+  // axis becomes the rows and the outer ones the batches, if every leaf merges so. A reduction batches only
+  // where every leaf reads its reduced axes contiguously (strided columns would be read uncoalesced; a copy
+  // into the space's order serves those better).
+  int bsplit = 0;
+  if (split >= 2 && !scan_root && !all_merge(0, split) && all_merge(split - 1, split)) {
+    bool coalesced = true;
+    if (reduce_root)
+      for (int l = 0; l < nleaves && coalesced; ++l) {
+        auto v = view_of(strides_of(l), split - 1, split);
+        coalesced = v->cols.second == 0 || v->cols.second == 1 || v->cols.first == 1;
+      }
+    if (coalesced) bsplit = split - 1;
   }
-  for (int i = 0; i < nd; ++i) (i < split ? p.R : p.C) *= S[p.perm[i]];
+  p.batched = bsplit > 0;
+  for (int i = 0; i < nd; ++i) (i < bsplit ? p.B : i < split ? p.R : p.C) *= S[p.perm[i]];
   p.ncols = p.C;
   // A given output view must merge as the leaves do; checked before any leaf is copied for this plan.
   std::optional<leaf_view> out_merged;
-  if (out_view) {
-    if (reduce_root) {  // one value per row: the kept axes (in order, the space's rows) merge into one stride
-      auto r = merge(out_view->shape.data(), out_view->strides.data(), out_view->ndim());
-      if (r) out_merged = leaf_view{*r, {1, 1}};
-    } else {
-      out_merged = view_of(out_view->strides.data(), split);
-    }
-    if (!out_merged) {
-      blocker.out_unfit = true;
-      return false;
-    }
+  if (out_view && !(out_merged = view_of(out_strides, bsplit, split))) {
+    blocker.out_unfit = true;
+    return false;
   }
 
   // Kernel shape and tiles.
@@ -202,7 +229,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   } else if (scan_root) {
     p.shape = kernel_shape::scan_loop;
     p.TC = 4096;
-  } else if (p.R >= 2 * sm_count || !reduce_has_split(root->op)) {
+  } else if (p.B * p.R >= 2 * sm_count || !reduce_has_split(root->op) || p.batched) {
     p.shape = kernel_shape::row_loop;
     p.TC = 4096;
   } else {
@@ -225,7 +252,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
       continue;
     }
     if (n->kind != node_kind::leaf) continue;
-    auto v = view_of(strides_of(li++), split);
+    auto v = view_of(strides_of(li++), bsplit, split);
     if (!v) {
       const node* key = nullptr;
       for (const auto& [k, v] : p.seen)
@@ -238,12 +265,16 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     w.address = n->data->address() + static_cast<std::uintptr_t>(n->lay.offset * item);
     w.row_stride = v->rows.second;
     w.col_stride = v->cols.second;
+    w.batch_stride = v->batches.second;
     w.col_bcast = p.C > 1 && w.col_stride == 0;
     w.row_bcast = p.R > 1 && w.row_stride == 0;
+    w.batch_bcast = p.B > 1 && w.batch_stride == 0;
     w.rows = w.row_bcast ? 1 : p.R;
     w.cols = w.col_bcast ? 1 : p.C;
+    w.batches = w.batch_bcast ? 1 : p.B;
     w.contiguous = w.cols == 1 || w.col_stride == 1;
-    w.aligned = w.address % 16 == 0 && (w.rows == 1 || (w.row_stride * item) % 16 == 0);
+    w.aligned = w.address % 16 == 0 && (w.rows == 1 || (w.row_stride * item) % 16 == 0) &&
+                (w.batches == 1 || (w.batch_stride * item) % 16 == 0);
     p.leaf_of[i] = static_cast<int>(p.leaves.size());
     if (ir::is_complex(n->t)) {  // two float views: the real parts, then the imaginary parts
       auto [re, im] = complex_parts(w);
@@ -260,26 +291,31 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   p.out.t = p.out_t;
   p.out.address = out_address;
   p.out.rows = p.R;
+  p.out.batches = p.B;
   if (out_view && p.shape != kernel_shape::split) {  // written through the given view: its merged strides
     p.out.cols = reduce_root ? 1 : p.C;
-    p.out.row_stride = out_merged->rows.second, p.out.col_stride = out_merged->cols.second;
-    p.out.contiguous = p.C == 1 || p.out.col_stride == 1;
+    p.out.row_stride = out_merged->rows.second, p.out.batch_stride = out_merged->batches.second;
+    p.out.col_stride = reduce_root ? 1 : out_merged->cols.second;
+    p.out.contiguous = p.out.cols == 1 || p.out.col_stride == 1;
   } else if (!reduce_root || scan_root) {  // the result has the space's shape (scans: in the space's axis order)
-    p.out.cols = p.C, p.out.row_stride = p.C, p.out.col_stride = 1;
+    p.out.cols = p.C, p.out.row_stride = p.C, p.out.col_stride = 1, p.out.batch_stride = p.R * p.C;
   } else if (p.shape == kernel_shape::split) {
     p.out.cols = p.parts, p.out.row_stride = p.parts, p.out.col_stride = 1;
   } else {
-    p.out.cols = 1, p.out.row_stride = 1, p.out.col_stride = 1;
+    p.out.cols = 1, p.out.row_stride = 1, p.out.col_stride = 1, p.out.batch_stride = p.R;
   }
-  p.out.aligned = (out_address == 0 || out_address % 16 == 0) && (p.out.rows == 1 || (p.out.row_stride * size_bytes(p.out_t)) % 16 == 0);
+  const int out_item = size_bytes(p.out_t);
+  p.out.aligned = (out_address == 0 || out_address % 16 == 0) &&
+                  (p.out.rows == 1 || (p.out.row_stride * out_item) % 16 == 0) &&
+                  (p.out.batches == 1 || (p.out.batch_stride * out_item) % 16 == 0);
   // Scans are stored in the space's axis order (their result has the input's shape).
   p.out_layout = out_view && p.shape != kernel_shape::split ? *out_view : scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
   auto tiles = [](std::int64_t n, std::int64_t t) { return (n + t - 1) / t; };
   switch (p.shape) {
-    case kernel_shape::map: p.grid = tiles(p.R, p.TR) * tiles(p.C, p.TC); break;
+    case kernel_shape::map: p.grid = p.B * tiles(p.R, p.TR) * tiles(p.C, p.TC); break;
     case kernel_shape::rows:
     case kernel_shape::row_loop:
-    case kernel_shape::scan_loop: p.grid = tiles(p.R, p.TR); break;
+    case kernel_shape::scan_loop: p.grid = p.B * tiles(p.R, p.TR); break;
     case kernel_shape::split: p.grid = p.R * p.parts; break;
   }
 
@@ -301,6 +337,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   byte(static_cast<int>(p.out_t));
   byte(p.out.aligned ? 'a' : 'u');
   byte(p.out.contiguous ? 'c' : 's');
+  byte(p.batched ? '3' : '2');
   for (std::size_t i = 0; i < p.order.size(); ++i) {
     const auto& n = p.order[i];
     byte(static_cast<int>(n->kind));
@@ -309,7 +346,8 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     byte(static_cast<int>(n->op));
     if (n->kind == node_kind::leaf) {
       const view2d& v = p.leaves[p.leaf_of[i]];
-      byte((v.col_bcast ? 1 : 0) | (v.row_bcast ? 2 : 0) | (v.contiguous ? 4 : 0) | (v.aligned ? 8 : 0));
+      byte((v.col_bcast ? 1 : 0) | (v.row_bcast ? 2 : 0) | (v.contiguous ? 4 : 0) | (v.aligned ? 8 : 0) |
+           (v.batch_bcast ? 16 : 0));
     }
     if (n->kind == node_kind::reduce) byte(n->keepdims ? 'k' : 'r');
     if (n->kind == node_kind::scan) byte('s');

@@ -25,21 +25,28 @@ enum class kernel_shape : std::uint8_t {
   scan_loop, // a root scan over long rows: each block walks its row's column tiles, carrying the total
 };
 
-// A leaf (or the output) as seen by the kernel: a 2-D strided view.
+// A leaf (or the output) as seen by the kernel: a 2-D strided view, or in a batched space a 3-D one (batches of
+// 2-D views: the kernel's array has the batch axis first).
 struct view2d {
   std::uintptr_t address = 0;  // element [0, 0] (offset folded in)
   dtype t = dtype::f32;
-  std::int64_t rows = 1, cols = 1;
-  std::int64_t row_stride = 0, col_stride = 0;  // elements
-  bool col_bcast = false;  // one value per row (cols == 1 in the space): loaded as (TR, 1)
-  bool row_bcast = false;  // one row for all rows: loaded as (1, TC)
-  bool contiguous = true;  // col_stride == 1 (or a single column)
-  bool aligned = true;     // 16-byte aligned address and row pitch
+  std::int64_t rows = 1, cols = 1, batches = 1;
+  std::int64_t row_stride = 0, col_stride = 0, batch_stride = 0;  // elements
+  bool col_bcast = false;    // one value per row (cols == 1 in the space): loaded as (TR, 1)
+  bool row_bcast = false;    // one row for all rows: loaded as (1, TC)
+  bool batch_bcast = false;  // one batch for all batches (batched spaces)
+  bool contiguous = true;    // col_stride == 1 (or a single column)
+  bool aligned = true;       // 16-byte aligned address, row pitch and batch pitch
 };
 
 struct plan {
   kernel_shape shape = kernel_shape::map;
   std::int64_t R = 1, C = 1, TR = 1, TC = 1;
+  // A batched space (B, R, C): the kept axes split in two groups, the outer ones (batches, B of them) and the
+  // innermost one (the rows), where a leaf's kept axes do not merge into one stride (an inner block of a 3-D
+  // array, x[1:-1, 1:-1, 1:-1]). Each block works in one batch; leaves and the output are 3-D arrays.
+  bool batched = false;
+  std::int64_t B = 1;
   std::int64_t parts = 1;               // split: blocks per row
   std::vector<node_ptr> order;          // the graph in topological order (leaves and scalars included)
   std::vector<int> leaf_of;             // order index -> leaf/scalar param index, -1 for ops

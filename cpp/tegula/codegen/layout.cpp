@@ -11,13 +11,25 @@ namespace {
 // The vector width a load or store of elements of `bytes` bytes wants: one 16-byte access.
 int wanted_vec(int bytes) { return std::max(1, 16 / std::max(1, bytes)); }
 
+}  // namespace
+
+// Shapes that differ only by leading unit axes have the same row-major order: they share one layout (so a
+// (1, R, C) load reshaped to (R, C) stays in registers).
+std::vector<std::int64_t> layout_key(const std::vector<std::int64_t>& shape) {
+  std::size_t lead = 0;
+  while (lead + 1 < shape.size() && shape[lead] == 1) ++lead;
+  return std::vector<std::int64_t>(shape.begin() + static_cast<std::ptrdiff_t>(lead), shape.end());
+}
+
+namespace {
+
 void collect(const ir::function& f, const ir::region& r, std::map<std::vector<std::int64_t>, int>& want) {
   for (const ir::op& o : r.ops) {
     auto note = [&](ir::value_id tile, ir::value_id array) {
       const ir::type& t = f.type_of(tile);
       if (!t.is_tile() || t.numel() <= 1) return;
       int v = wanted_vec(ir::size_bytes(f.type_of(array).elem));
-      int& w = want[t.shape];
+      int& w = want[layout_key(t.shape)];
       w = std::max(w, v);
     };
     if (o.kind == ir::op_kind::load && !o.results.empty()) note(o.results[0], o.operands[0]);
@@ -44,7 +56,7 @@ tile_layout kernel_layout::of(const ir::type& t) const {
     l.full = true;
     return l;
   }
-  auto it = vec_of.find(t.shape);
+  auto it = vec_of.find(layout_key(t.shape));
   l.vec = it == vec_of.end() ? 1 : it->second;
   l.groups = int(l.numel / l.vec);
   l.per_thread = (l.groups + threads - 1) / threads;
@@ -60,11 +72,12 @@ kernel_layout plan_layout(const ir::function& f) {
   // last extent (so a group stays within one row and numel / V is exact).
   for (const ir::value_info& v : f.values) {
     if (!v.t.is_tile() || v.t.numel() <= 1) continue;
-    if (k.vec_of.count(v.t.shape)) continue;
-    auto it = want.find(v.t.shape);
+    const auto key = layout_key(v.t.shape);
+    if (k.vec_of.count(key)) continue;
+    auto it = want.find(key);
     int vec = std::min(16, it == want.end() ? 4 : it->second);
-    while (vec > 1 && v.t.shape.back() % vec != 0) vec /= 2;
-    k.vec_of[v.t.shape] = vec;
+    while (vec > 1 && key.back() % vec != 0) vec /= 2;
+    k.vec_of[key] = vec;
   }
   std::int64_t threads = 32;
   for (const auto& [shape, vec] : k.vec_of) {

@@ -33,11 +33,14 @@ struct tile_layout {
 
 struct kernel_layout {
   int threads = 32;                                   // T = blockDim.x (the tile threads)
-  std::map<std::vector<std::int64_t>, int> vec_of;    // V of each distributed shape
+  std::map<std::vector<std::int64_t>, int> vec_of;    // V of each distributed shape (by layout_key)
   std::vector<std::int64_t> fragment_shape;           // the shape held in the wgmma layout, if any
   int frag_mb = 0;                                    // m64 blocks per warpgroup of that shape
   tile_layout of(const ir::type& t) const;            // t must be a tile type
 };
+
+// A shape without its leading unit axes: shapes with one key share one layout (the same row-major order).
+std::vector<std::int64_t> layout_key(const std::vector<std::int64_t>& shape);
 
 // The largest number of elements a distributed tile may have (register slots per thread * 1024).
 constexpr std::int64_t max_slots = 256;
