@@ -101,6 +101,26 @@ def test_seidel_style_element_updates(device, rng):
     assert_same(a, x)
 
 
+def test_partial_writes_keep_pending_readers_of_other_parts(device, rng):
+    """A write materialises only the held readers of the bytes it writes; the others stay pending and still right
+    (their inputs did not change), and those that read the written bytes keep the old values."""
+    x = rng.standard_normal((6, 50))
+    a = t(x, device)
+    other = a[3:] * 2  # reads rows 3..5 only
+    same = a[:2] + 1  # reads rows 0..1, which the write changes
+    d = a[4] @ a[5]
+    a[:2] = 7.0
+    a[1, 3] -= a[2, :3] @ a[2, 4:7]
+    want = x.copy()
+    want[:2] = 7.0
+    want[1, 3] -= x[2, :3] @ x[2, 4:7]
+    assert other._pending
+    assert_same(other, x[3:] * 2)
+    assert_same(same, x[:2] + 1)
+    assert_same(d, x[4] @ x[5], rtol=1e-12)
+    assert_same(a, want, rtol=1e-12)
+
+
 def test_a_pending_value_held_elsewhere_keeps_its_old_value(device, rng):
     x, y = rng.standard_normal((30, 40)), rng.standard_normal((30, 40))
     a, b = t(x, device), t(y, device)
@@ -135,7 +155,7 @@ def test_self_assignment_changes_nothing(device, rng):
 
 def test_random_writes_of_random_views_of_one_array(device):
     """Random targets and right-hand sides over views of the same array (overlapping, shifted, reversed, strided):
-    NumPy evaluates the right-hand side first, so must we."""
+    NumPy evaluates the right-hand side first, so must we; and pending values made before each write keep theirs."""
     r = np.random.default_rng(12345)
     x = r.standard_normal((48, 160))
     a = t(x, device)
@@ -151,6 +171,7 @@ def test_random_writes_of_random_views_of_one_array(device):
                 key.append(slice(n - 1 - start, n - 1 - start - (n - 4), -1))
         return tuple(key)
 
+    held = []
     for _ in range(40):
         kd, ks1, ks2 = pick(None), pick(None), pick(None)
         # make the three views one shape: the target's
@@ -163,6 +184,7 @@ def test_random_writes_of_random_views_of_one_array(device):
         ks1, ks2 = fit(ks1), fit(ks2)
         if x[ks1].shape != want or x[ks2].shape != want:
             continue
+        held.append((a[ks2] * 1.5 - a[kd], x[ks2] * 1.5 - x[kd]))  # pending readers the writes must not change
         op = r.integers(0, 3)
         if op == 0:
             a[kd] = a[ks1] * 0.5 + tnp.cos(a[ks2])
@@ -174,6 +196,9 @@ def test_random_writes_of_random_views_of_one_array(device):
             a[kd] = tnp.where(a[ks1] > 0, a[kd], a[ks2])
             x[kd] = np.where(x[ks1] > 0, x[kd], x[ks2])
     assert_same(a, x)
+    assert len(held) > 10
+    for got, want in held:
+        assert_same(got, want)
 
 
 # ---- kernel counts (the CPU interpreter runs the very kernels the GPU runs) ------------------------------------
@@ -216,11 +241,21 @@ def test_element_updates_are_one_kernel_each(rng):
 
     assert launches(update) == ["tegula_array_kernel", "tegula_array_kernel"]
 
-    def rowdot():  # lu's statement: the dot product, then the update written into the element
+    def rowdot():  # lu's statement: the dot product and the update in one kernel, written into the element
         a[5, 2] -= a[5, :2] @ a[:2, 2]
         return a
 
-    assert launches(rowdot) == ["tegula_array_kernel", "tegula_array_kernel"]
+    assert launches(rowdot) == ["tegula_array_kernel"]
+
+    x = tnp.asarray(rng.standard_normal(8), device="cpu")
+    b = tnp.asarray(rng.standard_normal(8), device="cpu")
+    x.get()
+
+    def trisolv():  # a held value that reads other elements of the target keeps no kernel of its own
+        x[4] = (b[4] - a[4, :4] @ x[:4]) / a[4, 4]
+        return x
+
+    assert launches(trisolv) == ["tegula_array_kernel"]
 
 
 def test_self_assignment_runs_nothing(rng):
@@ -266,3 +301,62 @@ def test_a_reduction_into_an_element_is_one_kernel(rng):
         return r
 
     assert launches(rowsum) == ["tegula_array_kernel", "tegula_array_kernel"]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int32", "uint8", "bool", "complex64"])
+def test_fills_of_views(dtype, device, rng):
+    x = (rng.standard_normal((9, 130)) * 10).astype(dtype)
+    a = t(x, device)
+    y = a + a  # a pending reader keeps its value
+    want_y = x + x
+    for m in (a, x):
+        m[0, :] = 0
+        m[:, -1] = 3
+        m[2:5, ::3] = True if dtype == "bool" else 1.5 if dtype[0] in "fc" else 7
+        m[::-2, 4] = 1
+        m[6] = 2 + 1j if dtype.startswith("complex") else 2
+    assert_same(a, x)
+    assert_same(y, want_y)
+
+
+def test_a_fill_is_one_kernel(rng):
+    u = tnp.asarray(rng.standard_normal((64, 64)), device="cpu")
+    u.get()
+
+    def walls():  # cavity_flow's boundary conditions
+        u[0, :] = 0
+        u[:, -1] = 1.0
+        return u
+
+    assert launches(walls) == ["tegula_array_kernel", "tegula_array_kernel"]
+
+
+def test_random_small_writes_keep_pending_readers(device):
+    """Element, row and column writes (lu, seidel, trisolv style) among pending readers of other parts and of the
+    same parts of the array: each reader keeps the value it had when it was made."""
+    r = np.random.default_rng(777)
+    x = r.standard_normal((12, 12))
+    a = t(x, device)
+    held = []
+
+    def part():
+        i, j, k = (int(v) for v in r.integers(0, 12, 3))
+        return [(i, j), (i, slice(None, j + 1)), (slice(k, None), j), (slice(i, i + 2), slice(None, None, 2))][
+            int(r.integers(0, 4))]
+
+    for _ in range(60):
+        w, p1, p2 = part(), part(), part()
+        held.append((a[p1].sum() * 2 + a[p2].max(), x[p1].sum() * 2 + x[p2].max()))
+        kind = int(r.integers(0, 3))
+        if kind == 0:
+            a[w] = a[w] * 0.5 + a[p1].sum()
+            x[w] = x[w] * 0.5 + x[p1].sum()
+        elif kind == 1:
+            a[w] -= a[p2].sum() * 0.25
+            x[w] -= x[p2].sum() * 0.25
+        else:
+            a[w] = 1.25
+            x[w] = 1.25
+    assert_same(a, x, rtol=1e-12)
+    for got, want in held:
+        assert_same(got, want, rtol=1e-12)

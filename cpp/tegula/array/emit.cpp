@@ -293,7 +293,7 @@ struct emitter {
       bj = b.binary(op_kind::mod, bid, nct);
     }
     auto v = graph(bi, bj, nullptr);
-    if (p.order.back()->kind != node_kind::reduce) store(bi, bj, v.back(), p.TR, p.TC);  // map, rows with a scan
+    if (!p.row_result || p.order.back()->kind == node_kind::scan) store(bi, bj, v.back(), p.TR, p.TC);  // map, rows with a scan
     else store(bi, i32(0), v.back(), p.TR, 1);
     b.finish();
     return std::move(f);

@@ -126,9 +126,24 @@ bool held_outside_graph(const node_ptr& n, long ours) {
   return n.use_count() - ours > by_graph;
 }
 
+// True when n's graph reads bytes [w.lo, w.hi) of s. `seen`: pending nodes already walked.
+bool reads_bytes(const node_ptr& n, const storage& s, byte_range w, std::vector<const node*>& seen) {
+  if (n->kind == node_kind::leaf) {
+    if (n->data.get() != &s) return false;
+    auto [lo, hi] = n->lay.extent();
+    const std::int64_t item = size_bytes(n->t);
+    return lo < hi && lo * item < w.hi && w.lo < hi * item;
+  }
+  if (!n->pending() || std::find(seen.begin(), seen.end(), n.get()) != seen.end()) return false;
+  seen.push_back(n.get());
+  for (const auto& in : n->inputs)
+    if (reads_bytes(in, s, w, seen)) return true;
+  return false;
+}
+
 }  // namespace
 
-void flush_readers(const storage& s, const node* keep) {
+void flush_readers(const storage& s, const node* keep, byte_range written) {
   // Materialising may add readers of other storages, never of `s` (results get new storage).
   auto& list = const_cast<storage&>(s).readers;
   auto readers = std::move(list);
@@ -149,8 +164,13 @@ void flush_readers(const storage& s, const node* keep) {
   // Materialise those that something outside the graph holds (their value as of now is what they must keep),
   // inputs before consumers, so a held consumer reads its held inputs' results instead of recomputing them.
   // One held at the top of a chain computes the chain's unheld nodes in its own kernel, once.
-  for (const auto& n : found)
-    if (n->pending() && held_outside_graph(n, 1)) materialize(n);
+  const bool whole = written.lo <= 0 && written.hi == INT64_MAX;
+  std::vector<const node*> seen;
+  for (const auto& n : found) {
+    if (!n->pending() || !held_outside_graph(n, 1)) continue;
+    seen.clear();
+    if (whole || reads_bytes(n, s, written, seen)) materialize(n);
+  }
   // What still reads s (under `keep`, or held only by it) stays registered.
   for (auto& w : readers)
     if (auto n = w.lock(); n && n->pending()) list.push_back(std::move(w));

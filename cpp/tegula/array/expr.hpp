@@ -82,9 +82,13 @@ struct node {
 // Registry of pending nodes that read each storage, so a write into the storage first
 // materialises them (NumPy semantics: an expression sees the values as of when it was written).
 void note_reader(const node_ptr& pending);
-// Materialises every live pending node that reads `s` (through any view) except `keep`, then
-// forgets them (`keep` stays registered).
-void flush_readers(const storage& s, const node* keep = nullptr);
+// Before a write into bytes [lo, hi) of `s` (all of it by default): materialises every live pending node that
+// something outside the graph holds and that reads those bytes (directly or through other pending nodes),
+// except `keep`; nodes that read only other bytes of `s` keep their values as they are and stay registered.
+struct byte_range {
+  std::int64_t lo = 0, hi = INT64_MAX;
+};
+void flush_readers(const storage& s, const node* keep = nullptr, byte_range written = {});
 
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t);
 node_ptr make_scalar(double value, dtype t, const node_ptr& like);          // float dtypes

@@ -238,7 +238,8 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
   const int reads = evaluable ? reads_of(src, *dst, dst_layout, dst_t) : 2;
   const bool direct = evaluable && reads < 2 && (src_is_temporary || reads == 0);
   // Expressions that read dst see its old values: materialise them now (src itself stays pending when direct).
-  flush_readers(*dst, direct ? src.get() : nullptr);
+  const auto [dlo, dhi] = byte_extent(dst_layout, size_bytes(dst_t));
+  flush_readers(*dst, direct ? src.get() : nullptr, byte_range{dlo, dhi});
   if (dst_layout.size() == 0) return;
   if (direct) {
     node_ptr root = src;
@@ -248,6 +249,16 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
     }
     root = make_cast(root, dst_t);
     if (evaluate(root, dst, &dst_layout)) return;
+  }
+  if (src->kind == node_kind::scalar) {  // a fill (u[0, :] = 0): the value broadcast over the view by one kernel
+    auto fill = std::make_shared<node>();
+    fill->kind = node_kind::cast;
+    fill->t = fill->compute = dst_t;
+    fill->shape = dst_layout.shape;
+    fill->device = src->device;
+    fill->gpu = src->gpu;
+    fill->inputs = {make_cast(src, dst_t)};
+    if (evaluate(fill, dst, &dst_layout)) return;
   }
   // General path: the value in memory (a private copy of a pending or scalar node is materialised,
   // so the caller's node is untouched), then a strided copy into the view. Casts to or from complex

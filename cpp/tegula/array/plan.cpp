@@ -94,7 +94,7 @@ std::pair<view2d, view2d> complex_parts(const view2d& w) {
 void plan::reset() {
   shape = kernel_shape::map;
   R = C = TR = TC = parts = B = 1;
-  batched = false;
+  batched = row_result = false;
   order.clear(), leaf_of.clear(), inputs_flat.clear(), inputs_begin.clear(), leaves.clear(), scalars.clear();
   out = view2d{};
   perm.clear();
@@ -119,7 +119,21 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
 
   const bool scan_root = root->kind == node_kind::scan;
   const bool reduce_root = root->kind == node_kind::reduce || scan_root;  // scans run along the columns too
-  const dims& S = reduce_root ? root->inputs[0]->shape : root->shape;
+  // A 0-d expression of full reductions of one shape, (b[i] - L[i, :i] @ x[:i]) / L[i, i]: one row holding the
+  // reductions' input, its value computed after them in the same kernel (one kernel, not a reduction and then
+  // the expression).
+  const node* full = nullptr;
+  if (!reduce_root && root->shape.empty())
+    for (const auto& n : p.order)
+      if (n->kind == node_kind::reduce && n->shape.empty() && n->inputs[0]->size() > 0 &&
+          n->inputs[0]->size() <= max_row_tile && (!full || n->inputs[0]->shape == full->shape))
+        full = n->inputs[0].get();
+  bool epilogue = full != nullptr;
+  for (const auto& n : p.order)  // every reduction of the graph must be such a full one
+    if (epilogue && n->kind == node_kind::reduce && (!n->shape.empty() || n->inputs[0]->shape != full->shape))
+      epilogue = false;
+  p.row_result = reduce_root || epilogue;
+  const dims& S = reduce_root ? root->inputs[0]->shape : epilogue ? full->shape : root->shape;
   if (out_view && (scan_root || out_view->shape != root->shape))
     fail(error_kind::internal, "an output view is for elementwise or reduction roots of its shape");
   if (S.size() > 64) fail(error_kind::invalid_argument, "arrays may have at most 64 dimensions");
@@ -129,6 +143,10 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     if (n != root && (n->kind == node_kind::scan || n->kind == node_kind::iota))
       return blocked({n, nullptr, nullptr, {}});
     if (n == root || n->kind != node_kind::reduce) continue;
+    if (epilogue) {  // checked above: full reductions of the space
+      inner = true;
+      continue;
+    }
     bool fits = n->inputs[0]->shape == S && nd > 0 && n->axes == std::vector<int>{nd - 1} && n->keepdims &&
                 (!reduce_root || root->axes == std::vector<int>{nd - 1}) && !scan_root && S[nd - 1] <= max_row_tile;
     if (!fits) return blocked({n, nullptr, nullptr, {}});
@@ -138,6 +156,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   // The space's axis order: kept axes, then reduced ones.
   std::vector<int> reduced;
   if (reduce_root) reduced = root->axes;
+  else if (epilogue) for (int i = 0; i < nd; ++i) reduced.push_back(i);
   else if (inner) reduced = {nd - 1};
   for (int i = 0; i < nd; ++i)
     if (std::find(reduced.begin(), reduced.end(), i) == reduced.end()) p.perm.push_back(i);
@@ -176,9 +195,9 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   // A given output view's strides over the space's axes (a reduction's reduced axes: 0).
   std::int64_t out_strides[64] = {};
   if (out_view) {
-    if (!reduce_root) {
+    if (!p.row_result) {
       for (int i = 0; i < nd; ++i) out_strides[i] = out_view->strides[i];
-    } else {
+    } else if (reduce_root) {
       int k = 0;  // the kept axes in order: the result's axes (with keepdims, at their own places)
       for (int i = 0; i < nd; ++i)
         if (std::find(reduced.begin(), reduced.end(), i) == reduced.end())
@@ -293,11 +312,11 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   p.out.rows = p.R;
   p.out.batches = p.B;
   if (out_view && p.shape != kernel_shape::split) {  // written through the given view: its merged strides
-    p.out.cols = reduce_root ? 1 : p.C;
+    p.out.cols = p.row_result ? 1 : p.C;
     p.out.row_stride = out_merged->rows.second, p.out.batch_stride = out_merged->batches.second;
-    p.out.col_stride = reduce_root ? 1 : out_merged->cols.second;
+    p.out.col_stride = p.row_result ? 1 : out_merged->cols.second;
     p.out.contiguous = p.out.cols == 1 || p.out.col_stride == 1;
-  } else if (!reduce_root || scan_root) {  // the result has the space's shape (scans: in the space's axis order)
+  } else if (!p.row_result || scan_root) {  // the result has the space's shape (scans: in the space's axis order)
     p.out.cols = p.C, p.out.row_stride = p.C, p.out.col_stride = 1, p.out.batch_stride = p.R * p.C;
   } else if (p.shape == kernel_shape::split) {
     p.out.cols = p.parts, p.out.row_stride = p.parts, p.out.col_stride = 1;
@@ -338,6 +357,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   byte(p.out.aligned ? 'a' : 'u');
   byte(p.out.contiguous ? 'c' : 's');
   byte(p.batched ? '3' : '2');
+  byte(p.row_result ? 'r' : 'f');
   for (std::size_t i = 0; i < p.order.size(); ++i) {
     const auto& n = p.order[i];
     byte(static_cast<int>(n->kind));

@@ -47,6 +47,9 @@ struct plan {
   // array, x[1:-1, 1:-1, 1:-1]). Each block works in one batch; leaves and the output are 3-D arrays.
   bool batched = false;
   std::int64_t B = 1;
+  // One value per row is stored (TR, 1): a reduction root, or a 0-d expression of full reductions (the space is
+  // their input, one row).
+  bool row_result = false;
   std::int64_t parts = 1;               // split: blocks per row
   std::vector<node_ptr> order;          // the graph in topological order (leaves and scalars included)
   std::vector<int> leaf_of;             // order index -> leaf/scalar param index, -1 for ops
