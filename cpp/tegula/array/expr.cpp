@@ -91,7 +91,63 @@ std::int64_t node::size() const {
   return n;
 }
 
+namespace {
+
+// The deepest pending input of n (null when none).
+node_ptr deepest_input(const node& n) {
+  node_ptr best;
+  for (const auto& in : n.inputs)
+    if (in->pending() && (!best || in->depth > best->depth)) best = in;
+  return best;
+}
+
+// Recomputes the depth of n's pending graph (after a cut made part of it a leaf); `done`: nodes already redone.
+std::uint32_t redepth(const node_ptr& n, std::vector<const node*>& done) {
+  if (!n->pending()) return 0;
+  if (std::find(done.begin(), done.end(), n.get()) != done.end()) return n->depth;
+  std::uint32_t d = 0;
+  for (const auto& in : n->inputs) d = std::max(d, redepth(in, done));
+  n->depth = d + 1;
+  done.push_back(n.get());
+  return n->depth;
+}
+
+std::size_t live_consumers(const node& n) {
+  std::size_t k = 0;
+  for (const auto& w : n.consumers) k += !w.expired();
+  return k;
+}
+
+// Cuts the graph under a new node whose inputs reach max_graph_depth: on the deepest chain, between a quarter
+// and half of the limit, the node most others read (in a loop z = f(z): the z of an earlier iteration, which every
+// branch of the later ones shares) is materialised, and the depths above it recomputed.
+void cut_deep_graph(const node& n) {
+  for (int round = 0; round < 16; ++round) {
+    node_ptr cur = deepest_input(n);
+    if (!cur || cur->depth < max_graph_depth) return;
+    node_ptr best;
+    std::size_t best_uses = 0;
+    for (; cur; cur = deepest_input(*cur)) {
+      if (cur->depth <= max_graph_depth / 2) {
+        const std::size_t uses = live_consumers(*cur);
+        if (!best || uses > best_uses) best = cur, best_uses = uses;
+        if (cur->depth <= max_graph_depth / 4) break;
+      }
+    }
+    materialize(best ? best : deepest_input(n));
+    std::vector<const node*> done;
+    for (const auto& in : n.inputs) redepth(in, done);
+  }
+}
+
+}  // namespace
+
 void note_reader(const node_ptr& pending) {
+  cut_deep_graph(*pending);
+  std::uint32_t d = 0;
+  for (const auto& in : pending->inputs)
+    if (in->pending()) d = std::max(d, in->depth);
+  pending->depth = d + 1;
   for (const auto& in : pending->inputs) {
     if (in->pending()) {
       in->consumers.push_back(pending);

@@ -75,12 +75,22 @@ struct node {
   // readers of its storage (note_reader), so a later write into it materialises them first.
   std::vector<std::weak_ptr<node>> consumers;
 
+  // Pending: the longest chain of pending nodes down to leaves, this one included (note_reader sets it).
+  std::uint32_t depth = 0;
+
   bool pending() const { return kind != node_kind::leaf && kind != node_kind::scalar; }
   std::int64_t size() const;
 };
 
-// Registry of pending nodes that read each storage, so a write into the storage first
-// materialises them (NumPy semantics: an expression sees the values as of when it was written).
+// A pending graph deeper than this is cut where it is built: the deepest pending inputs of a new node are
+// materialised first (one kernel each). A loop that grows one expression (z = z * z + c, n times) then runs a
+// kernel every few dozen iterations instead of compiling one kernel of thousands of operations.
+constexpr std::uint32_t max_graph_depth = 64;
+
+// Called on every new pending node once its inputs are set: cuts the graph at max_graph_depth, sets its depth,
+// and registers it with its inputs: as a consumer of each pending input, as a reader of each leaf's storage, so a
+// write into the storage first materialises it (NumPy semantics: an expression sees the values as of when it
+// was written).
 void note_reader(const node_ptr& pending);
 // Before a write into bytes [lo, hi) of `s` (all of it by default): materialises every live pending node that
 // something outside the graph holds and that reads those bytes (directly or through other pending nodes),

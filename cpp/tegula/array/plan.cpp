@@ -26,17 +26,30 @@ std::int64_t one_row_tile(std::int64_t C, std::int64_t cap) {
   return std::min<std::int64_t>(C <= 256 ? 256 : C <= 1024 ? 1024 : 4096, std::max<std::int64_t>(cap, 1));
 }
 
-int find_seen(const std::vector<std::pair<const node*, int>>& seen, const node* n) {
-  for (const auto& [k, v] : seen)  // graphs are small: a linear scan beats hashing
+// Small graphs: a linear scan beats hashing; past small_graph nodes an index keeps planning linear.
+constexpr std::size_t small_graph = 32;
+
+int find_seen(const plan& p, const node* n) {
+  if (!p.seen_index.empty()) {
+    auto it = p.seen_index.find(n);
+    return it == p.seen_index.end() ? -1 : it->second;
+  }
+  for (const auto& [k, v] : p.seen)
     if (k == n) return v;
   return -1;
 }
 
 void collect(const node_ptr& n, plan& p, const substitutes& subst) {
-  if (find_seen(p.seen, n.get()) >= 0) return;
+  if (find_seen(p, n.get()) >= 0) return;
   if (n->pending())
     for (const auto& in : n->inputs) collect(in, p, subst);
   p.seen.emplace_back(n.get(), static_cast<int>(p.order.size()));
+  if (p.seen.size() > small_graph) {
+    if (p.seen_index.empty())
+      for (const auto& [k, v] : p.seen) p.seen_index.emplace(k, v);
+    else
+      p.seen_index.emplace(n.get(), p.seen.back().second);
+  }
   if (subst.empty()) {
     p.order.push_back(n);
   } else {
@@ -100,7 +113,7 @@ void plan::reset() {
   perm.clear();
   key.clear();
   ncols = 1, grid = 1;
-  seen.clear(), leaf_strides.clear();
+  seen.clear(), seen_index.clear(), leaf_strides.clear();
 }
 
 bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,
@@ -109,7 +122,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   collect(root, p, subst);
   for (std::size_t i = 0; i < p.order.size(); ++i) {
     p.inputs_begin.push_back(static_cast<int>(p.inputs_flat.size()));
-    for (const auto& in : p.order[i]->inputs) p.inputs_flat.push_back(find_seen(p.seen, in.get()));
+    for (const auto& in : p.order[i]->inputs) p.inputs_flat.push_back(find_seen(p, in.get()));
   }
   p.inputs_begin.push_back(static_cast<int>(p.inputs_flat.size()));
   auto blocked = [&](plan_blocker b) {
