@@ -21,6 +21,7 @@ struct emitter {
   std::vector<value_id> leaf_params, scalar_params;
   value_id ncols = -1, nparts = -1, out = -1, out_im = -1;  // out_im: a complex result's imaginary parts
   value_id bb = -1;  // a batched space: this block's batch (arrays are 3-D, the batch axis first)
+  std::vector<value_id> sib_out, sib_out_im;  // sibling outputs (plan.hpp)
   int rank() const { return p.batched ? 3 : 2; }
 
   explicit emitter(const plan& pl) : p(pl) {
@@ -38,6 +39,13 @@ struct emitter {
     if (p.shape == kernel_shape::split) nparts = b.add_param("parts", type::tile(dtype::i32));
     out = b.add_param("out", type::array(ir::component(p.out_t), rank()));
     if (ir::is_complex(p.out_t)) out_im = b.add_param("out_im", type::array(ir::component(p.out_t), rank()));
+    for (std::size_t i = 0; i < p.sibling_out.size(); ++i) {
+      const dtype t = p.sibling_out[i].t;
+      sib_out.push_back(b.add_param("out" + std::to_string(i + 1), type::array(ir::component(t), rank())));
+      sib_out_im.push_back(ir::is_complex(t) ? b.add_param("out" + std::to_string(i + 1) + "_im",
+                                                           type::array(ir::component(t), rank()))
+                                             : -1);
+    }
   }
 
   // x as dtype `to` (a complex x: both parts; real -> complex: a zero imaginary part; complex ->
@@ -261,7 +269,12 @@ struct emitter {
   }
 
   void store(value_id bi, value_id bj, cvalue tile, std::int64_t tr, std::int64_t tc) {
-    tile = cast(tile, p.out_t);
+    store_to(out, out_im, p.out_t, bi, bj, tile, tr, tc);
+  }
+
+  void store_to(value_id re_array, value_id im_array, dtype t, value_id bi, value_id bj, cvalue tile, std::int64_t tr,
+                std::int64_t tc) {
+    tile = cast(tile, t);
     auto one = [&](value_id array, value_id t) {
       t = b.broadcast(t, {tr, tc});
       if (!p.batched) {
@@ -270,8 +283,8 @@ struct emitter {
       }
       b.create(op_kind::store, {array, bb, bi, bj, attr1(op_kind::reshape, {t}, {{"shape", std::vector<std::int64_t>{1, tr, tc}}})});
     };
-    one(out, tile.re);
-    if (tile.is_complex()) one(out_im, tile.im);
+    one(re_array, tile.re);
+    if (tile.is_complex()) one(im_array, tile.im);
   }
 
   // A batched space's block ids: batch-major over `per_batch` blocks; returns the id within the batch.
@@ -293,6 +306,8 @@ struct emitter {
       bj = b.binary(op_kind::mod, bid, nct);
     }
     auto v = graph(bi, bj, nullptr);
+    for (std::size_t i = 0; i < p.sibling_at.size(); ++i)
+      store_to(sib_out[i], sib_out_im[i], p.sibling_out[i].t, bi, bj, v[std::size_t(p.sibling_at[i])], p.TR, p.TC);
     if (!p.row_result || p.order.back()->kind == node_kind::scan) store(bi, bj, v.back(), p.TR, p.TC);  // map, rows with a scan
     else store(bi, i32(0), v.back(), p.TR, 1);
     b.finish();

@@ -232,6 +232,58 @@ void flush_readers(const storage& s, const node* keep, byte_range written) {
     if (auto n = w.lock(); n && n->pending()) list.push_back(std::move(w));
 }
 
+namespace {
+
+// Adds to `leaves` the storages n's pending graph reads; false when the graph holds a reduction, scan or iota.
+bool elementwise_graph(const node_ptr& n, std::vector<const storage*>& leaves, std::vector<const node*>& seen) {
+  if (n->kind == node_kind::leaf) {
+    if (n->data && std::find(leaves.begin(), leaves.end(), n->data.get()) == leaves.end()) leaves.push_back(n->data.get());
+    return true;
+  }
+  if (!n->pending() || std::find(seen.begin(), seen.end(), n.get()) != seen.end()) return true;
+  if (n->kind == node_kind::reduce || n->kind == node_kind::scan || n->kind == node_kind::iota) return false;
+  seen.push_back(n.get());
+  for (const auto& in : n->inputs)
+    if (!elementwise_graph(in, leaves, seen)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<node_ptr> sibling_outputs(const node_ptr& root, std::size_t max) {
+  std::vector<node_ptr> out;
+  std::vector<const storage*> storages, scratch_storages;
+  std::vector<const node*> seen;
+  if (max == 0 || root->shape.empty() || !elementwise_graph(root, storages, seen)) return out;
+  constexpr std::size_t max_walk = 64;  // readers and consumers looked at: a bounded search per materialisation
+  std::vector<node_ptr> walk;
+  auto add = [&](node_ptr n) {
+    if (!n || !n->pending() || n == root || walk.size() >= max_walk) return;
+    for (const auto& w : walk)
+      if (w == n) return;
+    walk.push_back(std::move(n));
+  };
+  for (const storage* s : storages) {
+    std::size_t k = 0;
+    for (const auto& w : s->readers) {
+      if (++k > max_walk) break;
+      add(w.lock());
+    }
+  }
+  for (std::size_t i = 0; i < walk.size(); ++i)
+    for (const auto& c : walk[i]->consumers) add(c.lock());
+  for (const auto& n : walk) {
+    if (out.size() >= max) break;
+    if (n->shape != root->shape || n->device != root->device || n->gpu != root->gpu) continue;
+    if (!held_outside_graph(n, 1)) continue;
+    scratch_storages.clear();
+    seen.clear();
+    if (!elementwise_graph(n, scratch_storages, seen)) continue;
+    out.push_back(n);
+  }
+  return out;
+}
+
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t) {
   checked_nbytes(lay.shape, size_bytes(t));  // a broadcast view may be too big to index
   auto n = std::make_shared<node>();

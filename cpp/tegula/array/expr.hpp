@@ -100,6 +100,12 @@ struct byte_range {
 };
 void flush_readers(const storage& s, const node* keep = nullptr, byte_range written = {});
 
+// Sibling outputs of pending `root` (at most `max`): other pending nodes of its shape and device that
+// something outside the graph holds (a Python array) and that read one of the storages root reads, with
+// elementwise graphs like root's (no reduction, scan or iota). Materialising root computes them in the same
+// kernel, one pass over the shared inputs (Black-Scholes' call and put). Empty when root is not elementwise.
+std::vector<node_ptr> sibling_outputs(const node_ptr& root, std::size_t max);
+
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t);
 node_ptr make_scalar(double value, dtype t, const node_ptr& like);          // float dtypes
 node_ptr make_scalar_int(std::int64_t value, dtype t, const node_ptr& like);  // bool/int dtypes

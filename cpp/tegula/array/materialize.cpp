@@ -1,6 +1,7 @@
 // Materialisation and assignment (see materialize.hpp).
 #include "tegula/array/materialize.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "tegula/array/copy.hpp"
@@ -16,6 +17,9 @@ namespace {
 
 // The CPU plans as if it had the H200's SM count, so it runs the GPU's very kernel shapes.
 constexpr int cpu_sm_count = 132;
+
+// Sibling outputs one kernel may store besides its root (expr.hpp: sibling_outputs).
+constexpr std::size_t max_sibling_outputs = 3;
 
 kernel_array as_arg(const view2d& w, bool batched) {
   if (batched)
@@ -57,6 +61,21 @@ struct depth_guard {
 thread_local std::vector<std::unique_ptr<plan_slot>> depth_guard::slots;
 thread_local std::size_t depth_guard::depth = 0;
 
+// True when `target` is in n's pending graph.
+bool graph_contains(const node_ptr& n, const node* target) {
+  std::vector<const node*> seen;
+  std::vector<const node*> stack{n.get()};
+  while (!stack.empty()) {
+    const node* x = stack.back();
+    stack.pop_back();
+    if (x == target) return true;
+    if (!x->pending() || std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
+    seen.push_back(x);
+    for (const auto& in : x->inputs) stack.push_back(in.get());
+  }
+  return false;
+}
+
 // Results with no elements, and reductions over no elements (the identity: sum 0, prod 1).
 bool evaluate_empty(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
   bool reduce_of_empty = root->kind == node_kind::reduce && root->inputs[0]->size() == 0;
@@ -86,11 +105,24 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       !given_out ? 0
                  : given_out->address() +
                        static_cast<std::uintptr_t>((out_view ? out_view->offset : 0) * size_bytes(root->t));
+  // Held pending nodes that read the same inputs are computed by this kernel too (one pass over the inputs).
+  std::vector<node_ptr> siblings;
+  if (!given_out && !out_view) siblings = sibling_outputs(root, max_sibling_outputs);
+  for (const auto& s : siblings) {
+    if (!graph_contains(s, root.get())) continue;
+    // A sibling that reads root (put = call - S + ...) is the kernel's root instead: materialising it computes
+    // root as its sibling. (The search goes up the graph, so it ends.)
+    node_ptr top = s;
+    siblings.clear();
+    evaluate(top, nullptr);
+    if (!root->pending()) return true;
+    break;
+  }
   for (int attempt = 0;; ++attempt) {
     if (attempt > 64) fail(error_kind::internal, "array planning did not converge");
     plan_blocker blocker;
     plan& p = guard.slot->p;
-    if (!make_plan(p, blocker, root, out_address, sms, subst, out_view)) {
+    if (!make_plan(p, blocker, root, out_address, sms, subst, out_view, siblings.empty() ? nullptr : &siblings)) {
       if (blocker.out_unfit) return false;
       if (blocker.materialize_first) {
         materialize(blocker.materialize_first);
@@ -137,6 +169,19 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
     } else {
       args.push_back(as_arg(p.out, p.batched));
     }
+    std::vector<std::shared_ptr<storage>> sibling_data;
+    for (std::size_t i = 0; i < siblings.size(); ++i) {
+      view2d& w = p.sibling_out[i];
+      sibling_data.push_back(allocate_like(*siblings[i], static_cast<std::size_t>(siblings[i]->size()) * size_bytes(w.t)));
+      w.address = sibling_data.back()->address();
+      if (ir::is_complex(w.t)) {
+        auto [re, im] = complex_parts(w);
+        args.push_back(as_arg(re, p.batched));
+        args.push_back(as_arg(im, p.batched));
+      } else {
+        args.push_back(as_arg(w, p.batched));
+      }
+    }
     const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);
     run_kernel(k, root->device, root->gpu, args, p.grid);  // empty results never get here (evaluate_empty)
     if (p.shape == kernel_shape::split) {
@@ -154,6 +199,8 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       return true;
     }
     become_leaf(*root, out, std::move(p.out_layout));  // p is scratch: its layout is set anew by each plan
+    for (std::size_t i = 0; i < siblings.size(); ++i)
+      if (siblings[i]->pending()) become_leaf(*siblings[i], sibling_data[i], contiguous(siblings[i]->shape));
     return true;
   }
 }

@@ -114,12 +114,17 @@ void plan::reset() {
   key.clear();
   ncols = 1, grid = 1;
   seen.clear(), seen_index.clear(), leaf_strides.clear();
+  sibling_at.clear(), sibling_out.clear();
 }
 
 bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,
-               const substitutes& subst, const layout* out_view) {
+               const substitutes& subst, const layout* out_view, const std::vector<node_ptr>* siblings) {
   p.reset();
-  collect(root, p, subst);
+  if (siblings)
+    for (const auto& s : *siblings) collect(s, p, subst);
+  collect(root, p, subst);  // the root last: p.order.back()
+  if (siblings && p.order.back().get() != root.get() && !subst.count(root.get()))
+    fail(error_kind::internal, "a sibling output reads the root");
   for (std::size_t i = 0; i < p.order.size(); ++i) {
     p.inputs_begin.push_back(static_cast<int>(p.inputs_flat.size()));
     for (const auto& in : p.order[i]->inputs) p.inputs_flat.push_back(find_seen(p, in.get()));
@@ -340,6 +345,18 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   p.out.aligned = (out_address == 0 || out_address % 16 == 0) &&
                   (p.out.rows == 1 || (p.out.row_stride * out_item) % 16 == 0) &&
                   (p.out.batches == 1 || (p.out.batch_stride * out_item) % 16 == 0);
+  if (siblings) {
+    if (p.row_result || out_view || p.shape != kernel_shape::map) fail(error_kind::internal, "sibling outputs of a non-map plan");
+    for (const auto& s : *siblings) {
+      view2d w = p.out;
+      w.t = s->t;
+      w.address = 0;  // a fresh allocation: aligned
+      const int item = size_bytes(s->t);
+      w.aligned = (w.rows == 1 || (w.row_stride * item) % 16 == 0) && (w.batches == 1 || (w.batch_stride * item) % 16 == 0);
+      p.sibling_at.push_back(find_seen(p, s.get()));
+      p.sibling_out.push_back(w);
+    }
+  }
   // Scans are stored in the space's axis order (their result has the input's shape).
   p.out_layout = out_view && p.shape != kernel_shape::split ? *out_view : scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
   auto tiles = [](std::int64_t n, std::int64_t t) { return (n + t - 1) / t; };
@@ -355,7 +372,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   // Written through a pointer into a buffer sized for the worst case (the string keeps its capacity
   // between plans), not appended char by char.
   std::string& k = p.key;
-  k.resize(32 + p.order.size() * (8 + 3 * sizeof(int)));
+  k.resize(32 + p.order.size() * (8 + 3 * sizeof(int)) + p.sibling_at.size() * (2 + sizeof(int)));
   char* w = k.data();
   auto byte = [&w](int c) { *w++ = static_cast<char>(c); };
   auto word = [&w](auto v) {
@@ -371,6 +388,12 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   byte(p.out.contiguous ? 'c' : 's');
   byte(p.batched ? '3' : '2');
   byte(p.row_result ? 'r' : 'f');
+  byte(static_cast<int>(p.sibling_at.size()));
+  for (std::size_t i = 0; i < p.sibling_at.size(); ++i) {
+    byte(static_cast<int>(p.sibling_out[i].t));
+    byte(p.sibling_out[i].aligned ? 'a' : 'u');
+    word(p.sibling_at[i]);
+  }
   for (std::size_t i = 0; i < p.order.size(); ++i) {
     const auto& n = p.order[i];
     byte(static_cast<int>(n->kind));

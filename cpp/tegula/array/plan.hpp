@@ -47,6 +47,10 @@ struct plan {
   // array, x[1:-1, 1:-1, 1:-1]). Each block works in one batch; leaves and the output are 3-D arrays.
   bool batched = false;
   std::int64_t B = 1;
+  // Sibling outputs: other pending elementwise nodes of the root's shape computed by the same kernel, each
+  // stored to fresh contiguous memory (its order index, and its output view).
+  std::vector<int> sibling_at;
+  std::vector<view2d> sibling_out;
   // One value per row is stored (TR, 1): a reduction root, or a 0-d expression of full reductions (the space is
   // their input, one row).
   bool row_result = false;
@@ -95,12 +99,15 @@ struct plan_blocker {
 // allocation, which is always aligned). `out_view`: the result is written through this view of existing
 // memory (shape: the root's; strides any, the offset already in out_address) instead of contiguously; not for
 // scans. A view that does not merge into the space's groups (a reduction's: its kept axes into one) blocks with
-// out_unfit (the caller evaluates into fresh memory and copies). A split reduction writes its partials to fresh
+// out_unfit (the caller evaluates into fresh memory and copies). `siblings`: pending elementwise nodes of the
+// root's shape (sibling_outputs in expr.hpp) the kernel also stores, each to fresh memory; only with an
+// elementwise root and no out_view. A split reduction writes its partials to fresh
 // memory as always (the caller passes the view on to the second stage).
 using substitutes = std::unordered_map<const node*, node_ptr>;
 // Returns false (and fills `blocker`) when something must happen first.
 bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,
-               const substitutes& subst, const layout* out_view = nullptr);
+               const substitutes& subst, const layout* out_view = nullptr,
+               const std::vector<node_ptr>* siblings = nullptr);
 
 // The dtype an iota computes in: float64 for floats, int64 for ints and bool.
 inline dtype iota_wide(dtype t) { return ir::is_float(t) ? dtype::f64 : dtype::i64; }
