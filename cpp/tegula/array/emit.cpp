@@ -287,7 +287,7 @@ struct emitter {
     if (tile.is_complex()) one(im_array, tile.im);
   }
 
-  // A batched space's block ids: batch-major over `per_batch` blocks; returns the id within the batch.
+  // A batched space's block ids: batch-major (each batch's blocks together); sets bb, returns the id within it.
   value_id batch_of(value_id bid) {
     if (!p.batched) return bid;
     value_id per = attr1(op_kind::num_tiles, {out}, {{"axis", std::int64_t(1)}, {"tile", p.TR}});

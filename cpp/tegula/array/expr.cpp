@@ -186,9 +186,8 @@ bool held_outside_graph(const node_ptr& n, long ours) {
 bool reads_bytes(const node_ptr& n, const storage& s, byte_range w, std::vector<const node*>& seen) {
   if (n->kind == node_kind::leaf) {
     if (n->data.get() != &s) return false;
-    auto [lo, hi] = n->lay.extent();
-    const std::int64_t item = size_bytes(n->t);
-    return lo < hi && lo * item < w.hi && w.lo < hi * item;
+    const byte_range r = byte_extent(n->lay, size_bytes(n->t));
+    return r.lo < r.hi && r.lo < w.hi && w.lo < r.hi;
   }
   if (!n->pending() || std::find(seen.begin(), seen.end(), n.get()) != seen.end()) return false;
   seen.push_back(n.get());
@@ -198,6 +197,11 @@ bool reads_bytes(const node_ptr& n, const storage& s, byte_range w, std::vector<
 }
 
 }  // namespace
+
+byte_range byte_extent(const layout& l, int item) {
+  auto [lo, hi] = l.extent();
+  return {lo * item, hi * item};
+}
 
 void flush_readers(const storage& s, const node* keep, byte_range written) {
   // Materialising may add readers of other storages, never of `s` (results get new storage).

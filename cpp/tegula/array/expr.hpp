@@ -82,8 +82,8 @@ struct node {
   std::int64_t size() const;
 };
 
-// A pending graph deeper than this is cut where it is built: the deepest pending inputs of a new node are
-// materialised first (one kernel each). A loop that grows one expression (z = z * z + c, n times) then runs a
+// A pending graph deeper than this is cut where it is built: on the new node's deepest chain, the node most
+// others read is materialised first (note_reader). A loop that grows one expression (z = z * z + c, n times) then runs a
 // kernel every few dozen iterations instead of compiling one kernel of thousands of operations.
 constexpr std::uint32_t max_graph_depth = 64;
 
@@ -98,6 +98,8 @@ void note_reader(const node_ptr& pending);
 struct byte_range {
   std::int64_t lo = 0, hi = INT64_MAX;
 };
+// The bytes [lo, hi) of its storage that view `l` of items of `item` bytes touches.
+byte_range byte_extent(const layout& l, int item);
 void flush_readers(const storage& s, const node* keep = nullptr, byte_range written = {});
 
 // Sibling outputs of pending `root` (at most `max`): other pending nodes of its shape and device that

@@ -205,10 +205,10 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
   }
 }
 
-// The byte range [lo, hi) of `s` that view `l` of items of `item` bytes touches.
-std::pair<std::int64_t, std::int64_t> byte_extent(const layout& l, int item) {
-  auto [lo, hi] = l.extent();
-  return {lo * item, hi * item};
+// True when leaf n is view `l` (of dtype t) of storage s itself.
+bool is_view_of(const node& n, const storage& s, const layout& l, dtype t) {
+  return n.kind == node_kind::leaf && n.data.get() == &s && n.t == t && n.lay.offset == l.offset &&
+         n.lay.strides == l.strides && n.shape == l.shape;
 }
 
 // How src's graph reads what view `l` of storage `s` holds: 0 not at all (other storage, or views of `s` whose
@@ -218,20 +218,14 @@ std::pair<std::int64_t, std::int64_t> byte_extent(const layout& l, int item) {
 int reads_of(const node_ptr& n, const storage& s, const layout& l, dtype t) {
   if (n->kind == node_kind::leaf) {
     if (n->data.get() != &s) return 0;
-    if (n->t == t && n->lay.offset == l.offset && n->lay.strides == l.strides && n->shape == l.shape) return 1;
-    auto [lo, hi] = byte_extent(n->lay, size_bytes(n->t));
-    auto [dlo, dhi] = byte_extent(l, size_bytes(t));
-    return lo < dhi && dlo < hi ? 2 : 0;
+    if (is_view_of(*n, s, l, t)) return 1;
+    const byte_range r = byte_extent(n->lay, size_bytes(n->t)), d = byte_extent(l, size_bytes(t));
+    return r.lo < d.hi && d.lo < r.hi ? 2 : 0;
   }
   if (!n->pending()) return 0;
   int worst = 0;
   for (const auto& in : n->inputs) worst = std::max(worst, reads_of(in, s, l, t));
   return worst;
-}
-
-bool is_view_of(const node& n, const storage& s, const layout& l, dtype t) {
-  return n.kind == node_kind::leaf && n.data.get() == &s && n.t == t && n.lay.offset == l.offset &&
-         n.lay.strides == l.strides && n.shape == l.shape;
 }
 
 }  // namespace
@@ -285,8 +279,7 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
   const int reads = evaluable ? reads_of(src, *dst, dst_layout, dst_t) : 2;
   const bool direct = evaluable && reads < 2 && (src_is_temporary || reads == 0);
   // Expressions that read dst see its old values: materialise them now (src itself stays pending when direct).
-  const auto [dlo, dhi] = byte_extent(dst_layout, size_bytes(dst_t));
-  flush_readers(*dst, direct ? src.get() : nullptr, byte_range{dlo, dhi});
+  flush_readers(*dst, direct ? src.get() : nullptr, byte_extent(dst_layout, size_bytes(dst_t)));
   if (dst_layout.size() == 0) return;
   if (direct) {
     node_ptr root = src;

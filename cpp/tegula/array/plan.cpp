@@ -93,6 +93,17 @@ layout space_ordered(const dims& shape, const std::vector<int>& perm) {
 
 }  // namespace
 
+namespace {
+
+// A view's 16-byte alignment (what vector loads and stores need): its address (0: a fresh allocation, always
+// aligned), its row pitch and its batch pitch, for items of `item` bytes.
+bool aligned_view(const view2d& w, std::uintptr_t address, int item) {
+  return address % 16 == 0 && (w.rows == 1 || (w.row_stride * item) % 16 == 0) &&
+         (w.batches == 1 || (w.batch_stride * item) % 16 == 0);
+}
+
+}  // namespace
+
 std::pair<view2d, view2d> complex_parts(const view2d& w) {
   view2d re = w;
   re.t = ir::component(w.t);
@@ -310,8 +321,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     w.cols = w.col_bcast ? 1 : p.C;
     w.batches = w.batch_bcast ? 1 : p.B;
     w.contiguous = w.cols == 1 || w.col_stride == 1;
-    w.aligned = w.address % 16 == 0 && (w.rows == 1 || (w.row_stride * item) % 16 == 0) &&
-                (w.batches == 1 || (w.batch_stride * item) % 16 == 0);
+    w.aligned = aligned_view(w, w.address, item);
     p.leaf_of[i] = static_cast<int>(p.leaves.size());
     if (ir::is_complex(n->t)) {  // two float views: the real parts, then the imaginary parts
       auto [re, im] = complex_parts(w);
@@ -341,18 +351,14 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   } else {
     p.out.cols = 1, p.out.row_stride = 1, p.out.col_stride = 1, p.out.batch_stride = p.R;
   }
-  const int out_item = size_bytes(p.out_t);
-  p.out.aligned = (out_address == 0 || out_address % 16 == 0) &&
-                  (p.out.rows == 1 || (p.out.row_stride * out_item) % 16 == 0) &&
-                  (p.out.batches == 1 || (p.out.batch_stride * out_item) % 16 == 0);
+  p.out.aligned = aligned_view(p.out, out_address, size_bytes(p.out_t));
   if (siblings) {
     if (p.row_result || out_view || p.shape != kernel_shape::map) fail(error_kind::internal, "sibling outputs of a non-map plan");
     for (const auto& s : *siblings) {
       view2d w = p.out;
       w.t = s->t;
-      w.address = 0;  // a fresh allocation: aligned
-      const int item = size_bytes(s->t);
-      w.aligned = (w.rows == 1 || (w.row_stride * item) % 16 == 0) && (w.batches == 1 || (w.batch_stride * item) % 16 == 0);
+      w.address = 0;  // a fresh allocation
+      w.aligned = aligned_view(w, 0, size_bytes(s->t));
       p.sibling_at.push_back(find_seen(p, s.get()));
       p.sibling_out.push_back(w);
     }
