@@ -45,19 +45,68 @@ def pytest_runtest_teardown(item):
         _report()
 
 
-def _report():
-    """What the canary gets again, and which caches there are (to clear them by hand in a later probe)."""
+def _parts_check():
+    """Which step goes wrong: the float part gathers, or composing the complex result from right parts."""
     import tegula.numpy as tnp
-
-    print(f"[probe] canary again: {_canary()}", flush=True)
-    stats = getattr(tnp, "kernel_stats", lambda: {})()
-    print(f"[probe] array engine kernel stats: {stats}", flush=True)
     from tegula.numpy import _indexing
 
-    k = _indexing._kernels()
-    launcher = getattr(k.indexed, "_launcher", None)
-    print(f"[probe] indexed kernel: {len(getattr(k.indexed, '_cache', {}))} compiled specs, launcher {launcher}",
-          flush=True)
+    rng = np.random.default_rng(12345)
+    z = (rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))).astype(np.complex64)
+    a = tnp.asarray(z, device=DEVICE)
+    out = []
+    for k, want in ((0, z.real), (1, z.imag)):
+        part = a._part(k)
+        g = tnp.asnumpy(tnp.take(part, [3, 0, -1]))
+        out.append(f"take part{k} view ok={np.allclose(g, np.take(want, [3, 0, -1]))} got={np.round(g, 3).tolist()}")
+        g = tnp.asnumpy(part[[2, 0]])
+        out.append(f"rows part{k} view ok={np.allclose(g, want[[2, 0]])}")
+        c = tnp.asnumpy(part.copy())
+        g = tnp.asnumpy(tnp.take(tnp.asarray(c, device=DEVICE), [3, 0, -1]))
+        out.append(f"take part{k} copy ok={np.allclose(g, np.take(want, [3, 0, -1]))}")
+    re, im = tnp.asarray(z.real.copy(), device=DEVICE), tnp.asarray(z.imag.copy(), device=DEVICE)
+    out.append(f"compose ok={np.allclose(tnp.asnumpy(re._complex(im)), z)}")
+    plan = _indexing._plan(a, [("ints", np.asarray([2, 0]))])
+    for k in (0, 1):
+        pp = _indexing._part_plan(plan, k)
+        first, count = _indexing._span(pp.view)
+        base = pp.a._raw_view((count,), (1,), first)
+        out.append(f"part{k}: view offset {pp.view._offset} strides {pp.view._strides} span ({first}, {count}); "
+                   f"a ptr {pp.a._data_ptr:#x} base ptr {base._data_ptr:#x} "
+                   f"cai {base.__cuda_array_interface__['data'][0]:#x}")
+    return out
+
+
+def _report():
+    """What the canary gets again, the parts on their own, and again with the launch fast path and the
+    compiled specializations of the indexed kernel dropped (each a hypothesis for the next session)."""
+    import tegula.numpy as tnp
+    import tegula.tile as tt
+    from tegula import _tegula
+    from tegula.numpy import _indexing
+
+    print(f"[probe] canary again: {_canary()}", flush=True)
+    for line in _parts_check():
+        print(f"[probe]   {line}", flush=True)
+    stats = getattr(tnp, "kernel_stats", lambda: {})()
+    print(f"[probe] array engine kernel stats: {stats}", flush=True)
+    k = _indexing._kernels().indexed
+    print(f"[probe] indexed kernel: {len(k._cache)} compiled specs: {[key for key in k._cache]}", flush=True)
+    tnp.synchronize()
+    print(f"[probe] after a device sync: {_canary()}", flush=True)
+    saved = k._launcher
+    k._launcher = _tegula.TileLauncher(k.constants)
+    print(f"[probe] with a fresh launch fast path (variants dropped): {_canary()}", flush=True)
+    k._launcher = saved
+    cache = dict(k._cache)
+    k._cache.clear()
+    k._launcher = _tegula.TileLauncher(k.constants)
+    print(f"[probe] with the specializations recompiled: {_canary()}", flush=True)
+    k._cache.update(cache)
+    k._launcher = saved
+    ck = _indexing._kernels().compress
+    ck._launcher = _tegula.TileLauncher(ck.constants)
+    ck._cache.clear()
+    print(f"[probe] with compress recompiled too: {_canary()}", flush=True)
 
 
 def pytest_sessionfinish(session, exitstatus):
