@@ -368,6 +368,27 @@ def test_manipulation(dtype, device, rng):
 
 
 @pytest.mark.parametrize("dtype", COMPLEX)
+def test_one_column_results_first(dtype, device, rng):
+    """A complex result is written as two float part views (stride 2): contiguous when it has one column, not
+    otherwise. The kernel of a one-column result must not serve a wider one (session 15: it did, whichever ran
+    first: y[()] = 0 left the last imaginary part, take and max shifted real and imaginary parts, on the GPU only;
+    the interpreter followed the strides). Every size runs after a one-element result of the same expression."""
+    for n in (1, 2, 3, 5):
+        z = cplx(rng, (n,), dtype)
+        y = t(z, device).copy()
+        y[()] = 0
+        assert_same(y, np.zeros(n, dtype))
+        a = t(z, device)
+        check(lambda: z[::-1], lambda: a[::-1].copy())
+        check(lambda: np.take(z, [n - 1, 0, -1][: n]), lambda: tnp.take(a, [n - 1, 0, -1][: n]))
+        check(lambda: z.real + 1j * z.imag * 2, lambda: a.real + 1j * a.imag * 2)
+    w = cplx(rng, (4, 7), dtype)
+    b = t(w, device)
+    for axis in (None, 0, 1):
+        check(lambda: np.max(w, axis=axis), lambda: tnp.max(b, axis=axis))
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
 @pytest.mark.parametrize("kind", ["contiguous", "negative_step", "transpose", "offset_slice"])
 def test_advanced_indexing_reads(kind, dtype, device, rng):
     base = cplx(rng, (6, 8), dtype)

@@ -31,10 +31,46 @@ cache& the_cache() {
   return *c;
 }
 
+// What the code is specialised for (kernel_array's flags), as array_kernel::layouts keeps it.
+unsigned char declared_layout(const kernel_array& x) {
+  return static_cast<unsigned char>((x.contiguous ? 1 : 0) | (x.aligned ? 2 : 0));
+}
+
+// What the array really is: its last axis contiguous (or of one element), its address and every pitch of an
+// axis with more than one element 16-byte aligned.
+unsigned char actual_layout(const kernel_array& x) {
+  const int last = x.rank - 1;
+  bool contiguous = x.rank == 0 || x.shape[last] <= 1 || x.strides[last] == 1;
+  bool aligned = x.address % 16 == 0;
+  for (int d = 0; d < last; ++d)
+    aligned = aligned && (x.shape[d] <= 1 || (x.strides[d] * ir::size_bytes(x.t)) % 16 == 0);
+  return static_cast<unsigned char>((contiguous ? 1 : 0) | (aligned ? 2 : 0));
+}
+
+// A kernel specialised for a contiguous or aligned array reads and writes it as one: given an array that is not,
+// it would touch the wrong elements (on the GPU; the interpreter follows the strides). Every launch checks.
+void check_layouts(const array_kernel& k, const std::vector<kernel_arg>& args) {
+  std::size_t i = 0;
+  for (const auto& a : args) {
+    const auto* x = std::get_if<kernel_array>(&a);
+    if (!x) continue;
+    if (i >= k.layouts.size())
+      fail(error_kind::internal, "array kernel '", k.fn.name, "' was built for ", k.layouts.size(), " arrays, given more");
+    const unsigned char want = k.layouts[i], have = actual_layout(*x);
+    if ((want & have) != want)
+      fail(error_kind::internal, "array kernel '", k.fn.name, "' array argument ", i, " was specialised as",
+           want & 1 ? " contiguous" : "", want & 2 ? " aligned" : "", " but is", have & 1 ? "" : " not contiguous",
+           have & 2 ? "" : " not aligned", " (a cache key misses a layout)");
+    ++i;
+  }
+}
+
 std::unique_ptr<array_kernel> build(device_kind device, rt::device* gpu, const std::function<ir::function()>& make_ir,
                                     const std::vector<kernel_arg>& args) {
   auto k = std::make_unique<array_kernel>();
   k->fn = passes::run_pipeline(make_ir());
+  for (const auto& a : args)
+    if (auto* x = std::get_if<kernel_array>(&a)) k->layouts.push_back(declared_layout(*x));
   if (device == device_kind::cpu) return k;
   codegen::options o;
   o.arch = gpu->arch();
@@ -98,9 +134,15 @@ const array_kernel* last_kernel() { return the_cache().last; }
 
 const array_kernel& get_kernel(const std::string& key, device_kind device, rt::device* gpu,
                                const std::function<ir::function()>& make_ir, const std::vector<kernel_arg>& args) {
+  // The key plus every array's layout flags: the code differs with them (a complex result's part views are
+  // contiguous only when it has one column, which the plan's key does not say, say).
+  thread_local std::string full;
+  full.assign(key);
+  for (const auto& a : args)
+    if (auto* x = std::get_if<kernel_array>(&a)) full += static_cast<char>('0' + declared_layout(*x));
   cache& c = the_cache();
   std::lock_guard<std::mutex> lock(c.m);
-  auto it = c.kernels.find(key);
+  auto it = c.kernels.find(full);
   if (it != c.kernels.end()) {
     ++stats().hits;
     c.last = it->second.get();
@@ -109,13 +151,14 @@ const array_kernel& get_kernel(const std::string& key, device_kind device, rt::d
   ++stats().builds;
   auto k = build(device, gpu, make_ir, args);
   c.last = k.get();
-  return *c.kernels.emplace(key, std::move(k)).first->second;
+  return *c.kernels.emplace(full, std::move(k)).first->second;
 }
 
 void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, const std::vector<kernel_arg>& args,
                 std::int64_t grid) {
   ++stats().launches;
   if (grid <= 0) return;
+  check_layouts(k, args);
   if (device == device_kind::cpu) {
     std::vector<interp::argument> in;
     for (const auto& a : args) {

@@ -37,6 +37,9 @@ struct array_kernel {
   std::shared_ptr<rt::kernel> gpu;
   unsigned threads = 0, shared = 0;
   std::string source;  // generated CUDA (empty for the CPU)
+  // Per array argument, what the code was specialised for: bit 0 its last axis is contiguous, bit 1 it is
+  // 16-byte aligned (codegen/cuda.hpp). run_kernel checks every launch's arrays against them.
+  std::vector<unsigned char> layouts;
 };
 
 struct kernel_stats {
@@ -45,7 +48,8 @@ struct kernel_stats {
 kernel_stats& stats();
 
 // The kernel for `key` on `device` (for cuda: `gpu`), building it with `make_ir` on a miss.
-// `args` gives the codegen its per-array specialization.
+// `args` gives the codegen its per-array specialization (contiguous last axis, 16-byte alignment); the cache
+// key is `key` plus those flags, so a caller's key cannot miss them.
 const array_kernel& get_kernel(const std::string& key, device_kind device, rt::device* gpu,
                                const std::function<ir::function()>& make_ir, const std::vector<kernel_arg>& args);
 // Runs `k` over `grid` blocks: on the array stream of `gpu`, or on the interpreter (cpu).
