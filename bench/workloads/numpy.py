@@ -1,5 +1,5 @@
-"""tegula.numpy vs anchors: the elementwise chain and softmax written as plain NumPy code, and the
-per-call cost of one small operation (fusion off and on)."""
+"""tegula.numpy vs anchors: the elementwise chain, Black-Scholes (one long expression, two outputs) and softmax
+written as plain NumPy code, and the per-call cost of one small operation (fusion off and on)."""
 from __future__ import annotations
 
 from common import gbs as _gbs, guarded, row, torch_cuda as _torch
@@ -42,6 +42,73 @@ def _chain(ctx):
         xc, yc = cp.asarray(xt), cp.asarray(yt)
         return row(W, "cupy", "chain_GBps", _gbs(nbytes, torch_event_ms(lambda: cp.exp(-xc * xc) * yc + 0.5 * xc,
                                                                         repeat=reps)), "GB/s", better="higher")
+    rows += guarded(W, "cupy", cupy_row)
+    return rows
+
+
+def _cnd(m, d):
+    """The cumulative normal distribution by Abramowitz and Stegun's polynomial (NumPy has no erf)."""
+    k = 1.0 / (1.0 + 0.2316419 * m.abs(d))
+    poly = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))))
+    ret = 0.3989422804014327 * m.exp(-0.5 * d * d) * poly
+    return m.where(d > 0, 1.0 - ret, ret)
+
+
+def black_scholes(m, s, x, t, r=0.02, v=0.3):
+    """European call and put prices of options (s spot, x strike, t years) in namespace `m` (tegula.numpy, NumPy,
+    torch or CuPy): NumPy-style code, one expression tree with two outputs."""
+    sqrt_t = m.sqrt(t)
+    d1 = (m.log(s / x) + (r + 0.5 * v * v) * t) / (v * sqrt_t)
+    d2 = d1 - v * sqrt_t
+    c1, c2 = _cnd(m, d1), _cnd(m, d2)
+    e = m.exp(-r * t)
+    return s * c1 - x * e * c2, x * e * (1.0 - c2) - s * (1.0 - c1)
+
+
+def _black_scholes(ctx):
+    torch = _torch()
+    import tegula.numpy as tnp
+
+    n = 10 ** (6 if ctx.quick else 8)
+    g = torch.Generator(device="cuda").manual_seed(1)
+    st = torch.rand(n, device="cuda", generator=g) * 90 + 10
+    xt = torch.rand(n, device="cuda", generator=g) * 90 + 10
+    tt = torch.rand(n, device="cuda", generator=g) * 1.9 + 0.1
+    s, x, t = tnp.asarray(st), tnp.asarray(xt), tnp.asarray(tt)
+    nbytes, reps = 5 * 4 * n, ctx.pick(10, 3)
+
+    def tegula():
+        call, put = black_scholes(tnp, s, x, t)
+        call._materialize()
+        put._materialize()
+        return call, put
+
+    builds = tnp.kernel_stats()["builds"]
+    call, put = tegula()
+    want = black_scholes(torch, st.double(), xt.double(), tt.double())
+    _check("black_scholes call", torch.as_tensor(call, device="cuda").double(), want[0], 1e-5)
+    _check("black_scholes put", torch.as_tensor(put, device="cuda").double(), want[1], 1e-5)
+    built = tnp.kernel_stats()["builds"] - builds
+    rows = [row(W, "tegula", "black_scholes_GBps", _gbs(nbytes, torch_event_ms(tegula, repeat=reps)), "GB/s",
+                better="higher", bar=3000, ratio_vs=["torch", "torch.compile", "cupy"],
+                note=f"call and put of 1e{len(str(n)) - 1} fp32 options (3 inputs, 2 outputs), NumPy-style code; "
+                     f"{built} kernel(s) built for it")]
+    rows += guarded(W, "torch", lambda: row(W, "torch", "black_scholes_GBps", _gbs(nbytes, torch_event_ms(
+        lambda: black_scholes(torch, st, xt, tt), repeat=reps)), "GB/s", better="higher", note="eager"))
+
+    def compiled_row():
+        f = torch.compile(lambda a, b, c: black_scholes(torch, a, b, c))
+        f(st, xt, tt)
+        return row(W, "torch.compile", "black_scholes_GBps", _gbs(nbytes, torch_event_ms(
+            lambda: f(st, xt, tt), repeat=reps)), "GB/s", better="higher")
+    rows += guarded(W, "torch.compile", compiled_row)
+
+    def cupy_row():
+        import cupy as cp
+
+        sc, xc, tc = cp.asarray(st), cp.asarray(xt), cp.asarray(tt)
+        return row(W, "cupy", "black_scholes_GBps", _gbs(nbytes, torch_event_ms(
+            lambda: black_scholes(cp, sc, xc, tc), repeat=reps)), "GB/s", better="higher", note="same code")
     rows += guarded(W, "cupy", cupy_row)
     return rows
 
@@ -134,6 +201,6 @@ def _small(ctx):
 def run(ctx):
     ctx.require_gpu()
     rows = []
-    for impl, fn in (("chain", _chain), ("softmax", _softmax), ("small", _small)):
+    for impl, fn in (("chain", _chain), ("black_scholes", _black_scholes), ("softmax", _softmax), ("small", _small)):
         rows += guarded(W, f"tegula {impl}", lambda fn=fn: fn(ctx))
     return rows

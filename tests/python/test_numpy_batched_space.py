@@ -118,3 +118,25 @@ def test_a_3d_stencil_is_one_kernel_without_copies(rng):
     assert launches(lambda: a[1:-1, 1:-1].max(axis=(1, 2))) == ["tegula_array_kernel"]
     # reduced axes that do not merge into one stride are still copied into the space's order first
     assert launches(lambda: a[I].max(axis=(1, 2))) == ["tegula_copy", "tegula_array_kernel"]
+
+
+@pytest.mark.parametrize("n", [5, 64, 300])
+@pytest.mark.parametrize("op", ["sum", "max", "prod"])
+def test_middle_axis_reductions_with_interleaved_rows(n, op, device, rng):
+    """Reductions over a middle axis whose rows interleave with the columns (all-pairs forces,
+    (d * w[:, :, None]).sum(axis=1), or sum over (1, 2) of an image batch): batched spaces whose tiles are dense
+    in memory, NumPy's values, and no tegula_copy (the space is read in place)."""
+    pos, w = rng.standard_normal((n, 3)), rng.standard_normal((n, n))
+    img = rng.standard_normal((4, 9, 7, 3))
+    p_, w_, i_ = t(pos, device), t(w, device), t(img, device)
+
+    def forces(m, p, ww):
+        d = p[None, :, :] - p[:, None, :]
+        return getattr(m, op)(d * ww[:, :, None] * 0.5, axis=1)
+
+    assert_same(forces(tnp, p_, w_), forces(np, pos, w), rtol=1e-9 * n if op == "prod" else None)
+    assert_same(getattr(tnp, op)(i_, axis=(1, 2)), getattr(np, op)(img, axis=(1, 2)), rtol=1e-9)
+    assert_same(getattr(tnp, op)(i_[:, 1:, :, 1:], axis=1), getattr(np, op)(img[:, 1:, :, 1:], axis=1), rtol=1e-9)
+    if device == "cpu":
+        assert "tegula_copy" not in launches(lambda: forces(tnp, p_, w_))
+        assert "tegula_copy" not in launches(lambda: getattr(tnp, op)(i_, axis=(1, 2)))

@@ -26,6 +26,9 @@ std::int64_t one_row_tile(std::int64_t C, std::int64_t cap) {
   return std::min<std::int64_t>(C <= 256 ? 256 : C <= 1024 ? 1024 : 4096, std::max<std::int64_t>(cap, 1));
 }
 
+// A map graph of more computed nodes than this gets a smaller tile (see make_plan).
+constexpr std::size_t long_graph = 24;
+
 // Small graphs: a linear scan beats hashing; past small_graph nodes an index keeps planning linear.
 constexpr std::size_t small_graph = 32;
 
@@ -243,15 +246,17 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   if (!reduce_root && !inner) split = all_merge(0, 0) ? 0 : std::max(nd - 1, 0);
   // Where the kept axes of some leaf (or of the output view) do not merge into one stride, the innermost kept
   // axis becomes the rows and the outer ones the batches, if every leaf merges so. A reduction batches only
-  // where every leaf reads its reduced axes contiguously (strided columns would be read uncoalesced; a copy
-  // into the space's order serves those better).
+  // where every leaf's tile is dense in memory: its reduced axes contiguous, or its rows (all(x * w[:, :, None],
+  // axis=1): rows of stride 1 interleave with columns of stride 3, and the tile reads whole sectors). Strided
+  // columns of strided rows would be read uncoalesced; a copy into the space's order serves those better.
   int bsplit = 0;
   if (split >= 2 && !scan_root && !all_merge(0, split) && all_merge(split - 1, split)) {
     bool coalesced = true;
     if (reduce_root)
       for (int l = 0; l < nleaves && coalesced; ++l) {
         auto v = view_of(strides_of(l), split - 1, split);
-        coalesced = v->cols.second == 0 || v->cols.second == 1 || v->cols.first == 1;
+        coalesced = v->cols.second == 0 || v->cols.second == 1 || v->cols.first == 1 ||
+                    (v->rows.second == 1 && v->rows.first > 1 && v->cols.second <= 2 * v->rows.first);
       }
     if (coalesced) bsplit = split - 1;
   }
@@ -268,8 +273,14 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   // Kernel shape and tiles.
   if (!reduce_root && !inner) {
     p.shape = kernel_shape::map;
-    p.TC = p.R == 1 ? one_row_tile(p.C, 4096) : std::min<std::int64_t>(pow2_at_least(p.C), 4096);
-    p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(4096 / p.TC, 1));
+    // A long graph's threads own fewer elements each (codegen/layout.cpp: groups_per_thread, to keep its values
+    // in registers); a 1024-element tile then keeps its blocks at 256 threads or fewer, which pack the SMs
+    // better than 1024-thread blocks at that register count.
+    std::size_t computed = 0;
+    for (const auto& n : p.order) computed += n->pending() ? 1 : 0;
+    const std::int64_t tile = computed > long_graph ? 1024 : 4096;
+    p.TC = p.R == 1 ? one_row_tile(p.C, tile) : std::min<std::int64_t>(pow2_at_least(p.C), tile);
+    p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(tile / p.TC, 1));
   } else if (inner || p.C <= max_row_tile) {
     p.shape = kernel_shape::rows;
     p.TC = p.R == 1 && !inner ? std::max(one_row_tile(p.C, max_row_tile), pow2_at_least(p.C)) : pow2_at_least(p.C);
