@@ -140,3 +140,24 @@ def test_middle_axis_reductions_with_interleaved_rows(n, op, device, rng):
     if device == "cpu":
         assert "tegula_copy" not in launches(lambda: forces(tnp, p_, w_))
         assert "tegula_copy" not in launches(lambda: getattr(tnp, op)(i_, axis=(1, 2)))
+
+
+def test_a_convolution_window_is_copied_once_and_written_in_place(device, rng):
+    """NPBench's conv2d: out[:, i, j, :] = sum(x[:, i:i+K, j:j+K, :, None] * w[None], axis=(1, 2, 3)). The window's
+    reduced axes do not merge, so it is copied, once (not once per output channel: stride 0 along the axis it is
+    broadcast over), and the reduction is written through the output view (no copy of the result)."""
+    N, H, W, C, F, K = 3, 9, 8, 3, 5, 3
+    x, w = rng.standard_normal((N, H, W, C)), rng.standard_normal((K, K, C, F))
+    a, b = t(x, device), t(w, device)
+    want = np.zeros((N, H - K + 1, W - K + 1, F))
+    out = tnp.zeros((N, H - K + 1, W - K + 1, F), device=device)
+    for i in range(H - K + 1):
+        for j in range(W - K + 1):
+            want[:, i, j, :] = np.sum(x[:, i:i + K, j:j + K, :, None] * w[None], axis=(1, 2, 3))
+            out[:, i, j, :] = tnp.sum(a[:, i:i + K, j:j + K, :, None] * b[None], axis=(1, 2, 3))
+    assert_same(out, want, rtol=1e-12)
+    if device == "cpu":
+        def step():
+            out[:, 2, 3, :] = tnp.sum(a[:, 2:2 + K, 3:3 + K, :, None] * b[None], axis=(1, 2, 3))
+            return out
+        assert launches(step) == ["tegula_copy", "tegula_array_kernel"]

@@ -127,17 +127,24 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       if (blocker.materialize_first) {
         materialize(blocker.materialize_first);
       } else {
-        // A leaf the 2-D kernel cannot read: copy it (broadcast to the space) into a layout it can.
+        // A leaf the 2-D kernel cannot read: copy it into a layout it can (plan.cpp: dense in the space's order
+        // over the axes it varies along, stride 0 along those it is broadcast over).
         node_ptr leaf = blocker.copy_leaf;
         const layout& target = blocker.space_layout;
+        layout dst = target;  // the axes it is broadcast over at extent 1 (copied once)
         std::int64_t n = 1;
-        for (auto e : target.shape) n *= e;
+        for (std::size_t a = 0; a < dst.shape.size(); ++a) {
+          if (dst.strides[a] == 0) dst.shape[a] = 1;
+          n *= dst.shape[a];
+        }
         auto data = allocate_like(*leaf, static_cast<std::size_t>(n) * size_bytes(leaf->t));
-        auto lo = target.extent().first;
-        layout dst = target;
-        dst.offset = -lo;
-        copy_strided(leaf->data, broadcast_to(leaf->lay, target.shape), leaf->t, data, dst, leaf->t);
-        node_ptr copy = make_leaf(data, dst, leaf->t);
+        dst.offset = -dst.extent().first;
+        layout src = broadcast_to(leaf->lay, target.shape);
+        src.shape = dst.shape;  // its first element along the axes of stride 0 (the same value all along)
+        copy_strided(leaf->data, src, leaf->t, data, dst, leaf->t);
+        layout seen = target;  // what the kernel reads: broadcast again
+        seen.offset = dst.offset;
+        node_ptr copy = make_leaf(data, seen, leaf->t);
         subst[blocker.copy_key] = copy;
       }
       continue;

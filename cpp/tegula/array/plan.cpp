@@ -245,17 +245,20 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   int split = nd - static_cast<int>(reduced.size());
   if (!reduce_root && !inner) split = all_merge(0, 0) ? 0 : std::max(nd - 1, 0);
   // Where the kept axes of some leaf (or of the output view) do not merge into one stride, the innermost kept
-  // axis becomes the rows and the outer ones the batches, if every leaf merges so. A reduction batches only
-  // where every leaf's tile is dense in memory: its reduced axes contiguous, or its rows (all(x * w[:, :, None],
-  // axis=1): rows of stride 1 interleave with columns of stride 3, and the tile reads whole sectors). Strided
-  // columns of strided rows would be read uncoalesced; a copy into the space's order serves those better.
+  // axis becomes the rows and the outer ones the batches, where the output view merges so. A leaf that still does
+  // not merge is copied into the space's order below (as it would be unbatched: batching never copies more). A
+  // reduction batches only where every leaf it reads in place has a tile dense in memory: its reduced axes
+  // contiguous, or its rows (all(x * w[:, :, None], axis=1): rows of stride 1 interleave with columns of stride 3,
+  // and the tile reads whole sectors). Strided columns of strided rows would be read uncoalesced; a copy into the
+  // space's order serves those better.
   int bsplit = 0;
-  if (split >= 2 && !scan_root && !all_merge(0, split) && all_merge(split - 1, split)) {
+  if (split >= 2 && !scan_root && !all_merge(0, split) &&
+      (!out_view || view_of(out_strides, split - 1, split).has_value())) {
     bool coalesced = true;
     if (reduce_root)
       for (int l = 0; l < nleaves && coalesced; ++l) {
         auto v = view_of(strides_of(l), split - 1, split);
-        coalesced = v->cols.second == 0 || v->cols.second == 1 || v->cols.first == 1 ||
+        coalesced = !v || v->cols.second == 0 || v->cols.second == 1 || v->cols.first == 1 ||
                     (v->rows.second == 1 && v->rows.first > 1 && v->cols.second <= 2 * v->rows.first);
       }
     if (coalesced) bsplit = split - 1;
@@ -311,12 +314,23 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
       continue;
     }
     if (n->kind != node_kind::leaf) continue;
-    auto v = view_of(strides_of(li++), bsplit, split);
+    const std::int64_t* leaf_strides = strides_of(li++);
+    auto v = view_of(leaf_strides, bsplit, split);
     if (!v) {
       const node* key = nullptr;
       for (const auto& [k, v] : p.seen)
         if (v == static_cast<int>(i)) key = k;
-      return blocked({nullptr, n, key, space_ordered(S, p.perm)});
+      // Dense in the space's order over the axes the leaf varies along; stride 0 along those it is broadcast
+      // over (a window times a weight, (N, K, K, C, 1) * (1, K, K, C, F): the window is copied once, not F times).
+      dims own = S;
+      for (int a = 0; a < nd; ++a)
+        if (leaf_strides[a] == 0) own[a] = 1;
+      layout target = space_ordered(own, p.perm);
+      target.shape = S;
+      for (int a = 0; a < nd; ++a)
+        if (own[a] == 1) target.strides[a] = 0;
+      if (!view_of(target.strides.data(), bsplit, split)) target = space_ordered(S, p.perm);  // dense over all
+      return blocked({nullptr, n, key, target});
     }
     view2d w;
     w.t = n->t;
