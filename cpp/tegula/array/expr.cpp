@@ -205,6 +205,7 @@ byte_range byte_extent(const layout& l, int item) {
 
 void flush_readers(const storage& s, const node* keep, byte_range written) {
   // Materialising may add readers of other storages, never of `s` (results get new storage).
+  ++const_cast<storage&>(s).writes;
   auto& list = const_cast<storage&>(s).readers;
   auto readers = std::move(list);
   list.clear();

@@ -47,6 +47,10 @@ class storage {
 
   // Pending nodes with a leaf of this storage as a direct input (expr.hpp: note_reader).
   std::vector<std::weak_ptr<node>> readers;
+  // Counts the times something was about to write this memory (flush_readers, which every write path calls
+  // first): equal counts mean unchanged contents, so what was derived from them (a mask's compaction
+  // positions, say) may be reused.
+  std::uint64_t writes = 0;
   std::size_t readers_pruned_at = 0;
 
  private:

@@ -413,6 +413,8 @@ void bind_array(nb::module_& m) {
            "Materialises the pending expressions that read this array's memory: call before anything outside "
            "the engine (a tile kernel, a DLPack or CUDA-array-interface consumer) may write it.")
       .def_prop_ro("_base_id", [](const py_array& a) { return reinterpret_cast<std::uintptr_t>(leaf(a).data.get()); })
+      .def_prop_ro("_writes", [](const py_array& a) { return leaf(a).data->writes; },
+                   "How many times the memory was about to be written (storage.hpp): unchanged contents while equal.")
       .def("_to_host", &to_host, nb::arg("dst"))
       .def("_export_dlpack", [](const py_array& a, nb::handle stream, nb::handle max_version) {
         return export_dlpack(a, stream, max_version);
@@ -460,10 +462,12 @@ void bind_array(nb::module_& m) {
         array::assign(n.data, array::subscript(n.lay, items), n.t, value.n);
         return true;
       })
-      .def("_assign", [](const py_array& a, const py_array& value) {
+      .def("_assign", [](const py_array& a, const py_array& value, bool temporary) {
         const auto& n = leaf(a);
-        array::assign(n.data, n.lay, n.t, value.n);
-      })
+        array::assign(n.data, n.lay, n.t, value.n, temporary);
+      }, nb::arg("value"), nb::arg("temporary") = false,
+         "a[...] = value. temporary=True: nothing else holds value (it may be evaluated straight into a's memory "
+         "even where it reads a, element by element).")
       .def("_transpose", [](const py_array& a, std::vector<int> perm) { return view(a, array::transpose(leaf(a).lay, perm)); })
       .def("_broadcast_to", [](const py_array& a, nb::handle shape) {
         return view(a, array::broadcast_to(leaf(a).lay, to_dims(shape)));

@@ -17,6 +17,17 @@ def compress(x, keep, pos, out, T: tt.Constant[int]):
 
 
 @tt.kernel
+def expand(out, keep, pos, vals, T: tt.Constant[int]):
+    """out[i] = vals[pos[i]] where keep[i] (compress's inverse: a boolean assignment): pos as for compress."""
+    offs = tt.arange(T) + tt.bid(0) * T
+    inside = offs < out.shape[0]
+    k = tt.gather(keep, (offs,), mask=inside)
+    p = tt.gather(pos, (offs,), mask=inside)
+    v = tt.gather(vals, (p,), mask=inside & k)
+    tt.scatter(out, (offs,), v, mask=inside & k)
+
+
+@tt.kernel
 def indexed(base, idx, pre, post, vals, pre_step, post_step, col_tiles, TR: tt.Constant[int],
             TC: tt.Constant[int], PRE_TABLE: tt.Constant[bool], POST_TABLE: tt.Constant[bool],
             WRITE: tt.Constant[bool]):

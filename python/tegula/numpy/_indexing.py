@@ -125,27 +125,91 @@ def _is_complex(a):
     return a._dtype_name in ("complex64", "complex128")
 
 
-def compress_flat(x, keep):
-    """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count)."""
-    F = _F()
-    x, keep = _flat(x), _flat(keep.astype("bool"))
-    if _is_complex(x):  # each part on its own (contiguous copies: the kernel reads stride-1 rows)
-        re = compress_flat(x._part(0)._contiguous(), keep)
-        return re._complex(compress_flat(x._part(1)._contiguous(), keep))
-    n = x.size
-    if n == 0:
-        return F.empty((0,), x._dtype_name, device=_core.device_of(x))
+# The compaction positions of the last masks: x[m], y[m] and x[m] = v with one mask m (mandelbrot's
+# Z[I] = Z[I]**2 + C[I]) scan m and read its count back once. An entry holds its flat mask (so its memory, whose
+# address is the key, stays alive) and is used only while that memory has not been written since (_writes).
+_MASKS = []
+_MASKS_KEPT = 2
+
+
+def _flat_mask(keep):
+    """keep as a flat bool array; a bool mask materialised in place first (then its flat view shares its memory, and
+    the next compaction with the same mask finds its positions)."""
+    if keep._dtype_name != "bool":
+        keep = keep.astype("bool")
+    keep._materialize()
+    return _flat(keep)
+
+
+def _mask_positions(keep):
+    """(flat bool keep, runs of _positions, count) for flat bool `keep`: one sync for the count, or none when the
+    same unchanged mask memory was compacted last."""
+    key = (keep._base_id, keep._offset, keep.size, keep._device_id)
+    for entry in _MASKS:
+        if entry[0] == key and entry[1] == entry[2]._writes:
+            return entry[2], entry[3], entry[4]
     runs = _positions(keep)
     last = runs[-1][1]
     count = int(last[last.size - 1].item()) + 1
-    out = F.empty((count,), x._dtype_name, device=_core.device_of(x))
+    _MASKS.insert(0, [key, keep._writes, keep, runs, count])
+    del _MASKS[_MASKS_KEPT:]
+    return keep, runs, count
+
+
+def _mask_read(keep):
+    """After launches that only read `keep`: the launcher counts every array argument as written (it cannot tell),
+    so the entry of this mask takes the count as it is now."""
+    for entry in _MASKS:
+        if entry[2] is keep:
+            entry[1] = keep._writes
+
+
+def compress_flat(x, keep):
+    """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count,
+    none for a mask compacted just before). A complex x compacts its two part views (stride 2) with one scan."""
+    F = _F()
+    x, keep = _flat(x), _flat_mask(keep)
+    if x.size == 0:
+        return F.empty((0,), x._dtype_name, device=_core.device_of(x))
+    keep, runs, count = _mask_positions(keep)
+    parts = (x._part(0), x._part(1)) if _is_complex(x) else (x,)
+    outs = [F.empty((count,), p._dtype_name, device=_core.device_of(x)) for p in parts]
     if count:
         K = _kernels()
+        for p, out in zip(parts, outs):
+            for start, pos in runs:
+                m = pos.size
+                _launch(K.compress, _tiles(m, K.TILE), (p[start:start + m], keep[start:start + m], pos, out, K.TILE),
+                        x._device_id)
+        _mask_read(keep)
+    return outs[0]._complex(outs[1]) if len(outs) == 2 else outs[0]
+
+
+def expand_flat(a, keep, value):
+    """a[keep] = value for bool keep over all of a's elements and a 1-D value of one element per kept one (NumPy's
+    boolean assignment; value already cast and of that size): each kept element takes value[its position], one
+    launch per part, no nonzero and no sync when the mask was compacted just before. False (nothing done) when a's
+    memory is not one C-order run (the general scatter then writes it)."""
+    if not a._c_contiguous or a._pending:
+        return False
+    flat, keep = a._raw_view((a.size,), (1,), a._offset), _flat_mask(keep)
+    keep, runs, count = _mask_positions(keep)
+    if value.shape != (count,):
+        raise ValueError(f"NumPy boolean array indexing assignment cannot assign {value.size} input values to the "
+                         f"{count} output values where the mask is true")
+    if not count:
+        return True
+    value = value._contiguous() if value._pending else value
+    targets = (flat._part(0), flat._part(1)) if _is_complex(a) else (flat,)
+    sources = (value._part(0), value._part(1)) if _is_complex(a) else (value,)
+    K = _kernels()
+    for out, vals in zip(targets, sources):
         for start, pos in runs:
             m = pos.size
-            _launch(K.compress, _tiles(m, K.TILE), (x[start:start + m], keep[start:start + m], pos, out, K.TILE),
-                    x._device_id)
-    return out
+            _launch(K.expand, _tiles(m, K.TILE), (out[start:start + m], keep[start:start + m], pos, vals, K.TILE),
+                    a._device_id)
+    _mask_read(keep)
+    return True
 
 
 def nonzero_flat(a):
@@ -555,10 +619,18 @@ def setitem_advanced(a, key, value):
             (value.ndim == 0 or mask is not None):
         # one value under a mask: a lazy where over the whole array (no count, no sync)
         m = _device_mask(a, items[0][1])
-        m = m.reshape(m.shape + (1,) * (a.ndim - m.ndim))
+        if m.ndim < a.ndim:  # (a reshape of a pending mask would evaluate it)
+            m = m.reshape(m.shape + (1,) * (a.ndim - m.ndim))
         v = value if value._dtype_name == a._dtype_name else value._cast(a._dtype_name)
-        a._assign(m._where(v.reshape(()), a))
+        a._assign(m._where(v if v.ndim == 0 else v.reshape(()), a), temporary=True)
         return
+    if mask is not None and value.ndim == 1 and value.size > 1:
+        v = value if value._dtype_name == a._dtype_name else value._cast(a._dtype_name)
+        v._materialize()
+        if v._base_id == a._base_id:
+            v = v.copy()
+        if expand_flat(a, mask, v):
+            return
     plan = _plan(a, items)
     if mask is not None and value.size not in (1, plan.bshape[0]):
         raise ValueError(f"NumPy boolean array indexing assignment cannot assign {value.size} input values to the "

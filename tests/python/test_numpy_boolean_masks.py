@@ -1,0 +1,98 @@
+"""Boolean masks used several times (mandelbrot's I = abs(Z) < 2; N[I] = n; Z[I] = Z[I]**2 + C[I]): the compaction
+positions of one unchanged mask are scanned once (one count read back), complex arrays compact and expand their two
+part views without copies, and x[mask] = values writes each kept element from its position (no nonzero, no
+scatter). A mask written in between (in place, by a kernel, through DLPack) is scanned again."""
+import numpy as np
+import pytest
+
+import tegula
+import tegula.numpy as tnp
+from numpy_util import assert_same, device, rng, t  # noqa: F401
+
+
+def launches(f):
+    with tegula.profile(gpu_timing=False) as p:
+        f()
+    return [r.name for r in p.launches]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "complex128", "complex64", "bool"])
+def test_values_of_a_reused_mask(dtype, device, rng):
+    x = (rng.standard_normal((40, 33)) * 3).astype(dtype)
+    y = (rng.standard_normal((40, 33)) * 3).astype(dtype)
+    if dtype.startswith("complex"):
+        x = x + 1j * rng.standard_normal(x.shape).astype(dtype)
+    a, b = t(x, device), t(y, device)
+    m = rng.standard_normal((40, 33)) > 0.3
+    for M in (t(m, device), tnp.less(t(rng.standard_normal((40, 33)), device), 0.3)):
+        want_m = M.get()
+        assert_same(a[M], x[want_m])
+        assert_same(b[M], y[want_m])
+        v = (a[M] * 2 + b[M]) if dtype != "bool" else ~a[M]
+        x[want_m] = (x[want_m] * 2 + y[want_m]) if dtype != "bool" else ~x[want_m]
+        a[M] = v
+        assert_same(a, x)
+
+
+def test_a_mask_written_in_between_is_scanned_again(device, rng):
+    x = rng.standard_normal(1000)
+    m = x > 0
+    a, M = t(x, device), t(m, device)
+    assert_same(a[M], x[m])
+    M[:500] = ~M[:500]  # in place
+    m[:500] = ~m[:500]
+    assert_same(a[M], x[m])
+    M ^= t(rng.standard_normal(1000) > 1, device)  # an in-place operator
+    m = M.get()
+    assert_same(a[M], x[m])
+    a[M] = t(np.arange(m.sum(), dtype=np.float64), device)
+    x[m] = np.arange(m.sum())
+    assert_same(a, x)
+
+
+def test_a_mask_written_through_dlpack_is_scanned_again(rng):
+    x = rng.standard_normal(300)
+    m = x > 0
+    a, M = t(x, "cpu"), t(m, "cpu")
+    assert_same(a[M], x[m])
+    host = np.from_dlpack(M)  # a writable view of the mask's memory
+    host[:] = ~host
+    assert_same(a[M], x[~m])
+
+
+def test_expand_checks_the_count_and_takes_its_own_values(device, rng):
+    x = rng.standard_normal((6, 7))
+    m = x > 0
+    a, M = t(x, device), t(m, device)
+    with pytest.raises(ValueError, match="cannot assign 3 input values"):
+        a[M] = t(np.arange(3.0), device)
+    x[m] = x[m][::-1]
+    a[M] = a[M][::-1]  # the values come from a itself
+    assert_same(a, x)
+    xt = x.T.copy()
+    at = t(x, device).T  # not one C-order run: the general scatter
+    xt[m.T] = -np.arange(m.sum())
+    at[M.T] = t(-np.arange(m.sum(), dtype=np.float64), device)
+    assert_same(at, xt)
+
+
+def test_mandelbrot_iterations_compact_once_without_copies(rng):
+    X, Y = np.linspace(-1.75, 0.25, 50), np.linspace(-1, 1, 40)
+    C = X + Y[:, None] * 1j
+    Z, N = np.zeros(C.shape, np.complex128), np.zeros(C.shape, np.int64)
+    c, z, n = t(C, "cpu"), t(Z, "cpu"), t(N, "cpu")
+
+    def step(np_, Z, N, C, k):
+        I = np_.less(abs(Z), 2.0)
+        N[I] = k
+        Z[I] = Z[I] ** 2 + C[I]
+
+    for k in range(8):
+        step(np, Z, N, C, k)
+        step(tnp, z, n, c, k)
+    assert_same(z, Z, rtol=1e-12)
+    assert_same(n, N)
+    names = launches(lambda: step(tnp, z, n, c, 8))
+    assert names.count("compress") == 4 and names.count("expand") == 2, names
+    assert "indexed" not in names and "tegula_copy" not in names, names
+    assert len(names) <= 12, names
