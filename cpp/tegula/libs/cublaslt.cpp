@@ -70,6 +70,8 @@ cudaDataType_t data_type(ir::dtype t) {
     case ir::dtype::f16: return CUDA_R_16F;
     case ir::dtype::f32: return CUDA_R_32F;
     case ir::dtype::f64: return CUDA_R_64F;
+    case ir::dtype::c64: return CUDA_C_32F;
+    case ir::dtype::c128: return CUDA_C_64F;
     case ir::dtype::f8e4m3: return CUDA_R_8F_E4M3;
     case ir::dtype::f8e5m2: return CUDA_R_8F_E5M2;
     default: fail(error_kind::type_error, "cuBLASLt matmul does not take ", ir::name(t), " operands");
@@ -105,7 +107,7 @@ struct plan {
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, d = nullptr;
   cublasLtMatmulAlgo_t algo{};
-  bool f64_scale = false;
+  bool f64_scale = false;  // alpha and beta as doubles (float64, complex128), else floats
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;  // what cublasLtMatmulAlgoGetIds/Init need
   cudaDataType_t scale = CUDA_R_32F, in = CUDA_R_16BF, out = CUDA_R_16BF;
   ~plan() {
@@ -304,13 +306,13 @@ std::vector<cublasLtMatmulAlgo_t> wide_space(cublasLtHandle_t h, const plan& pl,
 
 std::unique_ptr<plan> make_plan(cublasLtHandle_t h, const matmul_problem& p) {
   auto pl = std::make_unique<plan>();
-  const bool f64 = p.in == ir::dtype::f64;
+  const bool f64 = p.in == ir::dtype::f64 || p.in == ir::dtype::c128, cplx = ir::is_complex(p.in);
   cublasComputeType_t compute = f64 ? CUBLAS_COMPUTE_64F
                                 : (p.in == ir::dtype::f32 && p.tf32) ? CUBLAS_COMPUTE_32F_FAST_TF32
                                                                       : CUBLAS_COMPUTE_32F;
   pl->f64_scale = f64;
   pl->compute = compute;
-  pl->scale = f64 ? CUDA_R_64F : CUDA_R_32F;
+  pl->scale = cplx ? (f64 ? CUDA_C_64F : CUDA_C_32F) : f64 ? CUDA_R_64F : CUDA_R_32F;
   check(api().cublasLtMatmulDescCreate(&pl->op, compute, pl->scale), "cublasLtMatmulDescCreate");
   // cuBLASLt's A is our B: op N when B's buffer holds (k, n) row-major, T when it holds B^T.
   cublasOperation_t ta = p.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, tb = p.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -368,6 +370,8 @@ namespace {
 void validate(const matmul_problem& p) {
   if (p.m < 0 || p.n < 0 || p.k < 0 || p.batch < 1) fail(error_kind::invalid_argument, "matmul: negative extents");
   if (p.sm_count < 0) fail(error_kind::invalid_argument, "matmul: sm_count must be >= 0 (0: every multiprocessor)");
+  if (ir::is_complex(p.in) && (p.ep != epilogue::none || p.out != p.in || p.tf32))
+    fail(error_kind::invalid_argument, "cuBLASLt complex products take no epilogue, tf32 or other output dtype");
   if (ir::is_float8(p.in) && (!p.trans_b || p.trans_a))
     fail(error_kind::invalid_argument, "cuBLASLt float8 products need A row-major (m, k) and B given transposed, as "
          "an (n, k) array (its .T)");
@@ -398,9 +402,11 @@ plan& plan_for(per_device& st, const matmul_problem& p) {
 
 cublasStatus_t run(per_device& st, const plan& pl, const cublasLtMatmulAlgo_t& algo, const matmul_problem& p,
                    const rt::stream& s) {
-  const float alpha32 = float(p.alpha), beta32 = float(p.beta);
-  const void* alpha = pl.f64_scale ? static_cast<const void*>(&p.alpha) : &alpha32;
-  const void* beta = pl.f64_scale ? static_cast<const void*>(&p.beta) : &beta32;
+  // Real scales, or complex ones with a zero imaginary part: (real, imaginary) pairs of the scale type.
+  const float alpha32[2] = {float(p.alpha), 0.0f}, beta32[2] = {float(p.beta), 0.0f};
+  const double alpha64[2] = {p.alpha, 0.0}, beta64[2] = {p.beta, 0.0};
+  const void* alpha = pl.f64_scale ? static_cast<const void*>(alpha64) : alpha32;
+  const void* beta = pl.f64_scale ? static_cast<const void*>(beta64) : beta32;
   const void* c = reinterpret_cast<const void*>(p.c ? p.c : p.d);
   return api().cublasLtMatmul(st.handle, pl.op, alpha, reinterpret_cast<const void*>(p.b), pl.a,
                               reinterpret_cast<const void*>(p.a), pl.b, beta, c, pl.c, reinterpret_cast<void*>(p.d),

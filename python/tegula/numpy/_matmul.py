@@ -171,7 +171,7 @@ def _blas(a, b, batch, m, n, k, rt):
     # A (m, k) and B (k, n) row-major or transposed, D (m, n) padded to a 16-byte row.
     xa, pa, ta, lda, sa = _operand(a, batch, m, k)
     xb, pb, tb, ldb, sb = _operand(b, batch, k, n)
-    item = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}[rt]
+    item = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}[rt]
     ldd = -(-n * item // 16) * 16 // item
     d = empty(tuple(batch) + (m, ldd), rt, device=_core.device_of(a))
     d._prepare_write()
@@ -183,7 +183,23 @@ def _blas(a, b, batch, m, n, k, rt):
     return d if ldd == n else d[..., :n]
 
 
+_COMPLEX_LT = {}  # device -> False once cuBLASLt refused a complex product there (warned once)
+
+
 def _complex(a, b, batch, m, n, k, rt):
+    """One complex cuBLASLt product (as CuPy's zgemm: a single pass over the operands); where cuBLASLt refuses
+    it, four real products of the parts, with a PerformanceWarning once."""
+    if _COMPLEX_LT.get(a._device_id, True):
+        try:
+            return _blas(a, b, batch, m, n, k, rt)
+        except ValueError as e:  # cuBLASLt NOT_SUPPORTED, INVALID_VALUE or no algorithm
+            import warnings
+
+            from tegula.tile import PerformanceWarning
+
+            _COMPLEX_LT[a._device_id] = False
+            warnings.warn(f"tegula.numpy: cuBLASLt refused a {rt} product ({e}); complex products on this device "
+                          "run as four real products of the parts", PerformanceWarning, stacklevel=4)
     part = "float32" if rt == "complex64" else "float64"
     ar, ai = a.real.astype(part), a.imag.astype(part)
     br, bi = b.real.astype(part), b.imag.astype(part)
