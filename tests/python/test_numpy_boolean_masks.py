@@ -96,3 +96,16 @@ def test_mandelbrot_iterations_compact_once_without_copies(rng):
     assert names.count("compress") == 4 and names.count("expand") == 2, names
     assert "indexed" not in names and "tegula_copy" not in names, names
     assert len(names) <= 12, names
+
+
+def test_a_mask_that_writes_itself(device, rng):
+    """m[m] = values writes the mask's own memory: its positions are not reused afterwards."""
+    x = rng.standard_normal(200) > 0
+    m = t(x, device)
+    k = int(x.sum())
+    vals = np.arange(k) % 2 == 0
+    x[x] = vals
+    m[m] = t(vals, device)
+    assert_same(m, x)
+    y = rng.standard_normal(200)
+    assert_same(t(y, device)[m], y[x])

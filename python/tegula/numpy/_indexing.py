@@ -156,12 +156,16 @@ def _mask_positions(keep):
     return keep, runs, count
 
 
-def _mask_read(keep):
-    """After launches that only read `keep`: the launcher counts every array argument as written (it cannot tell),
-    so the entry of this mask takes the count as it is now."""
-    for entry in _MASKS:
+def _mask_read(keep, written=None):
+    """After launches that only read `keep` (and wrote `written`): the launcher counts every array argument as
+    written (it cannot tell), so the entry of this mask takes the count as it is now, unless `written` shares the
+    mask's memory (m[m] = values): then the entry goes."""
+    for entry in list(_MASKS):
         if entry[2] is keep:
-            entry[1] = keep._writes
+            if written is not None and written._base_id == keep._base_id:
+                _MASKS.remove(entry)
+            else:
+                entry[1] = keep._writes
 
 
 def compress_flat(x, keep):
@@ -208,7 +212,7 @@ def expand_flat(a, keep, value):
             m = pos.size
             _launch(K.expand, _tiles(m, K.TILE), (out[start:start + m], keep[start:start + m], pos, vals, K.TILE),
                     a._device_id)
-    _mask_read(keep)
+    _mask_read(keep, a)
     return True
 
 
