@@ -109,3 +109,37 @@ def test_a_mask_that_writes_itself(device, rng):
     assert_same(m, x)
     y = rng.standard_normal(200)
     assert_same(t(y, device)[m], y[x])
+
+
+def test_masks_of_one_value(device, rng):
+    """Two masks built by the same expression over unchanged arrays (nbody's a[a > 0] = a[a > 0] ** -1.5) share one
+    scan; once an array under the expression, or the first mask's memory, is written, they do not."""
+    x = rng.standard_normal((30, 20))
+    a = t(x, device)
+    want = x.copy()
+    want[want > 0] = want[want > 0] ** -1.5
+    a[a > 0] = a[a > 0] ** -1.5
+    assert_same(a, want, rtol=1e-12)
+    m1 = a > -0.5
+    r1 = a[m1]
+    a[0, :] = 5.0  # a written: a new a > -0.5 is another mask
+    x = a.get()
+    assert_same(a[a > -0.5], x[x > -0.5])
+    assert_same(r1, want[want > -0.5])
+    m2 = a < 0
+    first = a[m2]
+    m2[...] = True  # the first mask's memory written: the expression's key no longer names it
+    assert_same(a[a < 0], x[x < 0])
+    assert_same(first, x[x < 0])
+    if device == "cpu":
+        b = t(rng.standard_normal(500), device)
+
+        def statement():
+            b[b > 0] = b[b > 0] * 2  # Python builds the right side first, then the left side's mask
+
+        statement()
+        names = launches(statement)
+        # the right side: its mask, the scan (two kernels), the compaction, the product; the left side: its mask,
+        # evaluated only because the write flushes the readers of b, and the expansion. No second scan and one count
+        # read (before: 9 launches, two counts)
+        assert names.count("compress") == 1 and names.count("expand") == 1 and len(names) == 7, names

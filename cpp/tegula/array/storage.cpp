@@ -1,9 +1,9 @@
 // Array storage on the host or a device (see storage.hpp).
 #include "tegula/array/storage.hpp"
-#include <atomic>
-#include <cstring>
 
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <unordered_map>
@@ -58,6 +58,12 @@ std::atomic<bool> poison_cpu{false};
 }  // namespace
 
 void storage::set_poison(bool on) { poison_cpu.store(on, std::memory_order_relaxed); }
+
+namespace {
+std::atomic<std::uint64_t> next_serial{1};
+}  // namespace
+
+storage::storage(token) : serial(next_serial.fetch_add(1, std::memory_order_relaxed)) {}
 
 std::shared_ptr<storage> storage::allocate_cpu(std::size_t bytes) {
   auto s = std::make_shared<storage>(token{});

@@ -23,7 +23,7 @@ class storage {
   };
 
  public:
-  explicit storage(token) {}  // for make_shared (one allocation for the storage and its count)
+  explicit storage(token);  // for make_shared (one allocation for the storage and its count)
   // Uninitialised bytes: host memory (64-byte aligned) or the device's stream-ordered pool.
   static std::shared_ptr<storage> allocate_cpu(std::size_t bytes);
   // Tests: fill every new CPU allocation with 0xff bytes (NaN for floats), so that an element a
@@ -51,6 +51,8 @@ class storage {
   // first): equal counts mean unchanged contents, so what was derived from them (a mask's compaction
   // positions, say) may be reused.
   std::uint64_t writes = 0;
+  // Unique for the process (never reused, unlike addresses): with `writes`, names the contents.
+  const std::uint64_t serial;
   std::size_t readers_pruned_at = 0;
 
  private:

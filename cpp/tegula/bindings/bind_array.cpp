@@ -12,6 +12,7 @@
 #include "tegula/array/expr.hpp"
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/materialize.hpp"
+#include "tegula/array/value_key.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/interruptible.hpp"
 #include "tegula/bindings/py_array.hpp"
@@ -413,6 +414,14 @@ void bind_array(nb::module_& m) {
            "Materialises the pending expressions that read this array's memory: call before anything outside "
            "the engine (a tile kernel, a DLPack or CUDA-array-interface consumer) may write it.")
       .def_prop_ro("_base_id", [](const py_array& a) { return reinterpret_cast<std::uintptr_t>(leaf(a).data.get()); })
+      .def_prop_ro("_value_key", [](const py_array& a) -> nb::object {
+        auto k = array::make_value_key(a.n);
+        if (!k) return nb::none();
+        nb::list leaves;
+        for (const auto& l : k->leaves) leaves.append(nb::cast(py_array{l}));
+        return nb::make_tuple(nb::bytes(k->key.data(), k->key.size()), leaves);
+      }, "(key, leaves) naming this array's value (array/value_key.hpp): equal keys hold equal values while each "
+         "leaf's _writes is unchanged; None for reductions, scans and very large graphs.")
       .def_prop_ro("_writes", [](const py_array& a) { return leaf(a).data->writes; },
                    "How many times the memory was about to be written (storage.hpp): unchanged contents while equal.")
       .def("_to_host", &to_host, nb::arg("dst"))

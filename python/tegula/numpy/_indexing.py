@@ -126,93 +126,117 @@ def _is_complex(a):
 
 
 # The compaction positions of the last masks: x[m], y[m] and x[m] = v with one mask m (mandelbrot's
-# Z[I] = Z[I]**2 + C[I]) scan m and read its count back once. An entry holds its flat mask (so its memory, whose
-# address is the key, stays alive) and is used only while that memory has not been written since (_writes).
+# Z[I] = Z[I]**2 + C[I]), or with masks of one value (nbody's a[a > 0] = a[a > 0] ** -1.5), scan once and read the
+# count back once. An entry is found by the value keys (array/value_key.hpp) its mask had, pending and once
+# materialised, each valid while its leaves' write counts are unchanged.
 _MASKS = []
 _MASKS_KEPT = 2
 
 
-def _flat_mask(keep):
-    """keep as a flat bool array; a bool mask materialised in place first (then its flat view shares its memory, and
-    the next compaction with the same mask finds its positions)."""
-    if keep._dtype_name != "bool":
-        keep = keep.astype("bool")
-    keep._materialize()
-    return _flat(keep)
+class _Mask:
+    """A compacted mask: its flat bool array, the positions' runs and the count, and the value keys naming it."""
+
+    def __init__(self, keep, runs, count):
+        self.keep, self.runs, self.count = keep, runs, count
+        self.keep_writes = keep._writes  # the flat mask's own memory (the user's mask array) unchanged, too
+        self.keys = []  # [key bytes, leaf arrays (held: their storages stay alive), their write counts]
+
+    def name(self, value_key):
+        if value_key is not None:
+            key, leaves = value_key
+            self.keys.append([key, leaves, [leaf._writes for leaf in leaves]])
+
+    def valid_keys(self):
+        """Drops the keys whose leaves were written (all of them when the mask's own memory was); True while one is
+        left."""
+        if self.keep._writes != self.keep_writes:
+            self.keys = []
+        self.keys = [k for k in self.keys if all(leaf._writes == w for leaf, w in zip(k[1], k[2]))]
+        return bool(self.keys)
+
+    def read_by(self, written):
+        """After launches that only read the mask and its keys' leaves, and wrote `written`: the launcher counts every
+        array argument as written (it cannot tell), so the keys take the counts as they are now; a key with a leaf in
+        `written`'s memory goes (m[m] = values, a[a > 0] = ...), and the entry with its last key."""
+        if written is not None:
+            self.keys = [] if written._base_id == self.keep._base_id else \
+                [k for k in self.keys if all(leaf._base_id != written._base_id for leaf in k[1])]
+        for k in self.keys:
+            k[2] = [leaf._writes for leaf in k[1]]
+        self.keep_writes = self.keep._writes
+        if not self.keys and self in _MASKS:
+            _MASKS.remove(self)
 
 
-def _mask_positions(keep):
-    """(flat bool keep, runs of _positions, count) for flat bool `keep`: one sync for the count, or none when the
-    same unchanged mask memory was compacted last."""
-    key = (keep._base_id, keep._offset, keep.size, keep._device_id)
-    for entry in _MASKS:
-        if entry[0] == key and entry[1] == entry[2]._writes:
-            return entry[2], entry[3], entry[4]
+def _mask(mask):
+    """The _Mask of a bool (or truth-tested) array over all of an array's elements: found by its value, or compacted
+    now (one scan, one count read back)."""
+    if mask._dtype_name != "bool":
+        mask = mask.astype("bool")
+    pending_key = mask._value_key
+    if pending_key is not None:
+        for m in _MASKS:
+            if any(k[0] == pending_key[0] for k in m.keys) and m.valid_keys() and \
+                    any(k[0] == pending_key[0] for k in m.keys):
+                return m
+    mask._materialize()  # in place: later uses of this object find the entry by its own memory
+    keep = _flat(mask)
     runs = _positions(keep)
     last = runs[-1][1]
-    count = int(last[last.size - 1].item()) + 1
-    _MASKS.insert(0, [key, keep._writes, keep, runs, count])
+    entry = _Mask(keep, runs, int(last[last.size - 1].item()) + 1)
+    entry.name(pending_key)
+    if mask._value_key is not None and (pending_key is None or mask._value_key[0] != pending_key[0]):
+        entry.name(mask._value_key)
+    _MASKS.insert(0, entry)
     del _MASKS[_MASKS_KEPT:]
-    return keep, runs, count
-
-
-def _mask_read(keep, written=None):
-    """After launches that only read `keep` (and wrote `written`): the launcher counts every array argument as
-    written (it cannot tell), so the entry of this mask takes the count as it is now, unless `written` shares the
-    mask's memory (m[m] = values): then the entry goes."""
-    for entry in list(_MASKS):
-        if entry[2] is keep:
-            if written is not None and written._base_id == keep._base_id:
-                _MASKS.remove(entry)
-            else:
-                entry[1] = keep._writes
+    return entry
 
 
 def compress_flat(x, keep):
     """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count,
-    none for a mask compacted just before). A complex x compacts its two part views (stride 2) with one scan."""
+    none for a mask of the same value compacted just before). A complex x compacts its two part views (stride 2)
+    with one scan."""
     F = _F()
-    x, keep = _flat(x), _flat_mask(keep)
+    x = _flat(x)
     if x.size == 0:
         return F.empty((0,), x._dtype_name, device=_core.device_of(x))
-    keep, runs, count = _mask_positions(keep)
+    m = _mask(keep)
     parts = (x._part(0), x._part(1)) if _is_complex(x) else (x,)
-    outs = [F.empty((count,), p._dtype_name, device=_core.device_of(x)) for p in parts]
-    if count:
+    outs = [F.empty((m.count,), p._dtype_name, device=_core.device_of(x)) for p in parts]
+    if m.count:
         K = _kernels()
         for p, out in zip(parts, outs):
-            for start, pos in runs:
-                m = pos.size
-                _launch(K.compress, _tiles(m, K.TILE), (p[start:start + m], keep[start:start + m], pos, out, K.TILE),
+            for start, pos in m.runs:
+                n = pos.size
+                _launch(K.compress, _tiles(n, K.TILE), (p[start:start + n], m.keep[start:start + n], pos, out, K.TILE),
                         x._device_id)
-        _mask_read(keep)
+        m.read_by(None)
     return outs[0]._complex(outs[1]) if len(outs) == 2 else outs[0]
 
 
 def expand_flat(a, keep, value):
     """a[keep] = value for bool keep over all of a's elements and a 1-D value of one element per kept one (NumPy's
     boolean assignment; value already cast and of that size): each kept element takes value[its position], one
-    launch per part, no nonzero and no sync when the mask was compacted just before. False (nothing done) when a's
-    memory is not one C-order run (the general scatter then writes it)."""
+    launch per part, no nonzero and no sync when a mask of the same value was compacted just before. False
+    (nothing done) when a's memory is not one C-order run (the general scatter then writes it)."""
     if not a._c_contiguous or a._pending:
         return False
-    flat, keep = a._raw_view((a.size,), (1,), a._offset), _flat_mask(keep)
-    keep, runs, count = _mask_positions(keep)
-    if value.shape != (count,):
+    flat, m = a._raw_view((a.size,), (1,), a._offset), _mask(keep)
+    if value.shape != (m.count,):
         raise ValueError(f"NumPy boolean array indexing assignment cannot assign {value.size} input values to the "
-                         f"{count} output values where the mask is true")
-    if not count:
+                         f"{m.count} output values where the mask is true")
+    if not m.count:
         return True
     value = value._contiguous() if value._pending else value
     targets = (flat._part(0), flat._part(1)) if _is_complex(a) else (flat,)
     sources = (value._part(0), value._part(1)) if _is_complex(a) else (value,)
     K = _kernels()
     for out, vals in zip(targets, sources):
-        for start, pos in runs:
-            m = pos.size
-            _launch(K.expand, _tiles(m, K.TILE), (out[start:start + m], keep[start:start + m], pos, vals, K.TILE),
+        for start, pos in m.runs:
+            n = pos.size
+            _launch(K.expand, _tiles(n, K.TILE), (out[start:start + n], m.keep[start:start + n], pos, vals, K.TILE),
                     a._device_id)
-    _mask_read(keep, a)
+    m.read_by(a)
     return True
 
 
