@@ -201,15 +201,11 @@ def compress_flat(x, keep):
     if x.size == 0:
         return F.empty((0,), x._dtype_name, device=_core.device_of(x))
     m = _mask(keep)
-    parts = (x._part(0), x._part(1)) if _is_complex(x) else (x,)
+    parts = _parts(x)
     outs = [F.empty((m.count,), p._dtype_name, device=_core.device_of(x)) for p in parts]
     if m.count:
-        K = _kernels()
         for p, out in zip(parts, outs):
-            for start, pos in m.runs:
-                n = pos.size
-                _launch(K.compress, _tiles(n, K.TILE), (p[start:start + n], m.keep[start:start + n], pos, out, K.TILE),
-                        x._device_id)
+            _per_run(_kernels().compress, m, p, out, x._device_id)
         m.read_by(None)
     return outs[0]._complex(outs[1]) if len(outs) == 2 else outs[0]
 
@@ -228,16 +224,24 @@ def expand_flat(a, keep, value):
     if not m.count:
         return True
     value = value._contiguous() if value._pending else value
-    targets = (flat._part(0), flat._part(1)) if _is_complex(a) else (flat,)
-    sources = (value._part(0), value._part(1)) if _is_complex(a) else (value,)
-    K = _kernels()
-    for out, vals in zip(targets, sources):
-        for start, pos in m.runs:
-            n = pos.size
-            _launch(K.expand, _tiles(n, K.TILE), (out[start:start + n], m.keep[start:start + n], pos, vals, K.TILE),
-                    a._device_id)
+    for out, vals in zip(_parts(flat), _parts(value)):
+        _per_run(_kernels().expand, m, out, vals, a._device_id)
     m.read_by(a)
     return True
+
+
+def _parts(x):
+    """A complex array's two float part views (stride 2), else the array itself."""
+    return (x._part(0), x._part(1)) if _is_complex(x) else (x,)
+
+
+def _per_run(kernel, m, spread, packed, device_id):
+    """compress or expand over each run of mask m's positions: `spread` has the mask's size (sliced per run),
+    `packed` one element per kept one."""
+    T = _kernels().TILE
+    for start, pos in m.runs:
+        n = pos.size
+        _launch(kernel, _tiles(n, T), (spread[start:start + n], m.keep[start:start + n], pos, packed, T), device_id)
 
 
 def nonzero_flat(a):
