@@ -7,22 +7,22 @@ TILE = 1024
 
 @tt.kernel
 def compress(x, keep, pos, out, T: tt.Constant[int]):
-    """out[pos[i]] = x[i] where keep[i]: pos is the inclusive cumsum of keep, minus one."""
+    """out[pos[i] - 1] = x[i] where keep[i]: pos is the inclusive cumsum of keep (each kept element's 1-based rank)."""
     offs = tt.arange(T) + tt.bid(0) * T
     inside = offs < x.shape[0]
     k = tt.gather(keep, (offs,), mask=inside)
-    p = tt.gather(pos, (offs,), mask=inside)
+    p = tt.gather(pos, (offs,), mask=inside) - 1
     v = tt.gather(x, (offs,), mask=inside)
     tt.scatter(out, (p,), v, mask=inside & k)
 
 
 @tt.kernel
 def expand(out, keep, pos, vals, T: tt.Constant[int]):
-    """out[i] = vals[pos[i]] where keep[i] (compress's inverse: a boolean assignment): pos as for compress."""
+    """out[i] = vals[pos[i] - 1] where keep[i] (compress's inverse: a boolean assignment): pos as for compress."""
     offs = tt.arange(T) + tt.bid(0) * T
     inside = offs < out.shape[0]
     k = tt.gather(keep, (offs,), mask=inside)
-    p = tt.gather(pos, (offs,), mask=inside)
+    p = tt.gather(pos, (offs,), mask=inside) - 1
     v = tt.gather(vals, (p,), mask=inside & k)
     tt.scatter(out, (offs,), v, mask=inside & k)
 

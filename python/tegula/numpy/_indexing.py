@@ -97,12 +97,13 @@ _SCAN_ROW = 4096  # compaction scans rows of this length: a 1-D scan of a long a
 
 
 def _positions(keep):
-    """Output positions (inclusive cumsum - 1, int64) of flat bool `keep` as contiguous runs: [(start, pos)].
-    Long inputs scan (R, _SCAN_ROW) rows in parallel, then add each row's exclusive prefix of row totals; the
-    tail that fills no row scans on its own, after the rows' total. Nothing is read back here."""
+    """Inclusive cumsum (int64: each kept element's 1-based rank) of flat bool `keep` as contiguous runs:
+    [(start, pos)]. Long inputs scan (R, _SCAN_ROW) rows in parallel, then add each row's exclusive prefix of row
+    totals; the tail that fills no row scans on its own, after the rows' total. A short input is one scan kernel.
+    Nothing is read back here."""
     n = keep.size
     rows = n // _SCAN_ROW if n >= 4 * _SCAN_ROW else 0
-    runs, carry = [], -1
+    runs, carry = [], None
     if rows:
         main = rows * _SCAN_ROW
         scan = keep[:main].reshape((rows, _SCAN_ROW)).astype("int64")._scan("cumsum", 1)
@@ -110,14 +111,14 @@ def _positions(keep):
         totals = scan[:, _SCAN_ROW - 1]
         ends = totals._scan("cumsum", 0)
         ends._materialize()
-        pos = scan + (ends - totals - 1).reshape((rows, 1))
+        pos = scan + (ends - totals).reshape((rows, 1))
         runs.append((0, pos.reshape(-1)._contiguous()))
-        carry = ends[rows - 1] - 1
+        carry = ends[rows - 1]
     else:
         main = 0
     if main < n:
-        pos = keep[main:].astype("int64")._scan("cumsum", 0) + carry
-        runs.append((main, pos._contiguous()))
+        pos = keep[main:].astype("int64")._scan("cumsum", 0)
+        runs.append((main, (pos + carry if carry is not None else pos)._contiguous()))
     return runs
 
 
@@ -183,7 +184,7 @@ def _mask(mask):
     keep = _flat(mask)
     runs = _positions(keep)
     last = runs[-1][1]
-    entry = _Mask(keep, runs, int(last[last.size - 1].item()) + 1)
+    entry = _Mask(keep, runs, int(last[last.size - 1].item()))
     entry.name(pending_key)
     if mask._value_key is not None and (pending_key is None or mask._value_key[0] != pending_key[0]):
         entry.name(mask._value_key)
