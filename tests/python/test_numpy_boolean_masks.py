@@ -143,3 +143,13 @@ def test_masks_of_one_value(device, rng):
         # because the write flushes the readers of b, and the expansion. No second scan and one count read (session
         # 15 before: 9 launches, two counts)
         assert names.count("compress") == 1 and names.count("expand") == 1 and len(names) == 6, names
+
+
+def test_empty_masks(device):
+    a = tnp.zeros((0, 3), device=device)
+    m = a > 0
+    with pytest.raises(ValueError, match="cannot assign 3 input values to the 0 output values"):
+        a[m] = tnp.arange(3.0, device=device)
+    assert a[m].shape == (0,)
+    a[m] = tnp.zeros(0, device=device)
+    assert a.shape == (0, 3)

@@ -182,9 +182,9 @@ def _mask(mask):
                 return m
     mask._materialize()  # in place: later uses of this object find the entry by its own memory
     keep = _flat(mask)
-    runs = _positions(keep)
-    last = runs[-1][1]
-    entry = _Mask(keep, runs, int(last[last.size - 1].item()))
+    runs = _positions(keep) if keep.size else []
+    last = runs[-1][1] if runs else None
+    entry = _Mask(keep, runs, int(last[last.size - 1].item()) if runs else 0)
     entry.name(pending_key)
     if mask._value_key is not None and (pending_key is None or mask._value_key[0] != pending_key[0]):
         entry.name(mask._value_key)
