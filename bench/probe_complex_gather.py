@@ -6,7 +6,10 @@ which the canary fails, then what the canary gets with the array engine's and th
         $REPO/tests/python/test_numpy_complex.py -k cuda
 
 In session 13, `test_numpy_complex.py -k cuda` in one process failed 18 cases (complex take / advanced indexing /
-max / min: real and imaginary parts shifted by one float), at 331a279 too; each passes alone."""
+max / min: real and imaginary parts shifted by one float), at 331a279 too; each passes alone. Session 15 found the
+cause (the array kernel cache missed the complex result's part-view contiguity: array/kernels.cpp now keys every
+argument's layout flags and checks them at each launch); the plugin stays to catch a regression on the GPU.
+TEGULA_PROBE_DTYPE=complex128 runs the canary in complex128 (the dtype that failed in session 15)."""
 import os
 
 import numpy as np
