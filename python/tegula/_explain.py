@@ -266,7 +266,7 @@ def for_array(x, arch=None):
     if not source:  # a CPU array: generate what the GPU would run, assuming contiguous aligned operands
         fn = _tegula.parse_ir(ir_text, "<array kernel>")
         n_arrays = len(re.findall(r"!tile\.array|array<", ir_text.split("{", 1)[0])) or 1
-        k = _tegula.generate_kernel(fn, arch, [(True, True)] * n_arrays, 0)
+        k = _tegula.generate_kernel(fn, arch, [(True, True)] * n_arrays, 0, array_engine=True)
         source, threads, name = k["source"], k["block_threads"], k["name"]
         notes.append("x lives on the CPU interpreter: the CUDA shown assumes contiguous, 16-byte aligned operands")
     else:

@@ -48,6 +48,29 @@ TEST(CodegenLayout, VectorWidthFromElementSizeAndLastExtent) {
   EXPECT_TRUE(k.of(tile(dtype::f32)).replicated);
 }
 
+// A chain of n element-wise ops on a 4096-element float32 tile.
+ir::function chain_kernel(int n) {
+  kernel k("chain");
+  value_id x = k.array("x", dtype::f32, 1), y = k.array("y", dtype::f32, 1);
+  value_id z = k.i32(0);
+  value_id v = k.load(x, {z}, {4096});
+  for (int i = 0; i < n; ++i) v = k.op1(op_kind::add, {v, v}, tile(dtype::f32, {4096}));
+  k.store(y, {z}, v);
+  return k.finish();
+}
+
+TEST(CodegenLayout, LongBodiesGiveThreadsFewerGroupsWhenAsked) {
+  // Hand-tuned tile kernels keep four vector groups per thread whatever their length.
+  EXPECT_EQ(plan_layout(chain_kernel(60)).threads, 256);
+  EXPECT_EQ(plan_layout(chain_kernel(60), false).of(tile(dtype::f32, {4096})).per_thread, 4);
+  // The array engine's: four up to 24 tile values, two up to 40, one past that.
+  EXPECT_EQ(plan_layout(chain_kernel(10), true).threads, 256);
+  EXPECT_EQ(plan_layout(chain_kernel(30), true).threads, 512);
+  kernel_layout l = plan_layout(chain_kernel(60), true);
+  EXPECT_EQ(l.threads, 1024);
+  EXPECT_EQ(l.of(tile(dtype::f32, {4096})).per_thread, 1);
+}
+
 TEST(CodegenLayout, OneShapeOneLayoutAcrossDtypes) {
   kernel k("mixed");
   value_id x = k.array("x", dtype::f16, 1), y = k.array("y", dtype::f32, 1);

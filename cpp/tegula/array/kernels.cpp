@@ -74,6 +74,7 @@ std::unique_ptr<array_kernel> build(device_kind device, rt::device* gpu, const s
   if (device == device_kind::cpu) return k;
   codegen::options o;
   o.arch = gpu->arch();
+  o.long_bodies_fewer_groups = true;  // long fused graphs keep their values in registers
   for (const auto& a : args)
     if (auto* x = std::get_if<kernel_array>(&a)) o.arrays.push_back({x->contiguous, x->aligned});
   codegen::kernel_source src = codegen::generate(k->fn, o);

@@ -21,11 +21,12 @@ void bind_codegen(nb::module_& m) {
   "(kernel name, CUDA source, block threads, dynamic shared bytes). arrays: (last_dim_contiguous, aligned_16) per array param.");
 
   m.def("generate_kernel", [](const ir::function& f, int arch, std::vector<std::pair<bool, bool>> arrays, int stages,
-                                 int cluster) {
+                                 int cluster, bool array_engine) {
     codegen::options o;
     o.arch = arch;
     o.stages = stages;
     o.cluster = cluster;
+    o.long_bodies_fewer_groups = array_engine;
     for (auto [contiguous, aligned] : arrays) o.arrays.push_back({contiguous, aligned});
     codegen::kernel_source k = codegen::generate(f, o);
     nb::list maps;
@@ -43,7 +44,9 @@ void bind_codegen(nb::module_& m) {
     d["note"] = k.note;
     return d;
   }, nb::arg("function"), nb::arg("arch"), nb::arg("arrays"), nb::arg("stages") = 0, nb::arg("cluster") = 1,
-  "The generated kernel as a dict: name, source, block_threads, shared_bytes, arch_specific (compile for sm_XXa), "
+  nb::arg("array_engine") = false,
+  "The generated kernel as a dict (array_engine: as the array engine generates it, codegen::options::"
+  "long_bodies_fewer_groups): name, source, block_threads, shared_bytes, arch_specific (compile for sm_XXa), "
   "persistent (launch min(blocks, SMs) and pass the grid), stages, cluster (blocks per cluster), tensor_maps [(array index, dtype, box rows, box "
   "cols)], note (why an mma stayed off the tensor cores).");
 }

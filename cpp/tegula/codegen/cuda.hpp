@@ -20,6 +20,8 @@ struct options {
   int stages = 0;                      // tensor-core kernels: pipeline stages (0: as many as fit, up to 6)
   int cluster = 1;                     // tensor-core kernels: blocks per cluster, 1 or 2 (pairs share operand
                                        // tiles through multicast copies; matmul_sm90.cpp)
+  bool long_bodies_fewer_groups = false;  // a long body gives each thread fewer vector groups (layout.cpp:
+                                          // groups_per_thread); the array engine's kernels, not hand-tuned tiles
 };
 
 // A CUtensorMap the launcher encodes for a 2-D array parameter: 128-byte swizzled boxes of

@@ -32,7 +32,7 @@ void count_uses(const ir::region& r, std::vector<int>& uses, std::map<ir::value_
 
 }  // namespace
 
-emitter::emitter(const ir::function& f, const options& o, const matmul_plan* mm) : f_(f), opt_(o), lay_(plan_layout(f)) {
+emitter::emitter(const ir::function& f, const options& o, const matmul_plan* mm) : f_(f), opt_(o), lay_(plan_layout(f, o.long_bodies_fewer_groups)) {
   if (mm) {
     mm_ = mm;
     // Tiles live in the consumer warpgroups; the (BM, BN) shape in the wgmma accumulator layout.

@@ -82,7 +82,7 @@ tile_layout kernel_layout::of(const ir::type& t) const {
   return l;
 }
 
-kernel_layout plan_layout(const ir::function& f) {
+kernel_layout plan_layout(const ir::function& f, bool long_bodies_fewer_groups) {
   std::map<std::vector<std::int64_t>, int> want;
   collect(f, f.body, want);
   kernel_layout k;
@@ -98,7 +98,7 @@ kernel_layout plan_layout(const ir::function& f) {
     k.vec_of[key] = vec;
   }
   std::int64_t threads = 32;
-  const std::int64_t per_thread = groups_per_thread(tile_values(f, f.body));
+  const std::int64_t per_thread = long_bodies_fewer_groups ? groups_per_thread(tile_values(f, f.body)) : 4;
   for (const auto& [shape, vec] : k.vec_of) {
     std::int64_t n = 1;
     for (auto d : shape) n *= d;

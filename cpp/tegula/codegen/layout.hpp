@@ -48,6 +48,7 @@ constexpr std::int64_t max_slots = 256;
 // Chooses V per shape (from the element sizes of the loads and stores of that shape: 16 bytes per
 // group, halved until it divides the last extent) and T from the largest tile:
 // T = clamp(round_up(ceil(numel / (4 V)), 32), 32, 1024), i.e. about four groups per thread.
-kernel_layout plan_layout(const ir::function& f);
+// long_bodies_fewer_groups: see options (cuda.hpp); else every thread owns four vector groups of each tile.
+kernel_layout plan_layout(const ir::function& f, bool long_bodies_fewer_groups = false);
 
 }  // namespace tegula::codegen
