@@ -177,8 +177,7 @@ def _mask(mask):
     pending_key = mask._value_key
     if pending_key is not None:
         for m in _MASKS:
-            if any(k[0] == pending_key[0] for k in m.keys) and m.valid_keys() and \
-                    any(k[0] == pending_key[0] for k in m.keys):
+            if m.valid_keys() and any(k[0] == pending_key[0] for k in m.keys):
                 return m
     mask._materialize()  # in place: later uses of this object find the entry by its own memory
     keep = _flat(mask)
@@ -186,8 +185,9 @@ def _mask(mask):
     last = runs[-1][1] if runs else None
     entry = _Mask(keep, runs, int(last[last.size - 1].item()) if runs else 0)
     entry.name(pending_key)
-    if mask._value_key is not None and (pending_key is None or mask._value_key[0] != pending_key[0]):
-        entry.name(mask._value_key)
+    own_key = mask._value_key
+    if own_key is not None and (pending_key is None or own_key[0] != pending_key[0]):
+        entry.name(own_key)
     _MASKS.insert(0, entry)
     del _MASKS[_MASKS_KEPT:]
     return entry
@@ -579,6 +579,14 @@ def _gather(plan, checked=False):
     return out.reshape(plan.shape)
 
 
+def _written_value(a, value):
+    """value cast (unsafe, as NumPy's setitem) to a's dtype and in memory, copied when it shares a's memory: a
+    kernel that writes a must not read what it overwrites."""
+    v = value if value._dtype_name == a._dtype_name else value._cast(a._dtype_name)
+    v._materialize()
+    return v.copy() if v._base_id == a._base_id else v
+
+
 def _scatter(plan, value):
     """a[key] = value: value cast (unsafe, as NumPy's setitem) and broadcast to the result shape. A value
     that shares a's memory is copied first: the kernel must not read what it overwrites."""
@@ -591,11 +599,8 @@ def _scatter(plan, value):
     R, Q = _rows_cols(plan)
     if not (R and Q):
         return
-    v = value if value._dtype_name == a._dtype_name else value._cast(a._dtype_name)
-    v._materialize()
-    if v._base_id == a._base_id:
-        v = v.copy()
-    v = v.reshape(vs)._broadcast_to(shape).reshape((R, Q))  # a view where the strides allow (a scalar: all 0)
+    # a view where the strides allow (a scalar: all 0)
+    v = _written_value(a, value).reshape(vs)._broadcast_to(shape).reshape((R, Q))
     if _is_complex(a):
         if v._pending:  # a reshape that needed a copy: the parts must be views
             v._materialize()
@@ -658,11 +663,7 @@ def setitem_advanced(a, key, value):
         a._assign(m._where(v if v.ndim == 0 else v.reshape(()), a), temporary=True)
         return
     if mask is not None and value.ndim == 1 and value.size > 1:
-        v = value if value._dtype_name == a._dtype_name else value._cast(a._dtype_name)
-        v._materialize()
-        if v._base_id == a._base_id:
-            v = v.copy()
-        if expand_flat(a, mask, v):
+        if expand_flat(a, mask, _written_value(a, value)):
             return
     plan = _plan(a, items)
     if mask is not None and value.size not in (1, plan.bshape[0]):
