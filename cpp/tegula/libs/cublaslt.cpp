@@ -143,11 +143,18 @@ per_device& state(rt::device& dev, const rt::stream& s) {
   return st;
 }
 
+// The alignment cuBLASLt may assume of a buffer: the largest power of two dividing its address, at most 256 (its
+// default assumption: an algorithm chosen under it may read a less aligned view wrongly). 256 for no buffer.
+std::uint32_t alignment_of(std::uintptr_t address) {
+  if (address == 0) return 256;
+  return std::uint32_t(std::min<std::uintptr_t>(256, address & (~address + 1)));
+}
+
 std::string key_of(const matmul_problem& p) {
   return str(int(p.in), ",", int(p.out), ",", p.tf32, ",", p.m, ",", p.n, ",", p.k, ",", p.batch, ",", p.trans_a, ",",
              p.trans_b, ",", p.lda, ",", p.ldb, ",", p.ldc, ",", p.ldd, ",", p.stride_a, ",", p.stride_b, ",",
              p.stride_c, ",", p.stride_d, ",", p.sm_count, ",", int(p.ep), ",", p.c != 0, ",", p.bias % 16 == 0, ",",
-             (p.a | p.b | p.d | p.c) % 16 == 0);
+             alignment_of(p.a), ",", alignment_of(p.b), ",", alignment_of(p.c), ",", alignment_of(p.d));
 }
 
 cublasLtMatrixLayout_t layout(cudaDataType_t t, std::int64_t rows, std::int64_t cols, std::int64_t ld,
@@ -172,6 +179,14 @@ std::vector<cublasLtMatmulHeuristicResult_t> heuristics(cublasLtHandle_t h, cons
   std::uint64_t ws = workspace_bytes;
   check(api().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
         "set MAX_WORKSPACE_BYTES");
+  // cuBLASLt's A is our B (and its B our A): each buffer's alignment, so no algorithm needs more than it has.
+  const std::pair<cublasLtMatmulPreferenceAttributes_t, std::uintptr_t> aligns[] = {
+      {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, p.b}, {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, p.a},
+      {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, p.c ? p.c : p.d}, {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, p.d}};
+  for (const auto& [attr, address] : aligns) {
+    std::uint32_t bytes = alignment_of(address);
+    check(api().cublasLtMatmulPreferenceSetAttribute(pref, attr, &bytes, sizeof bytes), "set MIN_ALIGNMENT");
+  }
   std::vector<cublasLtMatmulHeuristicResult_t> results(std::size_t(std::max(count, 1)));
   int found = 0;
   cublasStatus_t st = api().cublasLtMatmulAlgoGetHeuristic(h, pl.op, pl.a, pl.b, pl.c, pl.d, pref, int(results.size()),

@@ -123,10 +123,12 @@ def _host(a, b, rt):
     return out.astype("bfloat16") if rt == "bfloat16" else out
 
 
-def _operand(x, batch, rows, cols):
+def _operand(x, batch, rows, cols, narrow=False):
     """x broadcast to batch + (rows, cols), as (array, pointer, trans, ld, batch stride): a view whose last two axes
     have a unit stride and a 16-byte aligned leading dimension passes as it lies (a transposed view costs nothing);
-    anything else is copied into C order with rows padded to 16 bytes."""
+    so does any view of a vector (one row or one column: its one stride is the leading dimension) and, where the
+    product is `narrow` (memory-bound: a copy would double its traffic), a view whose rows are not 16-byte aligned
+    (cuBLASLt is told each buffer's alignment). Anything else is copied into C order with rows padded to 16 bytes."""
     from ._creation import empty
     from ._manipulation import broadcast_to
 
@@ -139,6 +141,10 @@ def _operand(x, batch, rows, cols):
         trans, ld = False, (s_r if rows > 1 else cols)
     elif s_r == 1 and (cols == 1 or s_c >= rows):
         trans, ld = True, (s_c if cols > 1 else rows)
+    elif rows == 1 and s_c > 0:
+        trans, ld = True, s_c  # a strided row: column-major (1, cols) with leading dimension s_c
+    elif cols == 1 and s_r > 0:
+        trans, ld = False, s_r  # a strided column
     bstride = 0
     nb = len(batch)
     if trans is not None and nb:
@@ -150,7 +156,8 @@ def _operand(x, batch, rows, cols):
         bstride = live[-1][0] if live else 0
         if any(s < 0 for s, _ in live):
             trans = None
-    if trans is not None and ((ld * x.itemsize) % 16 or x._data_ptr % 16):
+    vector = rows == 1 or cols == 1
+    if trans is not None and not (vector or narrow) and ((ld * x.itemsize) % 16 or x._data_ptr % 16):
         trans = None
     if trans is None:
         pad = -(-cols * x.itemsize // 16) * 16 // x.itemsize
@@ -168,9 +175,11 @@ def _blas(a, b, batch, m, n, k, rt):
         return empty(tuple(batch) + (m, n), rt, device=_core.device_of(a))
     if k == 0:
         return zeros(tuple(batch) + (m, n), rt, device=_core.device_of(a))
-    # A (m, k) and B (k, n) row-major or transposed, D (m, n) padded to a 16-byte row.
-    xa, pa, ta, lda, sa = _operand(a, batch, m, k)
-    xb, pb, tb, ldb, sb = _operand(b, batch, k, n)
+    # A (m, k) and B (k, n) row-major or transposed, D (m, n) padded to a 16-byte row. A narrow product (one side
+    # at most 16) is memory-bound: its operands are read where they lie, aligned or not.
+    narrow = min(m, n) <= 16
+    xa, pa, ta, lda, sa = _operand(a, batch, m, k, narrow)
+    xb, pb, tb, ldb, sb = _operand(b, batch, k, n, narrow)
     item = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}[rt]
     ldd = -(-n * item // 16) * 16 // item
     d = empty(tuple(batch) + (m, ldd), rt, device=_core.device_of(a))
