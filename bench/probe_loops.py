@@ -1,0 +1,90 @@
+"""Where the time of NPBench's Python-loop programs goes on the GPU (#24: "measure where each operation's time
+goes"). Per program, after a first call (compiles): one call under tegula.profile (every launch GPU-timed would
+slow a launch-bound loop, so launches are sampled) and one plain call, which gives
+  wall ms           the plain call, outputs forced
+  launches          kernels (array engine, tile kernels, copies) and library calls
+  reads             device-to-host copies (each one a synchronisation the host waits for)
+  gpu ms            the profiled kernels' GPU time (sampled: mean of timed launches x calls)
+  host us/op        (wall - gpu) / launches: what the host spends per operation beyond the GPU's work
+and CuPy's wall ms for the same program (NPBench's own version, same inputs) beside it. A diagnostic, not a
+benchmark:
+    python3 bench/probe_loops.py [PRESET] [names,...]
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+import warnings
+
+warnings.simplefilter("ignore")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+
+import npbench_suite as suite  # noqa: E402
+
+LOOPS = ("lu,ludcmp,cholesky,seidel_2d,nussinov,crc16,symm,syr2k,syrk,trmm,spmv,scattering_self_energies,"
+         "durbin,trisolv,gramschmidt,correlation,covariance,adi,channel_flow")
+
+
+def _wall(program, fw, data, copy, force):
+    fn = program.implementation(fw)
+    args = program.arguments(data, copy)
+    force(args)
+    t = time.perf_counter()
+    out = program.outputs(fn(*args), args)
+    force(out)
+    return time.perf_counter() - t
+
+
+def main():
+    import tegula
+    import tegula.core as tc
+    import tegula.numpy as tnp
+
+    preset = sys.argv[1] if len(sys.argv) > 1 else "S"
+    names = (sys.argv[2] if len(sys.argv) > 2 else LOOPS).split(",")
+    dev = tc.Device(0)
+
+    def force_t(outs):
+        for o in outs:
+            if isinstance(o, tnp.ndarray):
+                o._materialize()
+        dev.sync()
+
+    try:
+        import cupy as cp
+
+        force_c = lambda outs: cp.cuda.Device().synchronize()  # noqa: E731
+    except Exception:  # noqa: BLE001
+        cp = None
+    print(f"preset {preset}")
+    print(f"{'program':26s} {'wall ms':>9} {'launches':>9} {'reads':>6} {'gpu ms':>8} {'host us/op':>10} "
+          f"{'cupy ms':>9} {'tegula adv':>10}")
+    for name in names:
+        program = suite.Program(name)
+        try:
+            data = program.data(preset)
+            _wall(program, "tegula", data, tnp.asarray, force_t)  # compiles
+            with tegula.profile(time_every=16) as p:
+                _wall(program, "tegula", data, tnp.asarray, force_t)
+            wall = _wall(program, "tegula", data, tnp.asarray, force_t)
+            rows = p.summary()
+            launches = sum(r["calls"] for r in rows if r["kind"] in ("launch", "library"))
+            gpu = sum(r["total_us"] for r in rows if r["kind"] in ("launch", "library") and r["gpu_timed"]) / 1e3
+            reads = sum(1 for r in p.copies if r.name == "d2h")
+            host = (wall * 1e3 - gpu) * 1e3 / max(launches, 1)
+            cupy = None
+            if cp is not None:
+                _wall(program, "cupy", data, cp.asarray, force_c)
+                cupy = _wall(program, "cupy", data, cp.asarray, force_c)
+            adv = f"{cupy / wall:9.2f}x" if cupy else ""
+            print(f"{name:26s} {wall * 1e3:9.2f} {launches:9d} {reads:6d} {gpu:8.2f} {host:10.2f} "
+                  f"{(cupy or 0) * 1e3:9.2f} {adv:>10}", flush=True)
+        except Exception as e:  # noqa: BLE001
+            print(f"{name:26s} FAILED {type(e).__name__}: {str(e)[:120]}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
