@@ -402,6 +402,29 @@ def test_repeat(device, rng, reps, axis):
     assert_same(a.repeat(reps, axis), x.repeat(reps, axis))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "complex128", "int8", "bool"])
+def test_repeat_of_a_one_element_axis_fuses_into_its_reader(device, rng, dtype):
+    """stockham_fft's D[:] = np.repeat(tmp.reshape(R, n, 1), m, axis=2): a lazy broadcast copy, one kernel writes D
+    (no copy of the repeat first); the result is its own memory (writing it leaves the source alone)."""
+    import tegula
+
+    x = random(rng, (3, 1, 4), dtype)
+    a = t(x, device)
+    assert_same(tnp.repeat(a, 5, axis=1), np.repeat(x, 5, axis=1))
+    assert_same(tnp.repeat(a, 0, axis=1), np.repeat(x, 0, axis=1))
+    d = tnp.empty((3, 6, 4), dtype=dtype, device=device)
+    with tegula.profile(gpu_timing=False) as p:
+        d[:] = tnp.repeat(a, 6, axis=1)
+        d._materialize()
+    assert len(p.launches) == 1
+    assert_same(d, np.repeat(x, 6, axis=1))
+    r = tnp.repeat(a, 2, axis=1)
+    r[...] = x.flat[0]
+    assert_same(a, x)
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        tnp.repeat(a, -1, axis=1)
+
+
 @pytest.mark.parametrize("width", [1, (1, 2), ((1, 0), (2, 3)), ((0, 0), (0, 0)), ((2,), (1,))], ids=str)
 @pytest.mark.parametrize("dtype", ["float64", "int16", "bool"])
 def test_pad(device, rng, width, dtype):

@@ -295,6 +295,16 @@ def repeat(a, repeats, axis=None):
             from ._sort import repeat_counts
 
             return repeat_counts(a, repeats, ax)
+    if repeats < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if a.shape[ax] == 1:
+        # One element along the axis: the result is its broadcast, copied lazily (it fuses into what reads it:
+        # stockham_fft's D[:] = repeat(tmp, n, axis=2) is one kernel, not a copy and then another).
+        from ._ndarray import same_dtype_copy
+
+        shape = list(a.shape)
+        shape[ax] = repeats
+        return same_dtype_copy(a._broadcast_to(tuple(shape)))
     b = a._expand_dims([ax + 1])
     shape = list(b.shape)
     shape[ax + 1] = repeats
