@@ -9,6 +9,7 @@ slow a launch-bound loop, so launches are sampled) and one plain call, which giv
 and CuPy's wall ms for the same program (NPBench's own version, same inputs) beside it. A diagnostic, not a
 benchmark:
     python3 bench/probe_loops.py [PRESET] [names,...]
+With TEGULA_PROBE_TABLE=N, each program's profile table follows its line (its N largest rows).
 """
 from __future__ import annotations
 
@@ -82,6 +83,8 @@ def main():
             adv = f"{cupy / wall:9.2f}x" if cupy else ""
             print(f"{name:26s} {wall * 1e3:9.2f} {launches:9d} {reads:6d} {gpu:8.2f} {host:10.2f} "
                   f"{(cupy or 0) * 1e3:9.2f} {adv:>10}", flush=True)
+            if int(os.environ.get("TEGULA_PROBE_TABLE", "0")):
+                print("    " + p.table(limit=int(os.environ["TEGULA_PROBE_TABLE"])).replace("\n", "\n    "), flush=True)
         except Exception as e:  # noqa: BLE001
             print(f"{name:26s} FAILED {type(e).__name__}: {str(e)[:120]}", flush=True)
 
