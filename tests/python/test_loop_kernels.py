@@ -54,3 +54,24 @@ def test_small_one_row_arrays_share_three_tile_sizes():
             assert float(tnp.max(x * 0.75 + 2.0)) == pytest.approx((n - 1) * 0.75 + 2.0)
 
     assert _builds(run) <= 12
+
+
+def test_a_solve_over_growing_lengths_shares_the_tile_sizes():
+    """trisolv's x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]: one kernel per step (the dot with its epilogue), its
+    row tile one of the size classes, so 2000 steps build a handful of kernels (a power of two per length built
+    about 35; each a ~100 ms NVRTC compile on the GPU's first call)."""
+    n = 2000
+    rng = np.random.default_rng(5)
+    Lh = np.tril(rng.random((n, n))) + n * np.eye(n)
+    bh = rng.random(n)
+    L, b, x = tnp.asarray(Lh), tnp.asarray(bh), tnp.zeros(n)
+
+    def run():
+        for i in range(n):
+            x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+
+    assert _builds(run) <= 14
+    xh = np.zeros(n)
+    for i in range(n):
+        xh[i] = (bh[i] - Lh[i, :i] @ xh[:i]) / Lh[i, i]
+    np.testing.assert_allclose(x.get(), xh, rtol=1e-12)

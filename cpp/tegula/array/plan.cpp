@@ -286,7 +286,11 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(tile / p.TC, 1));
   } else if (inner || p.C <= max_row_tile) {
     p.shape = kernel_shape::rows;
-    p.TC = p.R == 1 && !inner ? std::max(one_row_tile(p.C, max_row_tile), pow2_at_least(p.C)) : pow2_at_least(p.C);
+    // One row (a full reduction, or one with an epilogue: trisolv's (b[i] - L[i, :i] @ x[:i]) / L[i, i] at every
+    // length i) takes the size classes of one_row_tile: a loop over lengths compiles 4 kernels, not one per power of
+    // two. Not a one-column epilogue: its 0-d leaves could not be told from its one column (both load a full tile).
+    p.TC = p.R == 1 && (!inner || p.C > 1) ? std::max(one_row_tile(p.C, max_row_tile), pow2_at_least(p.C))
+                                           : pow2_at_least(p.C);
     p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(2048 / p.TC, 1));
   } else if (scan_root) {
     p.shape = kernel_shape::scan_loop;
