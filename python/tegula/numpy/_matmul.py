@@ -82,6 +82,10 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
     if squeeze_a and squeeze_b and rt != "bool":
         r = _vector_dot(vec_a, vec_b, rt)
         squeeze_a = squeeze_b = False  # already 0-d (and still pending: a reshape would materialise it)
+    elif squeeze_a != squeeze_b and rt in ("float32", "float64") and _rows_reduce(vec_b if squeeze_a else vec_a,
+                                                                                 squeeze_a):
+        r = _matrix_vector(vec_a, vec_b, squeeze_a, rt)
+        squeeze_a = squeeze_b = False  # already 1-D (and pending)
     elif a._device_id < 0:
         r = _host(a, b, rt)
     elif rt in _BLAS:
@@ -112,6 +116,27 @@ def _vector_dot(a, b, rt):
     x, y = (a if a._dtype_name == rt else a.astype(rt)), (b if b._dtype_name == rt else b.astype(rt))
     s = (x * y).sum()
     return s if s._dtype_name == rt else s.astype(rt)
+
+
+def _rows_reduce(mat, vector_left):
+    """Whether a matrix-vector product over `mat` reads it along unit-stride rows of the sum: A @ x with A's rows
+    contiguous (or A still pending: it is computed in C order), x @ A with A's columns contiguous (A = B.T)."""
+    if mat.ndim != 2:
+        return False
+    if mat._pending:
+        return not vector_left
+    axis = 0 if vector_left else 1
+    return mat.shape[axis] <= 1 or mat._strides[axis] == 1
+
+
+def _matrix_vector(a, b, vector_left, rt):
+    """A @ x (or x @ A) as a fused multiply-and-sum in the array engine, where the matrix is read along its
+    contiguous axis: one pass over A, whatever computed A fused into it (gesummv's (alpha * A) @ x reads A once
+    and writes nothing but the result), and no library call for what is a memory-bound reduction."""
+    x, y = (a if a._dtype_name == rt else a.astype(rt)), (b if b._dtype_name == rt else b.astype(rt))
+    if vector_left:  # x (k,) @ A (k, n)
+        return (x[:, None] * y).sum(axis=0)
+    return (x * y).sum(axis=1)  # A (m, k) @ x (k,)
 
 
 def _host(a, b, rt):
