@@ -186,6 +186,48 @@ def test_gpu_path_layouts(fake_gpu, dtype):
         np.testing.assert_allclose(got.get(), np.matmul(x, y), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gpu_path_strided_vectors_and_narrow_unaligned_views(fake_gpu, dtype):
+    """correlation's data[:, i] @ data[:, i + 1:]: a strided row or column is its own leading dimension, and a
+    narrow product (one side <= 16) reads unaligned rows where they lie: no copy, the layout cuBLASLt gets is right."""
+    d = _r((40, 33), dtype)
+    x = tnp.asarray(d)
+    for i in (0, 1, 5):
+        row = x[:, i].reshape(1, 40)
+        _, _, trans, ld, _ = M._operand(row, (), 1, 40)
+        assert (trans, ld) == (True, 33)
+        got = M._blas(row, x[:, i + 1:], (), 1, 32 - i, 40, dtype)
+        np.testing.assert_allclose(got.get()[0], d[:, i] @ d[:, i + 1:], rtol=1e-5, atol=1e-5)
+    col = x[1:, 5].reshape(39, 1)
+    _, _, trans, ld, _ = M._operand(col, (), 39, 1)
+    assert (trans, ld) == (False, 33)
+    v, _, trans, ld, _ = M._operand(x[3:8, 1:], (), 5, 32, narrow=True)  # 33-element rows: as they lie
+    assert (trans, ld) == (False, 33) and v.shape == (5, 32)
+    got = M._blas(x[3:8, 1:], x[1:33, 5].reshape(32, 1), (), 5, 1, 32, dtype)
+    np.testing.assert_allclose(got.get()[:, 0], d[3:8, 1:] @ d[1:33, 5], rtol=1e-5, atol=1e-5)
+    w, _, trans, ld, _ = M._operand(x[3:30, 1:], (), 27, 32)  # wide: copied into 16-byte rows
+    assert not trans and ld * w.itemsize % 16 == 0
+
+
+def test_a_pending_matrix_times_a_vector_is_one_fused_kernel():
+    """gesummv's alpha * A @ x + beta * B @ x: (alpha * A) is not computed into memory; each product is one
+    multiply-and-sum kernel over A (bench/probe_matvec.py: 1.5x-3x faster than the library on a computed A)."""
+    import tegula
+
+    a, b, x = _r((70, 50), "float64"), _r((70, 50), "float64"), _r((50,), "float64")
+    ta, tb, tx = tnp.asarray(a), tnp.asarray(b), tnp.asarray(x)
+    with tegula.profile(gpu_timing=False) as p:
+        r = 1.5 * ta @ tx + 0.5 * tb @ tx
+        r._materialize()
+    assert [k.name for k in p.launches] == ["tegula_array_kernel"] * 3  # two sums, then their sum
+    np.testing.assert_allclose(r.get(), 1.5 * a @ x + 0.5 * b @ x, rtol=1e-12)
+    r = (ta * 2).astype("float32") @ tx.astype("float32")
+    assert r.dtype == np.float32 and r.shape == (70,)
+    np.testing.assert_allclose(r.get(), (a * 2).astype(np.float32) @ x.astype(np.float32), rtol=1e-5)
+    assert (tnp.zeros((0, 3)) * 2 @ tnp.ones(3)).shape == (0,)
+    assert (tnp.zeros((3, 0)) * 2 @ tnp.ones(0)).get().tolist() == [0.0, 0.0, 0.0]
+
+
 def test_gpu_path_transposed_views_and_epilogues(fake_gpu, monkeypatch):
     a, b = _r((64, 48), "float32"), _r((48, 40), "float32")
     x, y = tnp.asarray(a), tnp.asarray(b)

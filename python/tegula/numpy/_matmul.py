@@ -119,14 +119,13 @@ def _vector_dot(a, b, rt):
 
 
 def _rows_reduce(mat, vector_left):
-    """Whether a matrix-vector product over `mat` reads it along unit-stride rows of the sum: A @ x with A's rows
-    contiguous (or A still pending: it is computed in C order), x @ A with A's columns contiguous (A = B.T)."""
-    if mat.ndim != 2:
-        return False
-    if mat._pending:
-        return not vector_left
-    axis = 0 if vector_left else 1
-    return mat.shape[axis] <= 1 or mat._strides[axis] == 1
+    """Whether a matrix-vector product is better as the array engine's fused multiply-and-sum than as a cuBLASLt
+    call: when the matrix is still a pending expression (gesummv's (alpha * A) @ x), which the sum then reads in
+    place of computing it into memory first. Measured on an H100 (bench/probe_matvec.py, session 16): with the
+    matrix pending the engine is 1.5x-3x faster than materialising it and calling cuBLASLt; with it already in
+    memory cuBLASLt's GEMV is faster (float64: 0.067 vs 0.094 ms at 4000^2, float32 16384^2 even), so that case
+    stays with the library. A @ x only (A computed in C order: the sum runs along its contiguous rows)."""
+    return mat.ndim == 2 and mat._pending and not vector_left
 
 
 def _matrix_vector(a, b, vector_left, rt):
