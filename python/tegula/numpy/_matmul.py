@@ -64,10 +64,12 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
         if x.ndim == 0:
             raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
                              "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
-    from ._dtypes import result_type
-
-    rt = _np.dtype(result_type(a, b)).name if "bfloat16" not in (a._dtype_name, b._dtype_name) else \
-        ("bfloat16" if {a._dtype_name, b._dtype_name} <= {"bfloat16"} else "float32")
+    rt = _result_dtype(a, b)
+    if a.ndim == 1 and b.ndim == 1 and rt != "bool":  # 1-D @ 1-D (lu's and trmm's loops): no reshapes on the way
+        if a.shape[0] != b.shape[0]:
+            raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                             f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[0]} is different from {a.shape[0]})")
+        return _dtype_and_out(_vector_dot(a, b, rt), dtype, out)
     squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
     vec_a, vec_b = a, b
     if squeeze_a:
@@ -79,10 +81,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
                          f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2]} is different from {a.shape[-1]})")
     batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-    if squeeze_a and squeeze_b and rt != "bool":
-        r = _vector_dot(vec_a, vec_b, rt)
-        squeeze_a = squeeze_b = False  # already 0-d (and still pending: a reshape would materialise it)
-    elif squeeze_a != squeeze_b and rt in ("float32", "float64") and _rows_reduce(vec_b if squeeze_a else vec_a,
+    if squeeze_a != squeeze_b and rt in ("float32", "float64") and _rows_reduce(vec_b if squeeze_a else vec_a,
                                                                                  squeeze_a):
         r = _matrix_vector(vec_a, vec_b, squeeze_a, rt)
         squeeze_a = squeeze_b = False  # already 1-D (and pending)
@@ -98,6 +97,22 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
         r = r.reshape(r.shape[:-2] + (r.shape[-1],))
     if squeeze_b:
         r = r.reshape(r.shape[:-1])
+    return _dtype_and_out(r, dtype, out)
+
+
+def _result_dtype(a, b):
+    """NumPy's result dtype of a product (bfloat16 with itself stays bfloat16, with anything else float32)."""
+    da, db = a._dtype_name, b._dtype_name
+    if "bfloat16" in (da, db):
+        return "bfloat16" if da == db else "float32"
+    if da == db:
+        return da
+    from ._dtypes import result_type
+
+    return _np.dtype(result_type(a, b)).name
+
+
+def _dtype_and_out(r, dtype, out):
     if dtype is not None:
         r = r.astype(_core.dtype_name(dtype))
     if out is not None:
