@@ -1,13 +1,16 @@
-"""Where the time of NPBench's Python-loop programs goes on the GPU (#24: "measure where each operation's time
-goes"). Per program, after a first call (compiles): one call under tegula.profile (every launch GPU-timed would
-slow a launch-bound loop, so launches are sampled) and one plain call, which gives
-  wall ms           the plain call, outputs forced
-  launches          kernels (array engine, tile kernels, copies) and library calls
-  reads             device-to-host copies (each one a synchronisation the host waits for)
-  gpu ms            the profiled kernels' GPU time (sampled: mean of timed launches x calls)
-  host us/op        (wall - gpu) / launches: what the host spends per operation beyond the GPU's work
+"""Where the time of NPBench's Python-loop programs goes (#24: "measure where each operation's time goes"). Per
+program, after a first call (compiles): one call under tegula.profile (launches sampled: timing every launch would
+slow a launch-bound loop) with the engine's phase counters around it, and one plain call, which give
+  wall ms        the plain call, outputs forced
+  launches       kernels (array engine, tile kernels, copies) and library calls
+  reads          device-to-host copies (each one a synchronisation the host waits for)
+  kernel ms      the profiled kernels' GPU time (sampled: mean of timed launches x calls); on the CPU the
+                 interpreter's runs of them
+  host us/op     (wall - kernel) / launches: what the host spends per operation beyond the kernels' work, split
+                 into the engine's plan / lookup / launch phases (tegula.numpy.kernel_stats) and the rest
+                 (Python, recording the graph, allocation, waits)
 and CuPy's wall ms for the same program (NPBench's own version, same inputs) beside it. A diagnostic, not a
-benchmark:
+benchmark (on the CPU interpreter too, where host costs are the same code's):
     python3 bench/probe_loops.py [PRESET] [names,...]
 With TEGULA_PROBE_TABLE=N, each program's profile table follows its line (its N largest rows).
 """
@@ -64,28 +67,35 @@ def main():
         force_c = lambda outs: cp.cuda.Device().synchronize()  # noqa: E731
     except Exception:  # noqa: BLE001
         cp = None
-    print(f"preset {preset}")
-    print(f"{'program':26s} {'wall ms':>9} {'launches':>9} {'reads':>6} {'gpu ms':>8} {'host us/op':>10} "
-          f"{'cupy ms':>9} {'tegula adv':>10}")
+    print(f"preset {preset}; {'GPU' if dev is not None else 'CPU interpreter'}")
+    print(f"{'program':26s} {'wall ms':>9} {'launches':>9} {'reads':>6} {'kernel ms':>9} {'host us/op':>10} "
+          f"{'plan':>6} {'lookup':>6} {'launch':>6} {'rest':>6} {'cupy ms':>9} {'tegula adv':>10}")
     for name in names:
         program = suite.Program(name)
         try:
             data = program.data(preset)
             _wall(program, "tegula", data, tnp.asarray, force_t)  # compiles
+            before = tnp.kernel_stats()
             with tegula.profile(time_every=16) as p:
-                _wall(program, "tegula", data, tnp.asarray, force_t)
+                profiled = _wall(program, "tegula", data, tnp.asarray, force_t)
+            after = tnp.kernel_stats()
             wall = _wall(program, "tegula", data, tnp.asarray, force_t)
             rows = p.summary()
-            launches = sum(r["calls"] for r in rows if r["kind"] in ("launch", "library"))
-            gpu = sum(r["total_us"] for r in rows if r["kind"] in ("launch", "library") and r["gpu_timed"]) / 1e3
+            launches = sum(r["calls"] for r in rows if r["kind"] in ("launch", "library", "interpret"))
+            kernel = sum(r["total_us"] for r in rows if r["kind"] in ("launch", "library", "interpret")
+                         and (r["gpu_timed"] or r["kind"] == "interpret")) / 1e3
             reads = sum(1 for r in p.copies if r.name == "d2h")
-            host = (wall * 1e3 - gpu) * 1e3 / max(launches, 1)
+            n = max(launches, 1)
+            host = (wall * 1e3 - kernel) * 1e3 / n
+            phase = {k: (after[k] - before[k]) / 1e3 / n for k in ("plan_ns", "lookup_ns", "launch_ns")}
+            rest = (profiled * 1e3 - kernel) * 1e3 / n - sum(phase.values())
             cupy = None
             if cp is not None:
                 _wall(program, "cupy", data, cp.asarray, force_c)
                 cupy = _wall(program, "cupy", data, cp.asarray, force_c)
             adv = f"{cupy / wall:9.2f}x" if cupy else ""
-            print(f"{name:26s} {wall * 1e3:9.2f} {launches:9d} {reads:6d} {gpu:8.2f} {host:10.2f} "
+            print(f"{name:26s} {wall * 1e3:9.2f} {launches:9d} {reads:6d} {kernel:9.2f} {host:10.2f} "
+                  f"{phase['plan_ns']:6.2f} {phase['lookup_ns']:6.2f} {phase['launch_ns']:6.2f} {rest:6.2f} "
                   f"{(cupy or 0) * 1e3:9.2f} {adv:>10}", flush=True)
             if int(os.environ.get("TEGULA_PROBE_TABLE", "0")):
                 print("    " + p.table(limit=int(os.environ["TEGULA_PROBE_TABLE"])).replace("\n", "\n    "), flush=True)

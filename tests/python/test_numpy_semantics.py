@@ -167,6 +167,24 @@ def test_a_repeated_expression_reuses_its_kernel(device, rng):
     assert tnp.kernel_stats()["builds"] == before
 
 
+def test_kernel_stats_time_the_engines_phases(device, rng):
+    """kernel_stats' host nanoseconds per phase (bench/probe_loops.py splits a loop's host time with them): a
+    launch adds planning, a cache lookup and launch time; a miss adds build time; counters only grow."""
+    keys = ("plan_ns", "lookup_ns", "build_ns", "launch_ns")
+    a = t(rng.standard_normal(40), device)
+    (a * 1.5 + 0.25).get()
+    s0 = tnp.kernel_stats()
+    (a * 1.5 + 0.25).get()  # a hit
+    s1 = tnp.kernel_stats()
+    assert s1["launches"] == s0["launches"] + 1 and s1["hits"] == s0["hits"] + 1
+    assert all(s1[k] >= s0[k] for k in keys)
+    assert s1["plan_ns"] > s0["plan_ns"] and s1["lookup_ns"] > s0["lookup_ns"] and s1["launch_ns"] > s0["launch_ns"]
+    assert s1["build_ns"] == s0["build_ns"]
+    (tnp.arctan(tnp.sin(a) * a) - tnp.cosh(a) * a * a).get()  # a new structure: a build
+    s2 = tnp.kernel_stats()
+    assert s2["builds"] == s1["builds"] + 1 and s2["build_ns"] > s1["build_ns"]
+
+
 # ---- NumPy dispatch ---------------------------------------------------------------------------------
 def test_numpy_ufuncs_dispatch_to_tegula(device, rng):
     x = rng.standard_normal((3, 4))

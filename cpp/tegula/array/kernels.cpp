@@ -137,6 +137,7 @@ const array_kernel& get_kernel(const std::string& key, device_kind device, rt::d
                                const std::function<ir::function()>& make_ir, const std::vector<kernel_arg>& args) {
   // The key plus every array's layout flags: the code differs with them (a complex result's part views are
   // contiguous only when it has one column, which the plan's key does not say, say).
+  phase_timer lookup(stats().lookup_ns);
   thread_local std::string full;
   full.assign(key);
   for (const auto& a : args)
@@ -150,6 +151,8 @@ const array_kernel& get_kernel(const std::string& key, device_kind device, rt::d
     return *it->second;
   }
   ++stats().builds;
+  lookup.stop();
+  phase_timer building(stats().build_ns);
   auto k = build(device, gpu, make_ir, args);
   c.last = k.get();
   return *c.kernels.emplace(full, std::move(k)).first->second;
@@ -159,6 +162,7 @@ void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, cons
                 std::int64_t grid) {
   ++stats().launches;
   if (grid <= 0) return;
+  phase_timer launching(stats().launch_ns);
   check_layouts(k, args);
   if (device == device_kind::cpu) {
     std::vector<interp::argument> in;
@@ -175,6 +179,7 @@ void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, cons
         else in.emplace_back(interp::scalar_arg{s.i});
       }
     }
+    launching.stop();  // the interpreter's run of the kernel is the kernel's time, not the launch's
     rt::prof::host_scope timing(rt::prof::kind::interpret, k.fn.name, nullptr, bytes_touched(args));
     interp::run(k.fn, in, {grid, 1, 1});
     return;

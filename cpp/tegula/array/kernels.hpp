@@ -1,6 +1,7 @@
 // Compiled array kernels: built once per key (IR -> passes -> CUDA -> NVRTC, or IR for the CPU
 // interpreter), cached for the process (NVRTC output also on disk, jit/), and launched.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -44,8 +45,32 @@ struct array_kernel {
 
 struct kernel_stats {
   std::uint64_t builds = 0, hits = 0, launches = 0;
+  // Host time of the engine's phases, in nanoseconds: planning (make_plan, every attempt), the kernel cache's
+  // lookups that hit, builds (IR, passes, codegen, NVRTC), and launches (argument packing and the driver call; on
+  // the CPU without the interpreter's run of the kernel). bench/probe_loops.py divides them by the launches.
+  std::uint64_t plan_ns = 0, lookup_ns = 0, build_ns = 0, launch_ns = 0;
 };
 kernel_stats& stats();
+
+// Adds the nanoseconds of its scope to `total` (one of kernel_stats' phase times).
+class phase_timer {
+ public:
+  explicit phase_timer(std::uint64_t& total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~phase_timer() { stop(); }
+  void stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    total_ += static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
+  }
+  phase_timer(const phase_timer&) = delete;
+  phase_timer& operator=(const phase_timer&) = delete;
+
+ private:
+  std::uint64_t& total_;
+  std::chrono::steady_clock::time_point start_;
+  bool stopped_ = false;
+};
 
 // The kernel for `key` on `device` (for cuda: `gpu`), building it with `make_ir` on a miss.
 // `args` gives the codegen its per-array specialization (contiguous last axis, 16-byte alignment); the cache

@@ -122,7 +122,11 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
     if (attempt > 64) fail(error_kind::internal, "array planning did not converge");
     plan_blocker blocker;
     plan& p = guard.slot->p;
-    if (!make_plan(p, blocker, root, out_address, sms, subst, out_view, siblings.empty() ? nullptr : &siblings)) {
+    phase_timer planning(stats().plan_ns);
+    const bool planned = make_plan(p, blocker, root, out_address, sms, subst, out_view,
+                                   siblings.empty() ? nullptr : &siblings);
+    planning.stop();
+    if (!planned) {
       if (blocker.out_unfit) return false;
       if (blocker.materialize_first) {
         materialize(blocker.materialize_first);

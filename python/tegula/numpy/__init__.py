@@ -120,7 +120,9 @@ def last_kernel():
 
 
 def kernel_stats():
-    """Counts of array kernels built, cache hits and launches in this process."""
+    """Counts of array kernels built, cache hits and launches in this process, and the host nanoseconds of the
+    engine's phases: plan_ns (planning), lookup_ns (kernel cache hits), build_ns (IR to GPU code), launch_ns
+    (argument packing and the launch; on the CPU without the interpreter's run of the kernel)."""
     return _core._tegula.array_stats()
 
 
