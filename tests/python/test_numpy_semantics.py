@@ -167,6 +167,24 @@ def test_a_repeated_expression_reuses_its_kernel(device, rng):
     assert tnp.kernel_stats()["builds"] == before
 
 
+def test_numpy_scalars_are_operands_not_uploads(device, rng, monkeypatch):
+    """alpha * A[i, k] with NPBench's NumPy-scalar alpha: the scalar goes to the operator as a strong scalar, never
+    uploaded as a 0-d array (an allocation and a host-to-device copy per operation); NumPy's dtypes hold."""
+    from tegula.numpy import _core
+
+    x = rng.standard_normal(5).astype(np.float32)
+    a = t(x, device)
+
+    def no_upload(*args, **kw):
+        raise AssertionError("a NumPy scalar operand was uploaded")
+
+    monkeypatch.setattr(_core, "from_numpy", no_upload)
+    for v in (np.float64(1.5), np.float32(-2.0), np.int8(3), np.uint64(7), np.bool_(True), np.complex64(1j)):
+        for got, want in ((v * a, v * x), (a * v, x * v), (np.add(v, a), np.add(v, x)), (v / a, v / x)):
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(got.get(), want, rtol=1e-6)
+
+
 def test_kernel_stats_time_the_engines_phases(device, rng):
     """kernel_stats' host nanoseconds per phase (bench/probe_loops.py splits a loop's host time with them): a
     launch adds planning, a cache lookup and launch time; a miss adds build time; counters only grow."""
