@@ -262,9 +262,21 @@ def _fill(self, value):
 
 
 
+# NumPy scalar (left) op tegula array: NumPy's scalar hands the operator to __array_ufunc__; the four arithmetic
+# ufuncs go straight to the C++ operator (alpha * A[i, k] in NPBench's loops: 2.7 -> 1.9 us).
+_SCALAR_LEFT = {_np.add: "add", _np.subtract: "sub", _np.multiply: "mul", _np.true_divide: "div"}
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     from . import _functions
 
+    if method == "__call__" and not kwargs and len(inputs) == 2 and inputs[1] is self:
+        op = _SCALAR_LEFT.get(ufunc)
+        x = inputs[0]
+        if op is not None and isinstance(x, _np.generic) and x.dtype.char in "?bBhHiIlLqQefdFD":
+            r = self._binary(op, x, True)
+            if r is not NotImplemented:
+                return r
     name = ufunc.__name__
     fn = getattr(_functions, name, None)
     if method == "__call__" and fn is not None:
