@@ -129,7 +129,7 @@ def _vector_dot(a, b, rt):
     if rt == "bfloat16":
         return (a.astype("float32") * b.astype("float32")).sum().astype(rt)
     x, y = (a if a._dtype_name == rt else a.astype(rt)), (b if b._dtype_name == rt else b.astype(rt))
-    s = (x * y).sum()
+    s = (x * y)._reduce("sum", None, False)  # the engine's sum (NumPy's promotion), not the Python wrapper
     return s if s._dtype_name == rt else s.astype(rt)
 
 
@@ -149,8 +149,8 @@ def _matrix_vector(a, b, vector_left, rt):
     and writes nothing but the result), and no library call for what is a memory-bound reduction."""
     x, y = (a if a._dtype_name == rt else a.astype(rt)), (b if b._dtype_name == rt else b.astype(rt))
     if vector_left:  # x (k,) @ A (k, n)
-        return (x[:, None] * y).sum(axis=0)
-    return (x * y).sum(axis=1)  # A (m, k) @ x (k,)
+        return (x[:, None] * y)._reduce("sum", 0, False)
+    return (x * y)._reduce("sum", 1, False)  # A (m, k) @ x (k,)
 
 
 def _host(a, b, rt):
