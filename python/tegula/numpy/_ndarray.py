@@ -20,12 +20,14 @@ _NOT_BASIC = (bool, _np.bool_, _np.ndarray, ndarray)
 
 
 def _is_basic(key):
-    if type(key) is tuple:
+    t = type(key)
+    if t is tuple:
         for k in key:
-            if isinstance(k, _NOT_BASIC):
+            tk = type(k)
+            if tk is not int and tk is not slice and isinstance(k, _NOT_BASIC):  # ints and slices: the common keys
                 return False
         return True
-    return not isinstance(key, _NOT_BASIC)
+    return t is int or t is slice or not isinstance(key, _NOT_BASIC)
 
 
 def _getitem(self, key):
