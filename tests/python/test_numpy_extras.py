@@ -51,6 +51,11 @@ CASES = {
     "frexp": lambda m: m.frexp(m.asarray([0.0, 1.0, -3.0, 1024.0, 0.1, 1e-310, np.inf])),
     "ldexp": lambda m: m.ldexp(m.asarray([1.0, -3.0, 0.5, 1.0]), m.asarray([2, 3, -1, 1023])),
     "heaviside": lambda m: m.heaviside(m.asarray([-1.5, 0.0, 2.0, np.nan]), 0.5),
+    # both operands' dtypes promote (the first's alone made float32 of these): NumPy's float loops
+    "heaviside f32 by f64 scalar": lambda m: m.heaviside(m.asarray([-1.5, 0.0, 2.0], dtype=np.float32), np.float64(.5)),
+    "heaviside scalar first": lambda m: m.heaviside(np.float32(0.0), m.asarray([-1.5, 0.0, 2.0])),
+    "heaviside int by weak float": lambda m: m.heaviside(m.asarray([-1, 0, 2], dtype=np.int16), 0.5),
+    "heaviside weak float by f32": lambda m: m.heaviside(0.0, m.asarray([-1.5, 0.0, 2.0], dtype=np.float32)),
     "sinc": lambda m: m.sinc(m.asarray([0.0, 0.5, 1.0, -2.5])),
     "i0": lambda m: m.i0(m.asarray([0.0, 0.5, -3.0, 14.9, 15.1, 29.9, 30.1, 40.0, 300.0])),
     "bitwise_count": lambda m: [m.bitwise_count(m.asarray(np.array([0, 1, 7, 100, -1, -128], dtype=dt)))

@@ -119,9 +119,25 @@ def ldexp(x1, x2):
 
 
 def heaviside(x1, x2):
+    """NumPy's float loops (ee, ff, dd): the operands' promoted dtype (Python scalars weak), integers and bools
+    in their float loop dtype."""
+    from ._common import _is_py_scalar, _no_complex
+    from ._ufuncs import _float_loop
+
     f = _f()
-    x = _floating(x1, "heaviside")
-    return f.where(f.isnan(x), x, f.where(x < 0, 0.0, f.where(x > 0, 1.0, x2))).astype(x._dtype_name)
+    for v in (x1, x2):
+        _no_complex("heaviside", v)
+    a = x1 if _is_py_scalar(x1) else _arr(x1)
+    b = x2 if _is_py_scalar(x2) else _arr(x2, a if not _is_py_scalar(a) else None)
+    names = [v._dtype_name for v in (a, b) if not _is_py_scalar(v)]
+    if "bfloat16" in names:
+        rt = "bfloat16" if all(n == "bfloat16" or n.startswith(("int", "uint", "bool")) for n in names) else \
+            "float32"
+    else:
+        rt = _np.result_type(*[v if _is_py_scalar(v) else _np.dtype(v._dtype_name) for v in (a, b)]).name
+        rt = rt if rt.startswith("float") else _float_loop(rt)
+    x = _arr(a).astype(rt) if _is_py_scalar(a) or a._dtype_name != rt else a
+    return f.where(f.isnan(x), x, f.where(x < 0, 0.0, f.where(x > 0, 1.0, b))).astype(rt)
 
 
 def sinc(x):
