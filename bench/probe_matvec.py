@@ -1,5 +1,5 @@
-"""Matrix-vector products on the GPU: the array engine's fused multiply-and-sum (what tegula.numpy runs for A @ x
-with A's rows contiguous) against cuBLASLt (the library path it replaced) and CuPy, on NPBench's shapes
+"""Matrix-vector products on the GPU: the array engine's fused multiply-and-sum (_matmul._matrix_vector, called
+directly: tegula.numpy runs it for A @ x only where A is pending) against cuBLASLt and CuPy, on NPBench's shapes
 (gesummv, mvt, atax) and one float32 square. Best of 10 after warm-up, each forced and synchronised; GB/s of the
 matrix read once. A diagnostic behind the choice in _matmul._matrix_vector:
     python3 bench/probe_matvec.py
@@ -46,8 +46,9 @@ def main():
         tA, tx = tnp.asarray(A), tnp.asarray(x)
         ref = A.astype(np.float64) @ x.astype(np.float64)
         for label, eng, lib, cup in (
-                ("A @ x", lambda: tA @ tx, lambda: M._blas(tA, tx.reshape(k, 1), (), m, 1, k, dt), "A @ x"),
-                ("(2 * A) @ x", lambda: (2.0 * tA) @ tx,
+                ("A @ x", lambda: M._matrix_vector(tA, tx, False, dt),
+                 lambda: M._blas(tA, tx.reshape(k, 1), (), m, 1, k, dt), "A @ x"),
+                ("(2 * A) @ x", lambda: M._matrix_vector(2.0 * tA, tx, False, dt),
                  lambda: M._blas((2.0 * tA)._contiguous(), tx.reshape(k, 1), (), m, 1, k, dt), "(2 * A) @ x")):
             got = eng().get()
             err = np.abs(got * (0.5 if label.startswith("(2") else 1.0) - ref).max() / np.abs(ref).max()
