@@ -1,7 +1,7 @@
 """Matrix-vector products on the GPU: the array engine's fused multiply-and-sum (_matmul._matrix_vector, called
 directly: tegula.numpy runs it for A @ x only where A is pending) against cuBLASLt and CuPy, on NPBench's shapes
 (gesummv, mvt, atax) and one float32 square. Best of 10 after warm-up, each forced and synchronised; GB/s of the
-matrix read once. A diagnostic behind the choice in _matmul._matrix_vector:
+matrix read once. A diagnostic behind _matmul._rows_reduce's rule:
     python3 bench/probe_matvec.py
 """
 from __future__ import annotations
