@@ -75,3 +75,18 @@ def test_a_solve_over_growing_lengths_shares_the_tile_sizes():
     for i in range(n):
         xh[i] = (bh[i] - Lh[i, :i] @ xh[:i]) / Lh[i, i]
     np.testing.assert_allclose(x.get(), xh, rtol=1e-12)
+
+
+def test_a_strided_view_builds_one_kernel_whatever_its_address():
+    """durbin's np.flip(r[:k]): a negative-stride view whose first element is 16-byte aligned at every other k. Only
+    contiguous rows are read by vectors, so only they are specialised by alignment: one kernel for every k."""
+    rng = np.random.default_rng(7)
+    h = rng.random(64)
+    r = tnp.asarray(h)
+    (tnp.flip(r[:3]) * 2.5 + 1.0).get()  # its first element 16-byte aligned (r[2])
+
+    def run():
+        for k in range(2, 40):
+            np.testing.assert_allclose((tnp.flip(r[:k]) * 2.5 + 1.0).get(), np.flip(h[:k]) * 2.5 + 1.0)
+
+    assert _builds(run) == 0

@@ -99,9 +99,11 @@ layout space_ordered(const dims& shape, const std::vector<int>& perm) {
 namespace {
 
 // A view's 16-byte alignment (what vector loads and stores need): its address (0: a fresh allocation, always
-// aligned), its row pitch and its batch pitch, for items of `item` bytes.
+// aligned), its row pitch and its batch pitch, for items of `item` bytes. Only a view with contiguous rows can be
+// read by vectors, so only it is called aligned: a strided view (durbin's np.flip(r[:k])) whose address is 16-byte
+// aligned at every other k then builds one kernel, not two (codegen asks for both flags before it vectorises).
 bool aligned_view(const view2d& w, std::uintptr_t address, int item) {
-  return address % 16 == 0 && (w.rows == 1 || (w.row_stride * item) % 16 == 0) &&
+  return w.contiguous && address % 16 == 0 && (w.rows == 1 || (w.row_stride * item) % 16 == 0) &&
          (w.batches == 1 || (w.batch_stride * item) % 16 == 0);
 }
 
