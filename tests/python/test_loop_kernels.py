@@ -90,3 +90,18 @@ def test_a_strided_view_builds_one_kernel_whatever_its_address():
             np.testing.assert_allclose((tnp.flip(r[:k]) * 2.5 + 1.0).get(), np.flip(h[:k]) * 2.5 + 1.0)
 
     assert _builds(run) == 0
+
+
+def test_a_few_rows_of_growing_width_share_the_tile_sizes():
+    """stockham_fft's twiddles, exp(c * ii[:, :w] * jj[:, :w]) for w = 1, 2, 4, ..., 1024: two rows that fit one
+    tile take the one-row size classes (256, 1024), not a tile per power of two of the width (11 kernels). Five
+    remain: one column, widths 2-128 (masked), exactly 256 (no mask), 512, and 1024 (the full rows: one run)."""
+    ii, jj = np.mgrid[0:2, 0:1024]
+    a, b = tnp.asarray(ii.astype(np.float64)), tnp.asarray(jj.astype(np.float64))
+
+    def run():
+        for i in range(11):
+            w = 2 ** i
+            np.testing.assert_allclose((a[:, :w] * b[:, :w] * 0.5 - 1.0).get(), ii[:, :w] * jj[:, :w] * 0.5 - 1.0)
+
+    assert _builds(run) <= 5

@@ -286,6 +286,12 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     const std::int64_t tile = computed > long_graph ? 1024 : 4096;
     p.TC = p.R == 1 ? one_row_tile(p.C, tile) : std::min<std::int64_t>(pow2_at_least(p.C), tile);
     p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(tile / p.TC, 1));
+    // A few rows that fit one tile of a size-class width (stockham_fft's (2, 2^i) twiddles for every i): the class,
+    // not the power of two of the columns. Still one block over the whole space; one kernel for many widths.
+    if (p.R > 1 && pow2_at_least(p.R) * one_row_tile(p.C, tile) <= tile) {
+      p.TC = one_row_tile(p.C, tile);
+      p.TR = pow2_at_least(p.R);
+    }
   } else if (inner || p.C <= max_row_tile) {
     p.shape = kernel_shape::rows;
     // One row (a full reduction, or one with an epilogue: trisolv's (b[i] - L[i, :i] @ x[:i]) / L[i, i] at every
