@@ -193,7 +193,6 @@ def run(ctx):
         if ref is None and isinstance(timed.get("cupy"), tuple) and timed["cupy"][2]:
             ref, against = [suite.to_host(o) for o in timed["cupy"][2]], "CuPy"
         no_numpy = "NumPy not run" if ref_cap <= 0 else f"NumPy past its {ref_cap} s cap"
-        unchecked = f"the reference ({no_numpy})" if against == "CuPy" else no_numpy
         steady = {}
         line = [f"{name:26s}"]
         for fw, got in timed.items():
@@ -201,11 +200,13 @@ def run(ctx):
                 line.append(got)
                 continue
             first, times, out = got
-            checked = ref is not None and not (fw == "cupy" and against == "CuPy")
-            silent = fw == "cupy" and not out and ref  # NPBench's CuPy file lacks its return (correlation): it
-            #                                            did the work, there is nothing to check
-            why = suite.validate(program, ref, out) if checked and not silent else None
-            checked = checked and not silent
+            if fw == "cupy" and against == "CuPy":
+                unchecked = f"the reference ({no_numpy})"
+            elif fw == "cupy" and not out and ref:  # NPBench's CuPy correlation lacks its return: nothing to check
+                unchecked = "NPBench's CuPy version returns nothing"
+            else:
+                unchecked = None if ref is not None else no_numpy
+            why = suite.validate(program, ref, out) if unchecked is None else None
             best, med = min(times), statistics.median(times)
             if why is None:
                 steady[fw] = best
@@ -213,9 +214,9 @@ def run(ctx):
             rows.append(row(W, fw, f"{name}_ms", best * 1e3, "ms", better="lower",
                             ratio_vs=["cupy"] if fw == "tegula" else None,
                             note=f"preset {preset}; median {med * 1e3:.2f} ms; first call {first * 1e3:.1f} ms"
-                                 + (f"; validated against {against}" if checked and against != "NumPy" else "")
-                                 + ("" if checked else "; not validated: NPBench's CuPy version returns nothing"
-                                    if silent else f"; not validated: {unchecked}")
+                                 + (f"; validated against {against}"
+                                    if unchecked is None and against != "NumPy" else "")
+                                 + (f"; not validated: {unchecked}" if unchecked else "")
                                  + (f"; INVALID: {why}" if why else "")))
         if "tegula" in steady and "cupy" in steady:
             ratios[name] = steady["cupy"] / steady["tegula"]
