@@ -33,7 +33,7 @@ cache& the_cache() {
 
 // What the code is specialised for (kernel_array's flags), as array_kernel::layouts keeps it.
 unsigned char declared_layout(const kernel_array& x) {
-  return static_cast<unsigned char>((x.contiguous ? 1 : 0) | (x.contiguous && x.aligned ? 2 : 0));
+  return static_cast<unsigned char>((x.contiguous ? 1 : 0) | (x.aligned ? 2 : 0));
 }
 
 // What the array really is: its last axis contiguous (or of one element), its address and every pitch of an
@@ -76,7 +76,7 @@ std::unique_ptr<array_kernel> build(device_kind device, rt::device* gpu, const s
   o.arch = gpu->arch();
   o.long_bodies_fewer_groups = true;  // long fused graphs keep their values in registers
   for (const auto& a : args)
-    if (auto* x = std::get_if<kernel_array>(&a)) o.arrays.push_back({x->contiguous, x->contiguous && x->aligned});
+    if (auto* x = std::get_if<kernel_array>(&a)) o.arrays.push_back({x->contiguous, x->aligned});
   codegen::kernel_source src = codegen::generate(k->fn, o);
   jit::compile_request r;
   r.source = src.source;

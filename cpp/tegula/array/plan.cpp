@@ -284,13 +284,16 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     std::size_t computed = 0;
     for (const auto& n : p.order) computed += n->pending() ? 1 : 0;
     const std::int64_t tile = computed > long_graph ? 1024 : 4096;
-    p.TC = p.R == 1 ? one_row_tile(p.C, tile) : std::min<std::int64_t>(pow2_at_least(p.C), tile);
-    p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(tile / p.TC, 1));
-    // A few rows that fit one tile of a size-class width (stockham_fft's (2, 2^i) twiddles for every i): the class,
-    // not the power of two of the columns. Still one block over the whole space; one kernel for many widths.
-    if (p.R > 1 && pow2_at_least(p.R) * one_row_tile(p.C, tile) <= tile) {
-      p.TC = one_row_tile(p.C, tile);
+    // One row, or a few rows that fit one tile of a size-class width (stockham_fft's (2, 2^i) twiddles for every
+    // i): the class, not the power of two of the columns (still one block over a few rows); one kernel for many
+    // widths. More rows: a power-of-two width, as many rows as the tile holds.
+    const std::int64_t width = one_row_tile(p.C, tile);
+    if (pow2_at_least(p.R) * width <= tile) {
+      p.TC = width;
       p.TR = pow2_at_least(p.R);
+    } else {
+      p.TC = std::min<std::int64_t>(pow2_at_least(p.C), tile);
+      p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(tile / p.TC, 1));
     }
   } else if (inner || p.C <= max_row_tile) {
     p.shape = kernel_shape::rows;
