@@ -35,15 +35,11 @@ def _arrays_on_one_device(arrays):
     return [a if isinstance(a, ndarray) else as_array(a, None if like is None else like._device_id) for a in arrays]
 
 
-# NumPy scalar types the C++ operators take as strong scalars (bool, integers, float16/32/64, complex64/128).
-_SCALAR_CHARS = frozenset("?bBhHiIlLqQefdFD")
-
-
 def _operand(x, like):
     """The other operand of like's binary op: Python scalars go to C++ as they are (weak), NumPy scalars too
     (strong: their dtype takes part). Neither is uploaded as a 0-d array first (alpha * A[i, k] in a loop was an
     allocation and a host-to-device copy per operation)."""
-    if _is_py_scalar(x) or (isinstance(x, _np.generic) and x.dtype.char in _SCALAR_CHARS):
+    if _is_py_scalar(x) or _core.is_strong_scalar(x):
         return x
     return _arr(x, like)
 

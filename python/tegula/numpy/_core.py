@@ -51,6 +51,16 @@ def np_dtype(name):
     return d
 
 
+# NumPy scalar types the C++ operators take as strong scalars (bool, integers, float16/32/64, complex64/128).
+_STRONG_SCALAR_CHARS = frozenset("?bBhHiIlLqQefdFD")
+
+
+def is_strong_scalar(x):
+    """A NumPy scalar the C++ operators take as it is (its dtype takes part, NEP 50): never uploaded as a 0-d
+    array first."""
+    return isinstance(x, _np.generic) and x.dtype.char in _STRONG_SCALAR_CHARS
+
+
 # ---- devices --------------------------------------------------------------------------------
 class Device:
     """Where an array lives: Device('cuda', 0) or Device('cpu') (the CPU interpreter)."""

@@ -155,17 +155,25 @@ def _scalar(self, kind):
 
 
 _DOT_KEEPS_DTYPE = frozenset(("float32", "float64", "complex64", "complex128"))  # their sum keeps the dtype
+_MATMUL = None  # the _matmul module, imported on the first product (it imports this module's package)
+
+
+def _load_matmul():
+    global _MATMUL
+    from . import _matmul
+
+    _MATMUL = _matmul
+    return _matmul
 
 
 def _matmul(self, other):
-    # a @ b of two 1-D arrays of one float dtype (lu's, cholesky's and trmm's loops): the fused multiply-sum
-    # _matmul.matmul would make, without its checks' Python cost (2.7 -> 1.4 us to record)
+    m = _MATMUL or _load_matmul()
+    # a @ b of two 1-D arrays of one float dtype (lu's, cholesky's and trmm's loops): straight to matmul's fused
+    # multiply-sum, without its general checks' Python cost (2.7 -> 1.5 us to record)
     if type(other) is ndarray and self.ndim == 1 and other.ndim == 1 and self.shape == other.shape and \
             self._dtype_name == other._dtype_name and self._dtype_name in _DOT_KEEPS_DTYPE and \
             self._device_id == other._device_id:
-        return (self * other)._reduce("sum", None, False)
-    from . import _matmul as m
-
+        return m._vector_dot(self, other, self._dtype_name)
     return m.matmul(self, other)
 
 
@@ -284,7 +292,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "__call__" and not kwargs and len(inputs) == 2 and inputs[1] is self:
         op = _SCALAR_LEFT.get(ufunc)
         x = inputs[0]
-        if op is not None and isinstance(x, _np.generic) and x.dtype.char in "?bBhHiIlLqQefdFD":
+        if op is not None and _core.is_strong_scalar(x):
             r = self._binary(op, x, True)
             if r is not NotImplemented:
                 return r
