@@ -46,9 +46,9 @@ def main():
         tA, tx = tnp.asarray(A), tnp.asarray(x)
         ref = A.astype(np.float64) @ x.astype(np.float64)
         for label, eng, lib, cup in (
-                ("A @ x", lambda: M._matrix_vector(tA, tx, False, dt),
+                ("A @ x", lambda: M._matrix_vector(tA, tx, dt),
                  lambda: M._blas(tA, tx.reshape(k, 1), (), m, 1, k, dt), "A @ x"),
-                ("(2 * A) @ x", lambda: M._matrix_vector(2.0 * tA, tx, False, dt),
+                ("(2 * A) @ x", lambda: M._matrix_vector(2.0 * tA, tx, dt),
                  lambda: M._blas((2.0 * tA)._contiguous(), tx.reshape(k, 1), (), m, 1, k, dt), "(2 * A) @ x")):
             got = eng().get()
             err = np.abs(got * (0.5 if label.startswith("(2") else 1.0) - ref).max() / np.abs(ref).max()

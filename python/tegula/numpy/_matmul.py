@@ -81,10 +81,9 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
                          f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2]} is different from {a.shape[-1]})")
     batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-    if squeeze_a != squeeze_b and rt in ("float32", "float64") and _rows_reduce(vec_b if squeeze_a else vec_a,
-                                                                                 squeeze_a):
-        r = _matrix_vector(vec_a, vec_b, squeeze_a, rt)
-        squeeze_a = squeeze_b = False  # already 1-D (and pending)
+    if squeeze_b and not squeeze_a and rt in ("float32", "float64") and _rows_reduce(vec_a):
+        r = _matrix_vector(vec_a, vec_b, rt)
+        squeeze_b = False  # already 1-D (and pending)
     elif a._device_id < 0:
         r = _host(a, b, rt)
     elif rt in _BLAS:
@@ -133,24 +132,21 @@ def _vector_dot(a, b, rt):
     return s if s._dtype_name == rt else s.astype(rt)
 
 
-def _rows_reduce(mat, vector_left):
-    """Whether a matrix-vector product is better as the array engine's fused multiply-and-sum than as a cuBLASLt
-    call: when the matrix is still a pending expression (gesummv's (alpha * A) @ x), which the sum then reads in
-    place of computing it into memory first. Measured on an H100 (bench/probe_matvec.py, session 16): with the
-    matrix pending the engine is 1.5x-3x faster than materialising it and calling cuBLASLt; with it already in
-    memory cuBLASLt's GEMV is faster (float64: 0.067 vs 0.094 ms at 4000^2, float32 16384^2 even), so that case
-    stays with the library. A @ x only (A computed in C order: the sum runs along its contiguous rows)."""
-    return mat.ndim == 2 and mat._pending and not vector_left
+def _rows_reduce(mat):
+    """Whether A @ x is better as the array engine's fused multiply-and-sum than as a cuBLASLt call: when the matrix
+    is 2-D and still a pending expression (gesummv's (alpha * A) @ x), which the sum then reads in place of
+    computing it into memory first (A is computed in C order: the sum runs along its contiguous rows). Measured on
+    an H100 (bench/probe_matvec.py, session 16): with A pending the engine is 1.5x-3x faster than materialising it
+    and calling cuBLASLt; with A already in memory cuBLASLt's GEMV is faster (float64: 0.067 vs 0.094 ms at 4000^2,
+    float32 16384^2 even), so that case, and x @ A, stay with the library."""
+    return mat.ndim == 2 and mat._pending
 
 
-def _matrix_vector(a, b, vector_left, rt):
-    """A @ x (or x @ A) as a fused multiply-and-sum in the array engine, where the matrix is read along its
-    contiguous axis: one pass over A, whatever computed A fused into it (gesummv's (alpha * A) @ x reads A once
-    and writes nothing but the result), and no library call for what is a memory-bound reduction."""
-    x, y = (a if a._dtype_name == rt else a.astype(rt)), (b if b._dtype_name == rt else b.astype(rt))
-    if vector_left:  # x (k,) @ A (k, n)
-        return (x[:, None] * y)._reduce("sum", 0, False)
-    return (x * y)._reduce("sum", 1, False)  # A (m, k) @ x (k,)
+def _matrix_vector(a, x, rt):
+    """A @ x as a fused multiply-and-sum in the array engine: one pass over A, whatever computed A fused into it
+    (gesummv's (alpha * A) @ x reads A once and writes nothing but the result)."""
+    a, x = (a if a._dtype_name == rt else a.astype(rt)), (x if x._dtype_name == rt else x.astype(rt))
+    return (a * x)._reduce("sum", 1, False)
 
 
 def _host(a, b, rt):
