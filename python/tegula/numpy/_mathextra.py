@@ -122,6 +122,7 @@ def heaviside(x1, x2):
     """NumPy's float loops (ee, ff, dd): the operands' promoted dtype (Python scalars weak), integers and bools
     in their float loop dtype."""
     from ._common import _is_py_scalar, _no_complex
+    from ._dtypes import result_type
     from ._ufuncs import _float_loop
 
     f = _f()
@@ -134,7 +135,7 @@ def heaviside(x1, x2):
         rt = "bfloat16" if all(n == "bfloat16" or n.startswith(("int", "uint", "bool")) for n in names) else \
             "float32"
     else:
-        rt = _np.result_type(*[v if _is_py_scalar(v) else _np.dtype(v._dtype_name) for v in (a, b)]).name
+        rt = _np.dtype(result_type(a, b)).name
         rt = rt if rt.startswith("float") else _float_loop(rt)
     x = _arr(a).astype(rt) if _is_py_scalar(a) or a._dtype_name != rt else a
     return f.where(f.isnan(x), x, f.where(x < 0, 0.0, f.where(x > 0, 1.0, b))).astype(rt)
