@@ -14,6 +14,16 @@ def cache_dir(tmp_path):
     return str(d)
 
 
+@pytest.fixture
+def host_memory(monkeypatch):
+    """Arrays default to the CPU interpreter for this test even where a GPU is present: for the tests that replace a
+    library call (cuBLASLt, cuFFT, CUB, cuSOLVER) by NumPy reading the operands at their addresses, which must then
+    be host memory (a device address read from the host would crash the process)."""
+    import tegula.numpy as tnp
+
+    monkeypatch.setattr(tnp._core, "_DEFAULT", -1)
+
+
 # The NumPy suites run every case on the CPU interpreter, and on the GPU (device="cuda") where one is
 # present. On the GPU each new expression is a new NVRTC compile, so by default a fixed tenth of the
 # cuda cases runs (chosen by test id, the same every run); TEGULA_NUMPY_GPU_FULL=1 runs them all.

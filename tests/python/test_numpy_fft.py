@@ -86,7 +86,7 @@ def fake_cufft(device, kind, double_precision, inverse, shape, batch, in_ptr, ou
         view(out_ptr, rdt, n)[...] = np.fft.irfft(view(in_ptr, cdt, n // 2 + 1), n, norm="forward")
 
 
-def test_gpu_path_with_cufft_emulated(monkeypatch):
+def test_gpu_path_with_cufft_emulated(monkeypatch, host_memory):
     monkeypatch.setattr(tnp._core._tegula, "cufft", fake_cufft, raising=False)
     # Run the cuFFT branch on CPU memory (device 0 is only passed through to the emulation).
     monkeypatch.setattr(F, "_run", lambda x, kind, n, inv, ol, dt: F._cufft(x, kind, n, inv, ol, dt, 0))
@@ -101,7 +101,7 @@ def test_gpu_path_with_cufft_emulated(monkeypatch):
                                    np.fft.irfft(np.fft.rfft(XR), n=12, norm=norm), atol=1e-12)
 
 
-def test_fast_c2c_path_with_cufft_emulated(monkeypatch):
+def test_fast_c2c_path_with_cufft_emulated(monkeypatch, host_memory):
     """fft/ifft of a C-contiguous complex array along its last axis at its own length skip the general path's views
     (tegula.numpy.fft._c2c_fast): same results, the input left alone, and only where no scale is due."""
     calls = []

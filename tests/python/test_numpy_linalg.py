@@ -103,6 +103,7 @@ class FakeSolver:
 @pytest.fixture(params=["host", "gpu-path"])
 def path(request, monkeypatch):
     if request.param == "gpu-path":
+        request.getfixturevalue("host_memory")
         monkeypatch.setattr(L, "_host", lambda *arrays: False)
         for name in dir(FakeSolver):
             if name.startswith("solver_"):

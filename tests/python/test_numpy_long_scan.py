@@ -87,7 +87,7 @@ def fake_chained_inclusive_scan(device, multiply, in_ptr, out_ptr, n, **tile):
 
 
 @pytest.fixture
-def cub_gpu(monkeypatch):
+def cub_gpu(monkeypatch, host_memory):
     monkeypatch.setattr(tnp._core._tegula, "cub_inclusive_scan", fake_cub_inclusive_scan, raising=False)
     monkeypatch.setattr(tnp._core._tegula, "chained_inclusive_scan", fake_chained_inclusive_scan, raising=False)
     ENGINES.clear()

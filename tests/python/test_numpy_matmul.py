@@ -166,7 +166,7 @@ def fake_cublaslt_matmul(device, in_dtype, out_dtype, m, n, k, batch, trans_a, t
 
 
 @pytest.fixture
-def fake_gpu(monkeypatch):
+def fake_gpu(monkeypatch, host_memory):
     monkeypatch.setattr(tnp._core._tegula, "cublaslt_matmul", fake_cublaslt_matmul, raising=False)
 
     def run_on_gpu_path(a, b):

@@ -51,7 +51,7 @@ def fake_cub_radix_sort(device, key_type, value_bytes, keys0, keys1, values0, va
 
 
 @pytest.fixture
-def cub(monkeypatch):
+def cub(monkeypatch, host_memory):
     monkeypatch.setattr(tnp._core._tegula, "cub_radix_sort", fake_cub_radix_sort, raising=False)
     monkeypatch.setattr(_sort, "_use_cub", lambda x: True)
     CALLS.clear()
