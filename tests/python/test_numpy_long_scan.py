@@ -122,3 +122,25 @@ def test_cub_path_skips_16_bit_floats(cub_gpu):
     x = RNG.standard_normal(40000).astype(np.float16)
     tnp.cumsum(tnp.asarray(x))
     assert not cub_gpu
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "complex128", "complex64"])
+def test_a_long_mask_compacts_through_one_cub_scan(cub_gpu, dtype):
+    """mandelbrot's Z[I] = Z[I]**2 + C[I] over a long mask: the positions are one CUB scan (bool -> int64), read
+    once for the count; the compaction and the expansion are one launch each, a complex element as its float pair."""
+    import tegula
+
+    n = 70001
+    z = (RNG.standard_normal(n) + (1j * RNG.standard_normal(n) if dtype.startswith("complex") else 0)).astype(dtype)
+    c = (RNG.standard_normal(n) * 3).astype(dtype)
+    Z, C = tnp.asarray(z), tnp.asarray(c)
+    with tegula.profile(gpu_timing=False) as p:
+        m = abs(Z) < 1.5
+        Z[m] = Z[m] * 2 + C[m]
+        Z._materialize()
+    keep = np.abs(z) < 1.5
+    z[keep] = z[keep] * 2 + c[keep]
+    np.testing.assert_allclose(tnp.asnumpy(Z), z, rtol=1e-6 if dtype in ("complex64",) else 1e-12)
+    assert cub_gpu == [("bool", "int64", False)]
+    names = [k.name for k in p.launches]
+    assert names.count("compress") == 2 and names.count("expand") == 1, names

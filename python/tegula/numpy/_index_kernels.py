@@ -6,25 +6,34 @@ TILE = 1024
 
 
 @tt.kernel
-def compress(x, keep, pos, out, T: tt.Constant[int]):
-    """out[pos[i] - 1] = x[i] where keep[i]: pos is the inclusive cumsum of keep (each kept element's 1-based rank)."""
-    offs = tt.arange(T) + tt.bid(0) * T
-    inside = offs < x.shape[0]
+def compress(x, keep, pos, out, T: tt.Constant[int], W: tt.Constant[int]):
+    """out[pos[i] - 1] = x[i] where keep[i]: pos is the inclusive cumsum of keep (each kept element's 1-based rank).
+    W = 2: an element is two scalars side by side (a complex number read as its float pair: x and out hold 2n and
+    2m scalars), moved by the same launch."""
+    offs = tt.arange(T).astype(tt.int64) + tt.bid(0).astype(tt.int64) * T
+    inside = offs < keep.shape[0]
     k = tt.gather(keep, (offs,), mask=inside)
     p = tt.gather(pos, (offs,), mask=inside) - 1
-    v = tt.gather(x, (offs,), mask=inside)
-    tt.scatter(out, (p,), v, mask=inside & k)
+    if W == 1:
+        tt.scatter(out, (p,), tt.gather(x, (offs,), mask=inside), mask=inside & k)
+    else:
+        tt.scatter(out, (p * 2,), tt.gather(x, (offs * 2,), mask=inside), mask=inside & k)
+        tt.scatter(out, (p * 2 + 1,), tt.gather(x, (offs * 2 + 1,), mask=inside), mask=inside & k)
 
 
 @tt.kernel
-def expand(out, keep, pos, vals, T: tt.Constant[int]):
-    """out[i] = vals[pos[i] - 1] where keep[i] (compress's inverse: a boolean assignment): pos as for compress."""
-    offs = tt.arange(T) + tt.bid(0) * T
-    inside = offs < out.shape[0]
+def expand(out, keep, pos, vals, T: tt.Constant[int], W: tt.Constant[int]):
+    """out[i] = vals[pos[i] - 1] where keep[i] (compress's inverse: a boolean assignment): pos and W as for
+    compress."""
+    offs = tt.arange(T).astype(tt.int64) + tt.bid(0).astype(tt.int64) * T
+    inside = offs < keep.shape[0]
     k = tt.gather(keep, (offs,), mask=inside)
     p = tt.gather(pos, (offs,), mask=inside) - 1
-    v = tt.gather(vals, (p,), mask=inside & k)
-    tt.scatter(out, (offs,), v, mask=inside & k)
+    if W == 1:
+        tt.scatter(out, (offs,), tt.gather(vals, (p,), mask=inside & k), mask=inside & k)
+    else:
+        tt.scatter(out, (offs * 2,), tt.gather(vals, (p * 2,), mask=inside & k), mask=inside & k)
+        tt.scatter(out, (offs * 2 + 1,), tt.gather(vals, (p * 2 + 1,), mask=inside & k), mask=inside & k)
 
 
 @tt.kernel

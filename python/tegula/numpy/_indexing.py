@@ -97,29 +97,31 @@ _SCAN_ROW = 4096  # compaction scans rows of this length: a 1-D scan of a long a
 
 
 def _positions(keep):
-    """Inclusive cumsum (int64: each kept element's 1-based rank) of flat bool `keep` as contiguous runs:
-    [(start, pos)]. Long inputs scan (R, _SCAN_ROW) rows in parallel, then add each row's exclusive prefix of row
-    totals; the tail that fills no row scans on its own, after the rows' total. A short input is one scan kernel.
-    Nothing is read back here."""
+    """Inclusive cumsum (int64: each kept element's 1-based rank) of flat bool `keep`, as one contiguous array (so
+    each kernel that uses it launches once). Long inputs scan (R, _SCAN_ROW) rows in parallel, then add each row's
+    exclusive prefix of row totals; the tail that fills no row scans on its own and adds the rows' total, written
+    into the same array. A short input is one scan kernel; a long one on a GPU is CUB's single-pass scan (one read
+    of the mask, where the rows' scan takes five kernels). Nothing is read back here."""
+    from . import _scan
+
+    if _scan.cub_applies(keep, 0):
+        return _scan.single_pass_scan("cumsum", keep, 0)
     n = keep.size
     rows = n // _SCAN_ROW if n >= 4 * _SCAN_ROW else 0
-    runs, carry = [], None
-    if rows:
-        main = rows * _SCAN_ROW
-        scan = keep[:main].reshape((rows, _SCAN_ROW)).astype("int64")._scan("cumsum", 1)
-        scan._materialize()
-        totals = scan[:, _SCAN_ROW - 1]
-        ends = totals._scan("cumsum", 0)
-        ends._materialize()
-        pos = scan + (ends - totals).reshape((rows, 1))
-        runs.append((0, pos.reshape(-1)._contiguous()))
-        carry = ends[rows - 1]
-    else:
-        main = 0
+    if not rows:
+        return keep.astype("int64")._scan("cumsum", 0)._contiguous()
+    main = rows * _SCAN_ROW
+    scan = keep[:main].reshape((rows, _SCAN_ROW)).astype("int64")._scan("cumsum", 1)
+    scan._materialize()
+    totals = scan[:, _SCAN_ROW - 1]
+    ends = totals._scan("cumsum", 0)
+    ends._materialize()
+    pos = _F().empty((n,), "int64", device=_core.device_of(keep))
+    pos[:main].reshape((rows, _SCAN_ROW))._assign(scan + (ends - totals).reshape((rows, 1)))
     if main < n:
-        pos = keep[main:].astype("int64")._scan("cumsum", 0)
-        runs.append((main, (pos + carry if carry is not None else pos)._contiguous()))
-    return runs
+        pos[main:] = keep[main:].astype("int64")._scan("cumsum", 0) + ends[rows - 1]
+    pos._materialize()
+    return pos
 
 
 def _is_complex(a):
@@ -135,10 +137,11 @@ _MASKS_KEPT = 2
 
 
 class _Mask:
-    """A compacted mask: its flat bool array, the positions' runs and the count, and the value keys naming it."""
+    """A compacted mask: its flat bool array, its positions (_positions) and the count, and the value keys naming
+    it."""
 
-    def __init__(self, keep, runs, count):
-        self.keep, self.runs, self.count = keep, runs, count
+    def __init__(self, keep, pos, count):
+        self.keep, self.pos, self.count = keep, pos, count
         self.keep_writes = keep._writes  # the flat mask's own memory (the user's mask array) unchanged, too
         self.keys = []  # [key bytes, leaf arrays (held: their storages stay alive), their write counts]
 
@@ -181,9 +184,8 @@ def _mask(mask):
                 return m
     mask._materialize()  # in place: later uses of this object find the entry by its own memory
     keep = _flat(mask)
-    runs = _positions(keep) if keep.size else []
-    last = runs[-1][1] if runs else None
-    entry = _Mask(keep, runs, int(last[last.size - 1].item()) if runs else 0)
+    pos = _positions(keep) if keep.size else None
+    entry = _Mask(keep, pos, int(pos[pos.size - 1].item()) if keep.size else 0)
     entry.name(pending_key)
     own_key = mask._value_key
     if own_key is not None and (pending_key is None or own_key[0] != pending_key[0]):
@@ -195,27 +197,25 @@ def _mask(mask):
 
 def compress_flat(x, keep):
     """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count,
-    none for a mask of the same value compacted just before). A complex x compacts its two part views (stride 2)
-    with one scan."""
+    none for a mask of the same value compacted just before). One launch; a complex element moves as its two
+    floats."""
     F = _F()
     x = _flat(x)
     if x.size == 0:
         return F.empty((0,), x._dtype_name, device=_core.device_of(x))
     m = _mask(keep)
-    parts = _parts(x)
-    outs = [F.empty((m.count,), p._dtype_name, device=_core.device_of(x)) for p in parts]
+    out = F.empty((m.count,), x._dtype_name, device=_core.device_of(x))
     if m.count:
-        for p, out in zip(parts, outs):
-            _per_run(_kernels().compress, m, p, out, x._device_id)
+        _spread_packed(_kernels().compress, m, x, out, x._device_id)
         m.read_by(None)
-    return outs[0]._complex(outs[1]) if len(outs) == 2 else outs[0]
+    return out
 
 
 def expand_flat(a, keep, value):
     """a[keep] = value for bool keep over all of a's elements and a 1-D value of one element per kept one (NumPy's
     boolean assignment; value already cast and of that size): each kept element takes value[its position], one
-    launch per part, no nonzero and no sync when a mask of the same value was compacted just before. False
-    (nothing done) when a's memory is not one C-order run (the general scatter then writes it)."""
+    launch, no nonzero and no sync when a mask of the same value was compacted just before. False (nothing done)
+    when a's memory is not one C-order run (the general scatter then writes it)."""
     if not a._c_contiguous or a._pending:
         return False
     flat, m = a._raw_view((a.size,), (1,), a._offset), _mask(keep)
@@ -224,25 +224,21 @@ def expand_flat(a, keep, value):
                          f"{m.count} output values where the mask is true")
     if not m.count:
         return True
-    value = value._contiguous() if value._pending else value
-    for out, vals in zip(_parts(flat), _parts(value)):
-        _per_run(_kernels().expand, m, out, vals, a._device_id)
+    value = value._contiguous()  # (a complex value is read as its float pairs)
+    _spread_packed(_kernels().expand, m, flat, value, a._device_id)
     m.read_by(a)
     return True
 
 
-def _parts(x):
-    """A complex array's two float part views (stride 2), else the array itself."""
-    return (x._part(0), x._part(1)) if _is_complex(x) else (x,)
-
-
-def _per_run(kernel, m, spread, packed, device_id):
-    """compress or expand over each run of mask m's positions: `spread` has the mask's size (sliced per run),
-    `packed` one element per kept one."""
+def _spread_packed(kernel, m, spread, packed, device_id):
+    """compress or expand under mask m: `spread` has the mask's size, `packed` one element per kept one (both
+    contiguous). A complex pair is read as its float scalars (W = 2), so one launch moves both parts."""
+    width = 1
+    if _is_complex(spread):
+        width, real = 2, "float32" if spread._dtype_name == "complex64" else "float64"
+        spread, packed = spread._view_as(real), packed._view_as(real)
     T = _kernels().TILE
-    for start, pos in m.runs:
-        n = pos.size
-        _launch(kernel, _tiles(n, T), (spread[start:start + n], m.keep[start:start + n], pos, packed, T), device_id)
+    _launch(kernel, _tiles(m.keep.size, T), (spread, m.keep, m.pos, packed, T, width), device_id)
 
 
 def nonzero_flat(a):
