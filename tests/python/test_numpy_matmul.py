@@ -301,3 +301,28 @@ def test_matmul_axes():
         np.testing.assert_allclose(got, want, rtol=1e-12)
     with pytest.raises(TypeError, match="axis can only be used"):
         tnp.matmul(tnp.ones((2, 2)), tnp.ones((2, 2)), axis=0)
+
+
+def test_a_stack_times_one_matrix_is_one_product(monkeypatch):
+    """doitgen's (NR, NQ, 1, NP) @ (NP, NP): the stack's rows fold into one product of NR * NQ rows (one GEMM on a
+    GPU, not NR * NQ products of one row); a stack whose rows are not one strided run keeps its batch."""
+    calls = []
+    real = M._product
+    monkeypatch.setattr(M, "_product", lambda a, b, batch, m, n, k, rt: calls.append((tuple(batch), m)) or
+                        real(a, b, batch, m, n, k, rt))
+    a, c = _r((5, 6, 1, 7), "float64"), _r((7, 7), "float64")
+    got = tnp.asarray(a) @ tnp.asarray(c)
+    assert calls == [((), 30)] and got.shape == (5, 6, 1, 7)
+    np.testing.assert_allclose(got.get(), a @ c, rtol=1e-12)
+    calls.clear()
+    x = _r((4, 3, 7), "float32")
+    got = tnp.matmul((tnp.asarray(x) * 2), tnp.asarray(c.astype(np.float32)[None]))  # pending; b batch of one
+    assert calls == [((), 12)]
+    np.testing.assert_allclose(got.get(), (x * 2) @ c.astype(np.float32)[None], rtol=1e-5)
+    calls.clear()
+    t = tnp.asarray(x).transpose(1, 0, 2)  # (3, 4, 7) whose rows are not one run
+    got = t @ tnp.asarray(c.astype(np.float32))
+    assert calls == [((3,), 4)]
+    np.testing.assert_allclose(got.get(), x.transpose(1, 0, 2) @ c.astype(np.float32), rtol=1e-5)
+    v = _r((7,), "float64")
+    np.testing.assert_allclose((tnp.asarray(a) @ tnp.asarray(v)).get(), a @ v, rtol=1e-12)

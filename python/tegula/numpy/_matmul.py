@@ -84,19 +84,46 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
     if squeeze_b and not squeeze_a and rt in ("float32", "float64") and _rows_reduce(vec_a):
         r = _matrix_vector(vec_a, vec_b, rt)
         squeeze_b = False  # already 1-D (and pending)
-    elif a._device_id < 0:
-        r = _host(a, b, rt)
-    elif rt in _BLAS:
-        r = _blas(a.astype(rt) if a._dtype_name != rt else a, b.astype(rt) if b._dtype_name != rt else b, batch, m, n, k, rt)
-    elif rt in ("complex64", "complex128"):
-        r = _complex(a.astype(rt), b.astype(rt), batch, m, n, k, rt)
+    elif batch and all(e == 1 for e in b.shape[:-2]) and _rows_fold(a):
+        # a stack of matrices times one matrix (doitgen's (NR, NQ, 1, NP) @ (NP, NP)) is one product of all their
+        # rows: one GEMM of (count * m) rows, not count small ones
+        count = math.prod(batch)
+        r = _product(a.reshape(count * m, k), b.reshape(k, n), (), count * m, n, k, rt).reshape(tuple(batch) + (m, n))
     else:
-        r = _tile(a.astype(rt), b.astype(rt), batch, m, n, k, rt)
+        r = _product(a, b, batch, m, n, k, rt)
     if squeeze_a:
         r = r.reshape(r.shape[:-2] + (r.shape[-1],))
     if squeeze_b:
         r = r.reshape(r.shape[:-1])
     return _dtype_and_out(r, dtype, out)
+
+
+def _product(a, b, batch, m, n, k, rt):
+    """a (batch, m, k) @ b (batch, k, n) in dtype rt: NumPy on the CPU interpreter, else cuBLASLt (real and complex
+    floats) or the tile kernel (integers, bool)."""
+    if a._device_id < 0:
+        return _host(a, b, rt)
+    if rt in _BLAS:
+        return _blas(a.astype(rt) if a._dtype_name != rt else a, b.astype(rt) if b._dtype_name != rt else b,
+                     batch, m, n, k, rt)
+    if rt in ("complex64", "complex128"):
+        return _complex(a.astype(rt), b.astype(rt), batch, m, n, k, rt)
+    return _tile(a.astype(rt), b.astype(rt), batch, m, n, k, rt)
+
+
+def _rows_fold(a):
+    """True when all of a's rows (every axis but the last) are one strided run, so a.reshape(-1, k) is a view (or a
+    is pending, and its evaluation is contiguous anyway)."""
+    if a._pending:
+        return True
+    run = None  # the stride the next outer axis must have
+    for e, s in reversed(list(zip(a.shape[:-1], a._strides[:-1]))):
+        if e == 1:
+            continue
+        if run is not None and s != run:
+            return False
+        run = s * e
+    return True
 
 
 def _result_dtype(a, b):
