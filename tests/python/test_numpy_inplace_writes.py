@@ -360,3 +360,41 @@ def test_random_small_writes_keep_pending_readers(device):
     assert_same(a, x, rtol=1e-12)
     for got, want in held:
         assert_same(got, want, rtol=1e-12)
+
+
+def test_a_ufunc_into_one_of_its_inputs(device, rng):
+    """np.multiply(z, z, z); np.add(z, c, z) (mandelbrot2): the ufunc's new value goes straight into out, one kernel
+    each on the CPU, and NumPy's values where out overlaps an input shifted (that one through a temporary)."""
+    z0 = rng.standard_normal(300) + 1j * rng.standard_normal(300)
+    c0 = rng.standard_normal(300)
+    z, c = t(z0, device), t(c0, device)
+
+    def step():
+        tnp.multiply(z, z, z)
+        tnp.add(z, c, z)
+        tnp.logical_not(m, m)
+        tnp.sqrt(w, out=w, where=m)
+        return z, m, w
+
+    m0 = rng.standard_normal(300) > 0
+    w0 = rng.random(300)
+    m, w = t(m0, device), t(w0, device)
+    names = launches(step)
+    z0 *= z0
+    z0 += c0
+    m0 = ~m0
+    np.sqrt(w0, out=w0, where=m0)
+    assert_same(z, z0, rtol=1e-12)
+    assert_same(m, m0)
+    assert_same(w, w0, rtol=1e-12)
+    if device == "cpu":
+        assert names == ["tegula_array_kernel"] * 4, names
+    a0 = rng.standard_normal(50)
+    a = t(a0, device)
+    tnp.add(a[1:], a[:-1], out=a[1:])
+    np.add(a0[1:], a0[:-1], out=a0[1:])
+    assert_same(a, a0, rtol=1e-12)
+    b0 = rng.standard_normal((6, 6))
+    b = t(b0, device)
+    tnp.subtract(b, b.T, out=b)  # reads out transposed: a temporary first
+    assert_same(b, b0 - b0.T.copy(), rtol=1e-12)

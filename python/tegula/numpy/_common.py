@@ -52,7 +52,10 @@ def _dev(device):
     return _core.device_id(device)
 
 
-def _finish(result, out, where, dtype=None, casting="same_kind"):
+def _finish(result, out, where, dtype=None, casting="same_kind", fresh=False):
+    """A ufunc's result with NumPy's where=, dtype=, casting= and out=. fresh: result is a node the ufunc has just
+    built and nobody else holds, so out= may take it straight into its memory even where it reads out element by
+    element (np.multiply(z, z, z): one kernel, no temporary and copy)."""
     if dtype is not None:
         result = result.astype(dtype_name(dtype))
     if where is not True and where is not None:
@@ -66,14 +69,14 @@ def _finish(result, out, where, dtype=None, casting="same_kind"):
                             out.dtype if out._dtype_name != "bfloat16" else _np.float32, casting):
             raise TypeError(f"Cannot cast ufunc output from dtype('{result._dtype_name}') to "
                             f"dtype('{out._dtype_name}') with casting rule '{casting}'")
-        out._assign(result)
+        out._assign(result, temporary=fresh)
         return out
     return result
 
 
-def _done(result, out, kw):
-    """_finish with the where=/dtype=/casting= keywords of a ufunc written in Python."""
-    return _finish(result, out, kw.get("where", True), kw.get("dtype"), kw.get("casting", "same_kind"))
+def _done(result, out, kw, fresh=False):
+    """_finish with the where=/dtype=/casting= keywords of a ufunc written in Python (fresh as for _finish)."""
+    return _finish(result, out, kw.get("where", True), kw.get("dtype"), kw.get("casting", "same_kind"), fresh)
 
 
 def _is_float(x):

@@ -21,7 +21,7 @@ _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 
 def _unary(op, doc):
     def ufunc(x, /, out=None, *, where=True, dtype=None, casting="same_kind", **kwargs):
-        return _finish(_arr(_in_dtype(x, dtype))._unary(op), out, where, dtype, casting)
+        return _finish(_arr(_in_dtype(x, dtype))._unary(op), out, where, dtype, casting, fresh=True)
 
     ufunc.__doc__ = doc
     return ufunc
@@ -76,7 +76,7 @@ def _binary(op, doc):
             r = a._binary(op, _operand(x2, a), False)
         if r is NotImplemented:
             raise TypeError(f"unsupported operand types for {op}: {type(x1).__name__}, {type(x2).__name__}")
-        return _finish(r, out, where, dtype, casting)
+        return _finish(r, out, where, dtype, casting, fresh=True)  # (_binary builds a new node every call)
 
     ufunc.__doc__ = doc
     return ufunc
@@ -389,7 +389,7 @@ def arctan2(x1, x2, /, out=None, **kw):
 
 
 def logical_not(x, /, out=None, **kw):
-    return _done(_arr(x).astype("bool")._unary("not"), out, kw)
+    return _done(_arr(x).astype("bool")._unary("not"), out, kw, fresh=True)
 
 
 def _logical(op):
@@ -400,7 +400,7 @@ def _logical(op):
 
     def f(x1, x2, /, out=None, **kw):
         a, b = _pair(truth(x1), truth(x2))
-        return _done(a.astype("bool")._binary(op, b.astype("bool"), False), out, kw)
+        return _done(a.astype("bool")._binary(op, b.astype("bool"), False), out, kw, fresh=True)
 
     return f
 
