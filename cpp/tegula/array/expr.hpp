@@ -78,6 +78,13 @@ struct node {
   // Pending: the longest chain of pending nodes down to leaves, this one included (note_reader sets it).
   std::uint32_t depth = 0;
 
+  // A basic-index view of a pending node (pending_view.hpp): `view_base` is the node viewed and `view_items` the
+  // index; the node's own graph is the base's, pushed down to its leaves. `views`: the live views of this node.
+  // Materialising either side makes the view the view of the base's memory that NumPy's view is.
+  node_ptr view_base;
+  std::vector<index_item> view_items;
+  std::vector<std::weak_ptr<node>> views;
+
   bool pending() const { return kind != node_kind::leaf && kind != node_kind::scalar; }
   std::int64_t size() const;
 };

@@ -7,6 +7,7 @@
 #include "tegula/array/copy.hpp"
 #include "tegula/array/emit.hpp"
 #include "tegula/array/kernels.hpp"
+#include "tegula/array/pending_view.hpp"
 #include "tegula/array/plan.hpp"
 #include "tegula/runtime/buffer.hpp"
 #include "tegula/runtime/device.hpp"
@@ -32,11 +33,21 @@ void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
   n.kind = node_kind::leaf;
   n.inputs.clear();
   n.axes.clear();
+  n.view_base.reset();
+  n.view_items.clear();
   n.data = std::move(data);
   n.lay = std::move(lay);
   for (auto& c : n.consumers)  // they read the new storage now
     if (!c.expired()) n.data->readers.push_back(std::move(c));
   n.consumers.clear();
+  // Its pending views (pending_view.hpp) are views of its memory from now on, as NumPy's are.
+  auto views = std::move(n.views);
+  n.views.clear();
+  for (auto& w : views)
+    if (auto v = w.lock(); v && v->pending() && v->view_base.get() == &n) {
+      layout at = subscript(n.lay, v->view_items);
+      become_leaf(*v, n.data, std::move(at));
+    }
 }
 
 // Plans are reused per recursion depth (their vectors keep their capacity): a repeated small
@@ -257,6 +268,12 @@ void materialize(const node_ptr& n) {
     return;
   }
   if (!n->pending()) return;
+  if (n->view_base) {  // a view of a pending node: that node's memory, viewed (become_leaf makes it the view)
+    node_ptr base = n->view_base;
+    materialize(base);
+    if (n->pending()) become_leaf(*n, base->data, subscript(base->lay, n->view_items));
+    return;
+  }
   evaluate(n, nullptr);
 }
 
@@ -295,8 +312,7 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
   if (direct) {
     node_ptr root = src;
     if (!src_is_temporary) {
-      root = std::make_shared<node>(*src);  // evaluated into dst, it becomes a view of dst; src stays as it is
-      root->consumers.clear();
+      root = detached_copy(*src);  // evaluated into dst, it becomes a view of dst; src stays as it is
     }
     root = make_cast(root, dst_t);
     if (evaluate(root, dst, &dst_layout)) return;
@@ -319,8 +335,11 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
     v = make_cast(src, dst_t);  // a fresh node: materialising it leaves src untouched
     materialize(v);
   } else if (v->kind != node_kind::leaf) {
-    v = std::make_shared<node>(*src);
-    v->consumers.clear();  // the copy has none; src keeps its own
+    // the copy has no consumers or views (src keeps its own); a view of a pending node stays one (materialising
+    // it materialises that node and reads its memory)
+    v = detached_copy(*src);
+    v->view_base = src->view_base;
+    v->view_items = src->view_items;
     materialize(v);
   }
   copy_strided(v->data, broadcast_to(v->lay, dst_layout.shape), v->t, dst, dst_layout, dst_t);

@@ -14,6 +14,7 @@
 #include "tegula/array/expr.hpp"
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/materialize.hpp"
+#include "tegula/array/pending_view.hpp"
 #include "tegula/array/value_key.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/interruptible.hpp"
@@ -489,6 +490,7 @@ void bind_array(nb::module_& m) {
       .def("_getitem_basic", [](const py_array& a, nb::handle key) -> nb::object {
         auto items = index_items(key);
         if (items.empty()) return nb::none();
+        if (auto v = array::make_pending_view(a.n, items)) return nb::cast(py_array{v});  // computed where read
         return nb::cast(view(a, array::subscript(leaf(a).lay, items)));
       })
       .def("_setitem_basic", [](const py_array& a, nb::handle key, const py_array& value) -> bool {
