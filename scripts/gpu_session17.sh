@@ -5,12 +5,12 @@ set -uo pipefail
 OUT=${1:?usage: gpu_session17.sh OUT}
 cd "$(dirname "$0")/.." || exit 1
 bash scripts/gpu_pytest_groups.sh "$OUT" 120 \
-  "idx:full:tests/python/test_numpy_boolean_masks.py tests/python/test_numpy_long_scan.py tests/python/test_numpy_inplace_writes.py tests/gpu/test_gpu_indexing.py tests/gpu/test_gpu_scan.py" \
+  "idx:full:tests/python/test_numpy_pending_views.py tests/python/test_numpy_boolean_masks.py tests/python/test_numpy_long_scan.py tests/python/test_numpy_inplace_writes.py tests/gpu/test_gpu_indexing.py tests/gpu/test_gpu_scan.py" \
   "mm:full:tests/python/test_numpy_matmul.py tests/python/test_numpy_fft.py tests/python/test_numpy_sort_cub.py tests/python/test_numpy_linalg.py tests/gpu/test_gpu_matmul.py" \
   "smp:sampled:tests/python/test_numpy_indexing.py tests/python/test_numpy_ufuncs.py"
 echo "== probe_loops paper"
 TEGULA_PROBE_TABLE=6 timeout 100 python3 bench/probe_loops.py paper mandelbrot1,mandelbrot2,nbody,hdiff,doitgen 2>&1 | tail -70
 echo "== NPBench paper"
 TEGULA_NPBENCH_CAP=15 TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
-  TEGULA_NPBENCH_ONLY=mandelbrot1,mandelbrot2,doitgen,nbody,deriche,stockham_fft,azimint_naive,durbin \
+  TEGULA_NPBENCH_ONLY=hdiff,doitgen,mandelbrot1,mandelbrot2,resnet,stockham_fft,azimint_naive,nbody \
   timeout 150 python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | grep -v "^\s*$" | tail -20
