@@ -225,6 +225,12 @@ def test_a_pending_matrix_times_a_vector_is_one_fused_kernel():
     assert r.dtype == np.float32 and r.shape == (70,)
     np.testing.assert_allclose(r.get(), (a * 2).astype(np.float32) @ x.astype(np.float32), rtol=1e-5)
     assert (tnp.zeros((0, 3)) * 2 @ tnp.ones(3)).shape == (0,)
+    m = _r((50, 1), "float64")  # nbody's (G * (dx * inv_r3)) @ mass: a (k, 1) column, the same one kernel
+    with tegula.profile(gpu_timing=False) as p:
+        r = (2.0 * ta) @ tnp.asarray(m)
+        r._materialize()
+    assert [k.name for k in p.launches] == ["tegula_array_kernel"] and r.shape == (70, 1)
+    np.testing.assert_allclose(r.get(), (2.0 * a) @ m, rtol=1e-12)
     assert (tnp.zeros((3, 0)) * 2 @ tnp.ones(0)).get().tolist() == [0.0, 0.0, 0.0]
 
 

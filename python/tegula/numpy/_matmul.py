@@ -84,6 +84,9 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
     if squeeze_b and not squeeze_a and rt in ("float32", "float64") and _rows_reduce(vec_a):
         r = _matrix_vector(vec_a, vec_b, rt)
         squeeze_b = False  # already 1-D (and pending)
+    elif n == 1 and a.ndim == 2 and b.ndim == 2 and rt in ("float32", "float64") and _rows_reduce(a):
+        # A @ (k, 1) columns (nbody's (G * (dx * inv_r3)) @ mass): the same fused multiply-and-sum, kept 2-D
+        r = _matrix_vector(a, b.reshape(1, k), rt, keepdims=True)
     elif batch and all(e == 1 for e in b.shape[:-2]) and _rows_fold(a):
         # a stack of matrices times one matrix (doitgen's (NR, NQ, 1, NP) @ (NP, NP)) is one product of all their
         # rows: one GEMM of (count * m) rows, not count small ones
@@ -169,11 +172,12 @@ def _rows_reduce(mat):
     return mat.ndim == 2 and mat._pending
 
 
-def _matrix_vector(a, x, rt):
+def _matrix_vector(a, x, rt, keepdims=False):
     """A @ x as a fused multiply-and-sum in the array engine: one pass over A, whatever computed A fused into it
-    (gesummv's (alpha * A) @ x reads A once and writes nothing but the result)."""
+    (gesummv's (alpha * A) @ x reads A once and writes nothing but the result). x is (k,) or a (1, k) row;
+    keepdims: the result is the (m, 1) column."""
     a, x = (a if a._dtype_name == rt else a.astype(rt)), (x if x._dtype_name == rt else x.astype(rt))
-    return (a * x)._reduce("sum", 1, False)
+    return (a * x)._reduce("sum", 1, keepdims)
 
 
 def _host(a, b, rt):
