@@ -102,8 +102,8 @@ class FakeSolver:
 
 @pytest.fixture(params=["host", "gpu-path"])
 def path(request, monkeypatch):
+    request.getfixturevalue("host_memory")  # both paths on host memory: "host" is the CPU interpreter's arrays
     if request.param == "gpu-path":
-        request.getfixturevalue("host_memory")
         monkeypatch.setattr(L, "_host", lambda *arrays: False)
         for name in dir(FakeSolver):
             if name.startswith("solver_"):

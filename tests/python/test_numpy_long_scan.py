@@ -53,7 +53,7 @@ def test_cumprod_long(chunking, dtype):
 
 
 def test_applies_only_to_long_rows_on_a_gpu():
-    a = tnp.asarray(np.ones(1 << 16))
+    a = tnp.asarray(np.ones(1 << 16), device="cpu")
     assert not _scan.applies(a, 0)  # the CPU engine already scans one pass per row
     assert not _scan.applies(a, 1)  # out-of-range axes go to the engine, which raises AxisError
 
