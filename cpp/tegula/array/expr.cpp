@@ -246,7 +246,7 @@ bool elementwise_graph(const node_ptr& n, std::vector<const storage*>& leaves, s
     return true;
   }
   if (!n->pending() || std::find(seen.begin(), seen.end(), n.get()) != seen.end()) return true;
-  if (n->kind == node_kind::reduce || n->kind == node_kind::scan || n->kind == node_kind::iota) return false;
+  if (!n->elementwise()) return false;
   seen.push_back(n.get());
   for (const auto& in : n->inputs)
     if (!elementwise_graph(in, leaves, seen)) return false;

@@ -34,6 +34,7 @@ class node_inputs {
   const node_ptr* begin() const { return v_; }
   const node_ptr* end() const { return v_ + n_; }
   const node_ptr& operator[](std::size_t i) const { return v_[i]; }
+  node_ptr& operator[](std::size_t i) { return v_[i]; }
   std::size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
   void clear() {
@@ -86,6 +87,11 @@ struct node {
   std::vector<std::weak_ptr<node>> views;
 
   bool pending() const { return kind != node_kind::leaf && kind != node_kind::scalar; }
+  // A pending node whose elements each depend on its inputs' elements at the same position (after broadcasting):
+  // not a reduction, scan or iota (sibling outputs and views of pending nodes rely on it).
+  bool elementwise() const {
+    return pending() && kind != node_kind::reduce && kind != node_kind::scan && kind != node_kind::iota;
+  }
   std::int64_t size() const;
 };
 

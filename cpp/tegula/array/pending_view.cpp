@@ -11,7 +11,7 @@ namespace {
 // `seen` collects them.
 bool small_elementwise(const node_ptr& n, std::vector<const node*>& seen, std::size_t limit) {
   if (!n->pending() || std::find(seen.begin(), seen.end(), n.get()) != seen.end()) return true;
-  if (n->kind == node_kind::reduce || n->kind == node_kind::scan || n->kind == node_kind::iota) return false;
+  if (!n->elementwise()) return false;
   seen.push_back(n.get());
   if (seen.size() > limit) return false;
   for (const auto& in : n->inputs)
@@ -32,13 +32,7 @@ struct pusher {
       if (from == n.get()) return to;
     node_ptr c = detached_copy(*n);
     c->shape = shape;
-    node_ptr in[3];
-    const std::size_t k = n->inputs.size();
-    for (std::size_t i = 0; i < k; ++i) in[i] = push(n->inputs[i]);
-    if (k == 1) c->inputs = {in[0]};
-    else if (k == 2) c->inputs = {in[0], in[1]};
-    else if (k == 3) c->inputs = {in[0], in[1], in[2]};
-    else c->inputs.clear();
+    for (std::size_t i = 0; i < c->inputs.size(); ++i) c->inputs[i] = push(n->inputs[i]);
     note_reader(c);
     done.emplace_back(n.get(), c);
     return c;
@@ -62,8 +56,7 @@ node_ptr make_pending_view(const node_ptr& x, const std::vector<index_item>& ite
   if (!small_elementwise(x, seen, max_pending_view_graph)) return nullptr;
   const layout at = subscript(contiguous(x->shape), items);  // NumPy's IndexError here, and the view's shape
   pusher p{x->shape, items, at.shape, {}};
-  node_ptr v = p.push(x);
-  if (v == x) v = detached_copy(*x);  // (not reached: x is pending, so push made a new node)
+  node_ptr v = p.push(x);  // a new node: x is pending
   v->view_base = x;
   v->view_items = items;
   std::erase_if(x->views, [](const std::weak_ptr<node>& w) { return w.expired(); });

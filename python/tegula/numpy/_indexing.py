@@ -224,19 +224,19 @@ def expand_flat(a, keep, value):
                          f"{m.count} output values where the mask is true")
     if not m.count:
         return True
-    value = value._contiguous()  # (a complex value is read as its float pairs)
+    value = value._contiguous() if value._pending else value
     _spread_packed(_kernels().expand, m, flat, value, a._device_id)
     m.read_by(a)
     return True
 
 
 def _spread_packed(kernel, m, spread, packed, device_id):
-    """compress or expand under mask m: `spread` has the mask's size, `packed` one element per kept one (both
-    contiguous). A complex pair is read as its float scalars (W = 2), so one launch moves both parts."""
+    """compress or expand under mask m: `spread` (contiguous) has the mask's size, `packed` one element per kept one.
+    A complex pair is read as its float scalars (W = 2, `packed` made contiguous), so one launch moves both parts."""
     width = 1
     if _is_complex(spread):
         width, real = 2, "float32" if spread._dtype_name == "complex64" else "float64"
-        spread, packed = spread._view_as(real), packed._view_as(real)
+        spread, packed = spread._view_as(real), packed._contiguous()._view_as(real)
     T = _kernels().TILE
     _launch(kernel, _tiles(m.keep.size, T), (spread, m.keep, m.pos, packed, T, width), device_id)
 

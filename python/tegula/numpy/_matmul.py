@@ -71,7 +71,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
                              f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[0]} is different from {a.shape[0]})")
         return _dtype_and_out(_vector_dot(a, b, rt), dtype, out)
     squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
-    vec_a, vec_b = a, b
+    vec_b = b
     if squeeze_a:
         a = a.reshape(1, a.shape[0])
     if squeeze_b:
@@ -81,12 +81,10 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
                          f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[-2]} is different from {a.shape[-1]})")
     batch = _np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-    if squeeze_b and not squeeze_a and rt in ("float32", "float64") and _rows_reduce(vec_a):
-        r = _matrix_vector(vec_a, vec_b, rt)
-        squeeze_b = False  # already 1-D (and pending)
-    elif n == 1 and a.ndim == 2 and b.ndim == 2 and rt in ("float32", "float64") and _rows_reduce(a):
-        # A @ (k, 1) columns (nbody's (G * (dx * inv_r3)) @ mass): the same fused multiply-and-sum, kept 2-D
-        r = _matrix_vector(a, b.reshape(1, k), rt, keepdims=True)
+    if n == 1 and not squeeze_a and b.ndim == 2 and rt in ("float32", "float64") and _rows_reduce(a):
+        # A @ x, and A @ a (k, 1) column (nbody's (G * (dx * inv_r3)) @ mass), kept 2-D
+        r = _matrix_vector(a, vec_b if squeeze_b else b.reshape(1, k), rt, keepdims=not squeeze_b)
+        squeeze_b = False  # already of the result's rank (and pending)
     elif batch and all(e == 1 for e in b.shape[:-2]) and _rows_fold(a):
         # a stack of matrices times one matrix (doitgen's (NR, NQ, 1, NP) @ (NP, NP)) is one product of all their
         # rows: one GEMM of (count * m) rows, not count small ones
