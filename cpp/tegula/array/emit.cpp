@@ -151,7 +151,10 @@ struct emitter {
                                 {{"shape", std::vector<std::int64_t>{1, tr, tc}}, {"padding", std::string("zero")}});
             return attr1(op_kind::reshape, {t3}, {{"shape", std::vector<std::int64_t>{tr, tc}}});
           };
-          v[i] = {load(p.leaf_of[i]), ir::is_complex(n.t) ? load(p.leaf_of[i] + 1) : -1};
+          for (std::size_t j = 0; j < i && v[i].re < 0; ++j)  // a view read twice is loaded once
+            if (p.order[j]->kind == node_kind::leaf && p.order[j]->t == n.t && p.leaf_of[j] == p.leaf_of[i])
+              v[i] = v[j];
+          if (v[i].re < 0) v[i] = {load(p.leaf_of[i]), ir::is_complex(n.t) ? load(p.leaf_of[i] + 1) : -1};
           break;
         }
         case node_kind::scalar:

@@ -107,6 +107,26 @@ bool aligned_view(const view2d& w, std::uintptr_t address, int item) {
          (w.batches == 1 || (w.batch_stride * item) % 16 == 0);
 }
 
+bool same_view(const view2d& a, const view2d& b) {
+  return a.address == b.address && a.t == b.t && a.rows == b.rows && a.cols == b.cols && a.batches == b.batches &&
+         a.row_stride == b.row_stride && a.col_stride == b.col_stride && a.batch_stride == b.batch_stride &&
+         a.col_bcast == b.col_bcast && a.row_bcast == b.row_bcast && a.batch_bcast == b.batch_bcast &&
+         a.contiguous == b.contiguous && a.aligned == b.aligned;
+}
+
+// The parameter already holding view w, or -1 (a scan of the few leaves of a small graph, an index past them).
+int find_view(const plan& p, const view2d& w) {
+  if (p.leaf_index.empty()) {
+    for (std::size_t k = 0; k < p.leaves.size(); ++k)
+      if (same_view(p.leaves[k], w)) return static_cast<int>(k);
+    return -1;
+  }
+  auto [lo, hi] = p.leaf_index.equal_range(w.address);
+  for (auto it = lo; it != hi; ++it)
+    if (same_view(p.leaves[it->second], w)) return it->second;
+  return -1;
+}
+
 }  // namespace
 
 std::pair<view2d, view2d> complex_parts(const view2d& w) {
@@ -129,7 +149,7 @@ void plan::reset() {
   perm.clear();
   key.clear();
   ncols = 1, grid = 1;
-  seen.clear(), seen_index.clear(), leaf_strides.clear();
+  seen.clear(), seen_index.clear(), leaf_strides.clear(), leaf_index.clear();
   sibling_at.clear(), sibling_out.clear();
 }
 
@@ -243,9 +263,27 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
       if (!view_of(strides_of(l), bsplit, split)) return false;
     return !out_view || view_of(out_strides, bsplit, split).has_value();
   };
-  // Elementwise graphs try one flat column space first (every leaf dense in the same order).
+  // Whether axes [split, nd) merge into one column group in every leaf (and the output view).
+  auto columns_merge = [&](int split) {
+    std::int64_t e[64], st[64];
+    for (int i = split; i < nd; ++i) e[i] = S[p.perm[i]];
+    for (int l = 0; l <= nleaves; ++l) {
+      if (l == nleaves && !out_view) break;
+      const std::int64_t* s = l < nleaves ? strides_of(l) : out_strides;
+      for (int i = split; i < nd; ++i) st[i] = s[p.perm[i]];
+      if (!merge(e + split, st + split, nd - split)) return false;
+    }
+    return true;
+  };
+  // Elementwise graphs try one flat column space first (every leaf dense in the same order), else the widest
+  // group of inner axes that merges in every leaf: hdiff's views of one (I + 4, J + 4, K) array,
+  // in_field[1:I + 3, 1:J + 3, :], have rows of J * K contiguous elements (K = 160 alone would fill 160 lanes of
+  // a 256-wide tile and batch the I axis).
   int split = nd - static_cast<int>(reduced.size());
-  if (!reduce_root && !inner) split = all_merge(0, 0) ? 0 : std::max(nd - 1, 0);
+  if (!reduce_root && !inner) {
+    split = all_merge(0, 0) ? 0 : std::max(nd - 1, 0);
+    while (split > 1 && columns_merge(split - 1)) --split;
+  }
   // Where the kept axes of some leaf (or of the output view) do not merge into one stride, the innermost kept
   // axis becomes the rows and the outer ones the batches, where the output view merges so. A leaf that still does
   // not merge is copied into the space's order below (as it would be unbatched: batching never copies more). A
@@ -362,7 +400,19 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     w.batches = w.batch_bcast ? 1 : p.B;
     w.contiguous = w.cols == 1 || w.col_stride == 1;
     w.aligned = aligned_view(w, w.address, item);
+    // The same view read twice (hdiff's shifted views of in_field, pushed down from its four uses of lap_field:
+    // 50 leaves, 13 distinct) is one parameter and one load; the tile IR's cse then merges what is computed
+    // from equal loads.
+    if (int same = find_view(p, w); same >= 0) {
+      p.leaf_of[i] = same;
+      continue;
+    }
     p.leaf_of[i] = static_cast<int>(p.leaves.size());
+    if (p.leaves.size() >= small_graph) {
+      if (p.leaf_index.empty())
+        for (std::size_t k = 0; k < p.leaves.size(); ++k) p.leaf_index.emplace(p.leaves[k].address, static_cast<int>(k));
+      p.leaf_index.emplace(w.address, p.leaf_of[i]);
+    }
     if (ir::is_complex(n->t)) {  // two float views: the real parts, then the imaginary parts
       auto [re, im] = complex_parts(w);
       p.leaves.push_back(re);
@@ -450,6 +500,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
       const view2d& v = p.leaves[p.leaf_of[i]];
       byte((v.col_bcast ? 1 : 0) | (v.row_bcast ? 2 : 0) | (v.contiguous ? 4 : 0) | (v.aligned ? 8 : 0) |
            (v.batch_bcast ? 16 : 0));
+      word(p.leaf_of[i]);  // which parameter: a view read twice is one
     }
     if (n->kind == node_kind::reduce) byte(n->keepdims ? 'k' : 'r');
     if (n->kind == node_kind::scan) byte('s');

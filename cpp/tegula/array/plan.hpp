@@ -72,6 +72,7 @@ struct plan {
   // repeated small operation plans without allocating.
   std::vector<std::pair<const node*, int>> seen;
   std::unordered_map<const node*, int> seen_index;  // seen, indexed once the graph is not small
+  std::unordered_multimap<std::uintptr_t, int> leaf_index;  // leaves by address, once there are many
   std::vector<std::int64_t> leaf_strides;  // nd per leaf: its strides broadcast to the space
 
   int input(std::size_t i, int k) const { return inputs_flat[inputs_begin[i] + k]; }
