@@ -15,7 +15,6 @@
 #include "tegula/libs/cublaslt.hpp"
 #include "tegula/libs/cufft.hpp"
 #include "tegula/libs/cusolver.hpp"
-#include "tegula/libs/narrow_product.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/support/error.hpp"
 
@@ -82,18 +81,6 @@ void bind_libs(nb::module_& m) {
   "autotune=N, times N candidates (search='heuristic': the heuristic's first N; 'wide': the fastest N of up to "
   "max_configs configurations of the heuristic's algorithms), keeps the fastest for this shape and returns "
   "[(rank, ms, ratio to the heuristic's first, config, kept, round_robin)].");
-  m.def("narrow_product", [](int device, const std::string& dtype, std::int64_t m_, std::int64_t n, std::int64_t k,
-                             std::uintptr_t a, std::int64_t lda, std::int64_t a_col_stride, std::uintptr_t b,
-                             std::int64_t ldb, std::uintptr_t d, std::int64_t ldd) {
-    rt::device& dev = rt::device::get(device);
-    const rt::stream& s = array::array_stream(dev);
-    nb::gil_scoped_release g;
-    libs::narrow_product(dev, s, dtype_arg(dtype), m_, n, k, a, lda, a_col_stride, b, ldb, d, ldd);
-  }, nb::arg("device"), nb::arg("dtype"), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("a"), nb::arg("lda"),
-  nb::arg("a_col_stride"), nb::arg("b"), nb::arg("ldb"), nb::arg("d"), nb::arg("ldd"),
-  "D (m, n) = A (m, k) @ B (k, n) for m <= 16, B row-major, at the memory's bandwidth (see libs/narrow_product.hpp).");
-  m.def("narrow_product_source", [](const std::string& dtype) { return libs::narrow_product_source(dtype_arg(dtype)); },
-        "The CUDA source of the narrow product's kernels (NVRTC compiles it without a GPU).");
   m.def("cublaslt_info", &libs::cublaslt_info, "The loaded cuBLASLt library and its version (loads it).");
 
   m.def("cufft", [](int device, const std::string& kind, bool double_precision, bool inverse,

@@ -239,8 +239,6 @@ def _blas(a, b, batch, m, n, k, rt):
         return empty(tuple(batch) + (m, n), rt, device=_core.device_of(a))
     if k == 0:
         return zeros(tuple(batch) + (m, n), rt, device=_core.device_of(a))
-    if count == 1 and _narrow(a, b, m, n, k, rt):
-        return _narrow_product(a, b, m, n, k, rt)
     # A (m, k) and B (k, n) row-major or transposed, D (m, n) padded to a 16-byte row. A narrow product (one side
     # at most 16) is memory-bound: its operands are read where they lie, aligned or not.
     narrow = min(m, n) <= 16
@@ -256,33 +254,6 @@ def _blas(a, b, batch, m, n, k, rt):
         c=0, ldc=ldd, stride_c=m * ldd, alpha=1.0, beta=0.0, epilog="none", bias=0, aux=0, tf32=False)
     del xa, xb
     return d if ldd == n else d[..., :n]
-
-
-_NARROW_MIN_BYTES = 1 << 22  # below 4 MiB of B a product is launch-bound whoever computes it
-
-
-def _narrow(a, b, m, n, k, rt):
-    """Whether a (m, k) @ b (k, n) is a few rows times a large row-major matrix (mlp's (8, 30000) @ (30000, 10000),
-    bicg's r @ A), which libs/narrow_product.hpp computes at the memory's bandwidth where cuBLAS's GEMM runs it on
-    too few blocks (mlp on an H100: 1.2 TB/s)."""
-    if m > 16 or rt not in ("float32", "float64") or k * n * b.itemsize < _NARROW_MIN_BYTES:
-        return False
-    if a._dtype_name != rt or b._dtype_name != rt or b.ndim != 2:
-        return False
-    sr, sc = b._strides[-2], b._strides[-1]
-    return (sc == 1 or n == 1) and sr >= n
-
-
-def _narrow_product(a, b, m, n, k, rt):
-    from ._creation import empty
-
-    a2 = a.reshape(a.shape[-2:]) if a.ndim > 2 else a
-    d = empty((m, n), rt, device=_core.device_of(a))
-    pa, pb = a2._data_ptr, b._data_ptr
-    d._prepare_write()
-    _core._tegula.narrow_product(device=a._device_id, dtype=rt, m=m, n=n, k=k, a=pa, lda=a2._strides[-2],
-                                 a_col_stride=a2._strides[-1], b=pb, ldb=b._strides[-2], d=d._data_ptr, ldd=n)
-    return d
 
 
 _COMPLEX_LT = {}  # device -> False once cuBLASLt refused a complex product there (warned once)
