@@ -104,3 +104,61 @@ def test_a_stencil_of_a_stencil_is_one_kernel(rng):
         got._materialize()
     assert [k.name for k in p.launches] == ["tegula_array_kernel"]
     assert_same(got, hdiff(np, inf0, c0), rtol=1e-12)
+
+
+def test_a_stencils_kernel_reads_each_view_once_over_merged_rows(rng):
+    """hdiff's kernel: its 50 pushed-down views of in_field are 13 distinct ones, each one parameter and one load
+    (cse merges what is computed from them), and every view's (J, K) axes merge into rows of J * K elements (the
+    space is 2-D: no batch axis, no 256-wide tile for K = 16)."""
+    from tegula import _tegula
+
+    I, J, K = 12, 10, 16
+    inf0, c0 = rng.standard_normal((I + 4, J + 4, K)), rng.standard_normal((I, J, K))
+    inf, coeff = tnp.asarray(inf0, device="cpu"), tnp.asarray(c0, device="cpu")
+
+    def hdiff(m, inf, coeff):
+        lap = 4.0 * inf[1:I + 3, 1:J + 3] - (inf[2:I + 4, 1:J + 3] + inf[0:I + 2, 1:J + 3] +
+                                             inf[1:I + 3, 2:J + 4] + inf[1:I + 3, 0:J + 2])
+        res = lap[1:, 1:J + 1] - lap[:-1, 1:J + 1]
+        flx = m.where(res * (inf[2:I + 3, 2:J + 2] - inf[1:I + 2, 2:J + 2]) > 0, 0, res)
+        res = lap[1:I + 1, 1:] - lap[1:I + 1, :-1]
+        fly = m.where(res * (inf[2:I + 2, 2:J + 3] - inf[2:I + 2, 1:J + 2]) > 0, 0, res)
+        return inf[2:I + 2, 2:J + 2] - coeff * (flx[1:] - flx[:-1] + fly[:, 1:] - fly[:, :-1])
+
+    got = hdiff(tnp, inf, coeff)
+    got._materialize()
+    ir = _tegula.array_last_kernel()[0]
+    signature = ir.split("{", 1)[0]
+    assert signature.count("array<float64, 2>") == 15  # 13 views of in_field, coeff, out
+    assert "array<float64, 3>" not in signature
+    assert sum(1 for line in ir.splitlines() if " = load " in line) == 14
+    assert_same(got, hdiff(np, inf0, c0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape, index", [((6, 5, 8), (slice(1, 5), slice(None), slice(None))),
+                                          ((6, 5, 8), (slice(1, 5), slice(1, 4), slice(None))),
+                                          ((4, 6, 5, 3), (slice(None), slice(1, 5), slice(None), slice(None)))])
+def test_merged_inner_axes_keep_numpys_values(device, rng, shape, index):
+    """Elementwise expressions over views whose inner axes merge in every leaf (the columns take them all), whose
+    inner axes merge only in some (the last axis alone), and a 4-D inner block: NumPy's values."""
+    x0, y0 = rng.standard_normal(shape), rng.standard_normal(shape)
+    x, y = tnp.asarray(x0, device=device), tnp.asarray(y0, device=device)
+    got = 2.0 * x[index] - y[index] * x[index] + y[index][::-1]
+    assert_same(got, 2.0 * x0[index] - y0[index] * x0[index] + y0[index][::-1], rtol=1e-12)
+    out0 = y0.copy()
+    out = tnp.asarray(y0, device=device)
+    out[index] = x[index] * 3 + 1
+    out0[index] = x0[index] * 3 + 1
+    assert_same(out, out0, rtol=1e-12)
+
+
+def test_many_views_each_read_twice(device, rng):
+    """Past 32 distinct views the planner finds repeated ones through an index: 40 shifted views of one array,
+    each read twice, give NumPy's value."""
+    x0 = rng.standard_normal(300)
+    x = tnp.asarray(x0, device=device)
+    got, ref = x[0:200] * 0, x0[0:200] * 0
+    for s in range(40):
+        got = got + x[s:s + 200] * x[s:s + 200]
+        ref = ref + x0[s:s + 200] * x0[s:s + 200]
+    assert_same(got, ref, rtol=1e-12)
