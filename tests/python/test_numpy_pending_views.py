@@ -84,26 +84,29 @@ def test_graphs_that_are_not_pushed_keep_their_values(device, rng):
         (a + 1)[1, 2, 3]
 
 
+def _hdiff(m, inf, coeff):
+    """NPBench's hdiff for in_field (I + 4, J + 4, K) and coeff (I, J, K), in module m (NumPy or tegula.numpy)."""
+    I, J = coeff.shape[0], coeff.shape[1]
+    lap = 4.0 * inf[1:I + 3, 1:J + 3] - (inf[2:I + 4, 1:J + 3] + inf[0:I + 2, 1:J + 3] +
+                                         inf[1:I + 3, 2:J + 4] + inf[1:I + 3, 0:J + 2])
+    res = lap[1:, 1:J + 1] - lap[:-1, 1:J + 1]
+    flx = m.where(res * (inf[2:I + 3, 2:J + 2] - inf[1:I + 2, 2:J + 2]) > 0, 0, res)
+    res = lap[1:I + 1, 1:] - lap[1:I + 1, :-1]
+    fly = m.where(res * (inf[2:I + 2, 2:J + 3] - inf[2:I + 2, 1:J + 2]) > 0, 0, res)
+    return inf[2:I + 2, 2:J + 2] - coeff * (flx[1:] - flx[:-1] + fly[:, 1:] - fly[:, :-1])
+
+
 def test_a_stencil_of_a_stencil_is_one_kernel(rng):
     """hdiff's shape: lap = stencil(in); flx = where(...(lap[1:] - lap[:-1])...); out = in - c * (flx[1:] - ...)."""
     I, J, K = 12, 10, 4
     inf0, c0 = rng.standard_normal((I + 4, J + 4, K)), rng.standard_normal((I, J, K))
 
-    def hdiff(m, inf, coeff):
-        lap = 4.0 * inf[1:I + 3, 1:J + 3] - (inf[2:I + 4, 1:J + 3] + inf[0:I + 2, 1:J + 3] +
-                                             inf[1:I + 3, 2:J + 4] + inf[1:I + 3, 0:J + 2])
-        res = lap[1:, 1:J + 1] - lap[:-1, 1:J + 1]
-        flx = m.where(res * (inf[2:I + 3, 2:J + 2] - inf[1:I + 2, 2:J + 2]) > 0, 0, res)
-        res = lap[1:I + 1, 1:] - lap[1:I + 1, :-1]
-        fly = m.where(res * (inf[2:I + 2, 2:J + 3] - inf[2:I + 2, 1:J + 2]) > 0, 0, res)
-        return inf[2:I + 2, 2:J + 2] - coeff * (flx[1:] - flx[:-1] + fly[:, 1:] - fly[:, :-1])
-
     inf, c = tnp.asarray(inf0, device="cpu"), tnp.asarray(c0, device="cpu")
     with tegula.profile(gpu_timing=False) as p:
-        got = hdiff(tnp, inf, c)
+        got = _hdiff(tnp, inf, c)
         got._materialize()
     assert [k.name for k in p.launches] == ["tegula_array_kernel"]
-    assert_same(got, hdiff(np, inf0, c0), rtol=1e-12)
+    assert_same(got, _hdiff(np, inf0, c0), rtol=1e-12)
 
 
 def test_a_stencils_kernel_reads_each_view_once_over_merged_rows(rng):
@@ -116,23 +119,14 @@ def test_a_stencils_kernel_reads_each_view_once_over_merged_rows(rng):
     inf0, c0 = rng.standard_normal((I + 4, J + 4, K)), rng.standard_normal((I, J, K))
     inf, coeff = tnp.asarray(inf0, device="cpu"), tnp.asarray(c0, device="cpu")
 
-    def hdiff(m, inf, coeff):
-        lap = 4.0 * inf[1:I + 3, 1:J + 3] - (inf[2:I + 4, 1:J + 3] + inf[0:I + 2, 1:J + 3] +
-                                             inf[1:I + 3, 2:J + 4] + inf[1:I + 3, 0:J + 2])
-        res = lap[1:, 1:J + 1] - lap[:-1, 1:J + 1]
-        flx = m.where(res * (inf[2:I + 3, 2:J + 2] - inf[1:I + 2, 2:J + 2]) > 0, 0, res)
-        res = lap[1:I + 1, 1:] - lap[1:I + 1, :-1]
-        fly = m.where(res * (inf[2:I + 2, 2:J + 3] - inf[2:I + 2, 1:J + 2]) > 0, 0, res)
-        return inf[2:I + 2, 2:J + 2] - coeff * (flx[1:] - flx[:-1] + fly[:, 1:] - fly[:, :-1])
-
-    got = hdiff(tnp, inf, coeff)
+    got = _hdiff(tnp, inf, coeff)
     got._materialize()
     ir = _tegula.array_last_kernel()[0]
     signature = ir.split("{", 1)[0]
     assert signature.count("array<float64, 2>") == 15  # 13 views of in_field, coeff, out
     assert "array<float64, 3>" not in signature
     assert sum(1 for line in ir.splitlines() if " = load " in line) == 14
-    assert_same(got, hdiff(np, inf0, c0), rtol=1e-12)
+    assert_same(got, _hdiff(np, inf0, c0), rtol=1e-12)
 
 
 @pytest.mark.parametrize("shape, index", [((6, 5, 8), (slice(1, 5), slice(None), slice(None))),
