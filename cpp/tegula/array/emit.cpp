@@ -133,6 +133,7 @@ struct emitter {
   // root reduction/scan is not applied: its (cast) input goes to *loop_root for the loop to combine.
   std::vector<cvalue> graph(value_id bi, value_id bj, cvalue* loop_root) {
     std::vector<cvalue> v(p.order.size());
+    std::vector<value_id> loaded(p.leaves.size(), -1);  // each parameter's tile
     auto in = [&](std::size_t i, int k) { return v[p.input(i, k)]; };
     value_id zero = i32(0);
     for (std::size_t i = 0; i < p.order.size(); ++i) {
@@ -151,10 +152,11 @@ struct emitter {
                                 {{"shape", std::vector<std::int64_t>{1, tr, tc}}, {"padding", std::string("zero")}});
             return attr1(op_kind::reshape, {t3}, {{"shape", std::vector<std::int64_t>{tr, tc}}});
           };
-          for (std::size_t j = 0; j < i && v[i].re < 0; ++j)  // a view read twice is loaded once
-            if (p.order[j]->kind == node_kind::leaf && p.order[j]->t == n.t && p.leaf_of[j] == p.leaf_of[i])
-              v[i] = v[j];
-          if (v[i].re < 0) v[i] = {load(p.leaf_of[i]), ir::is_complex(n.t) ? load(p.leaf_of[i] + 1) : -1};
+          auto once = [&](int param) {  // a view read twice is one parameter (plan.cpp), loaded once
+            if (loaded[param] < 0) loaded[param] = load(param);
+            return loaded[param];
+          };
+          v[i] = {once(p.leaf_of[i]), ir::is_complex(n.t) ? once(p.leaf_of[i] + 1) : -1};
           break;
         }
         case node_kind::scalar:

@@ -275,14 +275,14 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     }
     return true;
   };
-  // Elementwise graphs try one flat column space first (every leaf dense in the same order), else the widest
-  // group of inner axes that merges in every leaf: hdiff's views of one (I + 4, J + 4, K) array,
-  // in_field[1:I + 3, 1:J + 3, :], have rows of J * K contiguous elements (K = 160 alone would fill 160 lanes of
-  // a 256-wide tile and batch the I axis).
+  // Elementwise graphs take the widest group of inner axes that merges in every leaf as their columns: all of them
+  // (one flat space: every leaf dense in the same order), else, say, hdiff's views of one (I + 4, J + 4, K) array,
+  // in_field[1:I + 3, 1:J + 3, :], with rows of J * K contiguous elements (K = 160 alone would fill 160 lanes of a
+  // 256-wide tile and batch the I axis).
   int split = nd - static_cast<int>(reduced.size());
   if (!reduce_root && !inner) {
-    split = all_merge(0, 0) ? 0 : std::max(nd - 1, 0);
-    while (split > 1 && columns_merge(split - 1)) --split;
+    split = std::max(nd - 1, 0);
+    while (split > 0 && columns_merge(split - 1)) --split;
   }
   // Where the kept axes of some leaf (or of the output view) do not merge into one stride, the innermost kept
   // axis becomes the rows and the outer ones the batches, where the output view merges so. A leaf that still does
