@@ -128,3 +128,25 @@ def test_gathers_from_a_pending_reshape(rng, dtype):
     np.testing.assert_array_equal(tnp.min(gpu(z), axis=0).get(), np.min(z, axis=0))
     np.testing.assert_array_equal(tnp.take_along_axis(w, gpu(idx[:70, None] % 40), axis=-1).get(),
                                   np.take_along_axis(np.moveaxis(z, 0, -1), idx[:70, None] % 40, axis=-1))
+
+
+def test_mandelbrot2_reads_back_once_per_iteration():
+    """NPBench's mandelbrot2 loop on the GPU: one count read back per iteration (its mask I's), no bounds-check
+    read back for the mgrid index arrays it compacts, no scan for I's complement; results as NumPy's."""
+    import sys
+    from pathlib import Path
+
+    import tegula
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+    from test_numpy_index_bounds import mandelbrot2
+
+    want_z, want_n = mandelbrot2(np, 300, 200, 20)
+    mandelbrot2(tnp, 300, 200, 20)  # compiled
+    with tegula.profile(gpu_timing=False) as p:
+        z, n = mandelbrot2(tnp, 300, 200, 20)
+        z, n = z.get(), n.get()
+    reads = sum(1 for r in p.copies if r.name == "d2h")
+    np.testing.assert_array_equal(n, want_n)
+    np.testing.assert_allclose(z, want_z, rtol=1e-9)
+    assert reads <= 20 + 2, reads  # one per iteration, and the two results

@@ -452,6 +452,8 @@ void bind_array(nb::module_& m) {
          "leaf's _writes is unchanged; None for reductions, scans and very large graphs.")
       .def_prop_ro("_writes", [](const py_array& a) { return leaf(a).data->writes; },
                    "How many times the memory was about to be written (storage.hpp): unchanged contents while equal.")
+      .def_prop_ro("_serial", [](const py_array& a) { return leaf(a).data->serial; },
+                   "The memory's serial (storage.hpp): unique for the process, never reused (unlike _base_id).")
       .def("_to_host", &to_host, nb::arg("dst"))
       .def("_export_dlpack", [](const py_array& a, nb::handle stream, nb::handle max_version) {
         return export_dlpack(a, stream, max_version);

@@ -7,7 +7,7 @@ import math
 
 import numpy as _np
 
-from . import _core
+from . import _core, _value_ranges
 from ._common import _arr
 
 
@@ -63,7 +63,11 @@ def indices(dimensions, dtype=int, sparse=False, *, device=None):
         from ._creation import empty
 
         return empty((0,), _np.dtype(dtype).name, device=device)
-    return stack([broadcast_to(g, dims) for g in grids])
+    grid = stack([broadcast_to(g, dims) for g in grids])
+    if grid.size:  # each grid's bounds: index arrays made of it skip the bounds check
+        for i, d in enumerate(dims):
+            _value_ranges.note(grid[i], 0, d - 1)
+    return grid
 
 
 def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):

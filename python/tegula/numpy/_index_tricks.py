@@ -8,6 +8,7 @@ import math
 import numpy as _np
 from numpy import index_exp, ndindex, s_  # noqa: F401 - NumPy's: no arrays involved
 
+from . import _value_ranges
 from ._core import ndarray
 
 __all__ = ["mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "ndindex", "ndenumerate", "broadcast"]
@@ -72,7 +73,14 @@ class _Grid:
             axes.append((arange(points, dtype=typ) * spacing + start).astype(typ).reshape(at))
         if self.sparse:
             return tuple(axes)
-        return stack([broadcast_to(a, shape) for a in axes]) if axes else arange(0, dtype=typ)
+        if not axes:
+            return arange(0, dtype=typ)
+        grid = stack([broadcast_to(a, shape) for a in axes])
+        if typ.kind in "iu" and grid.size:  # each grid's bounds: index arrays made of it skip the bounds check
+            for d, (start, _, _, points, spacing) in enumerate(ranges):
+                ends = (start, start + (points - 1) * spacing)
+                _value_ranges.note(grid[d], min(ends), max(ends))
+        return grid
 
     def __len__(self):
         return 0

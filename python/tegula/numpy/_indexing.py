@@ -17,7 +17,7 @@ import numpy as _np
 
 import tegula.tile as _tt
 
-from . import _core
+from . import _core, _value_ranges
 from ._core import ndarray
 
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
@@ -26,17 +26,26 @@ _NOT_INTEGER = "arrays used as indices must be of integer (or boolean) type"
 
 
 # ---- launching tile kernels on either device ---------------------------------------------------
-def _launch(kernel, grid, args, device_id):
+def _launch(kernel, grid, args, device_id, written=None):
+    """One tile kernel launch over tegula arrays. The launcher counts every array argument as written (it cannot
+    tell); given `written`, the one array the kernel writes, what was derived from the others' contents (masks'
+    compaction positions, value bounds) holds after it (_carry_over)."""
     for x in args:
         if isinstance(x, ndarray) and x._device_id != device_id:
             raise ValueError(f"arrays on different devices ({_core.device_of(x)} and "
                              f"{_core.Device('cpu') if device_id < 0 else _core.Device('cuda', device_id)}) cannot be "
                              "combined; move one with .to_device()")
+    reads = [] if written is None else \
+        [(x, x._writes) for x in args if isinstance(x, ndarray) and x._serial != written._serial]
+    bounds = _value_ranges.kept(*(x for x, _ in reads))
     if device_id < 0:
         _tt.launch(kernel, grid=grid, args=tuple(host_view(a) if isinstance(a, ndarray) else a for a in args),
                    interpret=True)
     else:
         _tt.launch(kernel, grid=grid, args=args)  # __cuda_array_interface__ calls _prepare_write
+    if written is not None:
+        bounds.__exit__(None, None, None)
+        _carry_over(reads, written)
 
 
 class _HostInterface:
@@ -138,7 +147,9 @@ _MASKS_KEPT = 2
 
 class _Mask:
     """A compacted mask: its flat bool array, its positions (_positions) and the count, and the value keys naming
-    it."""
+    it. The complement of an entry (np.logical_not of its value: mandelbrot's I = ~I, then Z[I]) is an entry too,
+    its count n - count and its positions (i + 1) - pos[i] from the entry's: no scan and no count read back. Its
+    positions are computed when it is first used (pos a function until then)."""
 
     def __init__(self, keep, pos, count):
         self.keep, self.pos, self.count = keep, pos, count
@@ -158,18 +169,28 @@ class _Mask:
         self.keys = [k for k in self.keys if all(leaf._writes == w for leaf, w in zip(k[1], k[2]))]
         return bool(self.keys)
 
-    def read_by(self, written):
-        """After launches that only read the mask and its keys' leaves, and wrote `written`: the launcher counts every
-        array argument as written (it cannot tell), so the keys take the counts as they are now; a key with a leaf in
-        `written`'s memory goes (m[m] = values, a[a > 0] = ...), and the entry with its last key."""
-        if written is not None:
-            self.keys = [] if written._base_id == self.keep._base_id else \
-                [k for k in self.keys if all(leaf._base_id != written._base_id for leaf in k[1])]
-        for k in self.keys:
-            k[2] = [leaf._writes for leaf in k[1]]
-        self.keep_writes = self.keep._writes
-        if not self.keys and self in _MASKS:
-            _MASKS.remove(self)
+
+
+def _carry_over(reads, written):
+    """After a launch that read `reads` ([(array, its write count before)]) and wrote `written`: a mask entry's
+    counts of memory only read move to the new counts; a key with a leaf in `written`'s memory goes (m[m] = values,
+    a[a > 0] = ...), all keys when the mask's own memory was written, and the entry with its last key."""
+    moved = {x._serial: (before, x._writes) for x, before in reads}
+    target = written._serial
+
+    def count(x, was):
+        old_new = moved.get(x._serial)
+        return old_new[1] if old_new is not None and old_new[0] == was else was
+
+    for m in list(_MASKS):
+        if m.keep._serial == target:
+            m.keys = []
+        m.keep_writes = count(m.keep, m.keep_writes)
+        m.keys = [k for k in m.keys if all(leaf._serial != target for leaf in k[1])]
+        for k in m.keys:
+            k[2] = [count(leaf, w) for leaf, w in zip(k[1], k[2])]
+        if not m.keys:
+            _MASKS.remove(m)
 
 
 def _mask(mask):
@@ -178,10 +199,11 @@ def _mask(mask):
     if mask._dtype_name != "bool":
         mask = mask.astype("bool")
     pending_key = mask._value_key
-    if pending_key is not None:
-        for m in _MASKS:
-            if m.valid_keys() and any(k[0] == pending_key[0] for k in m.keys):
-                return m
+    m = _entry(pending_key)
+    if m is not None:
+        if callable(m.pos):  # a complement, first used
+            m.pos = m.pos()
+        return m
     mask._materialize()  # in place: later uses of this object find the entry by its own memory
     keep = _flat(mask)
     pos = _positions(keep) if keep.size else None
@@ -195,6 +217,44 @@ def _mask(mask):
     return entry
 
 
+def _entry(value_key):
+    """The valid _Mask entry named by value_key, or None."""
+    if value_key is not None:
+        for m in _MASKS:
+            if m.valid_keys() and any(k[0] == value_key[0] for k in m.keys):
+                return m
+    return None
+
+
+def mask_entry(x):
+    """The entry of bool x's value when it was compacted (a lookup: no scan, nothing materialised), or None."""
+    return _entry(x._value_key) if x._dtype_name == "bool" and _MASKS else None
+
+
+def note_complement(m, r):
+    """r holds logical_not of entry m's value: r's entry, from m's count and positions (no scan, no read back)."""
+    if m.pos is None or callable(m.pos) or not r.size:
+        return
+    # materialised now: a pending r would be by the next launch that reads m's mask (it flushes that memory's
+    # readers), and its key would change with it. m was found before r's op ran; r may have overwritten m's mask,
+    # never its positions.
+    r._materialize()
+    key = r._value_key
+    if key is None:
+        return
+    n, src = m.keep.size, m.pos  # m.pos: every kept element's 1-based rank, inclusive (_positions)
+
+    def positions():
+        pos = _F().arange(1, n + 1, dtype="int64", device=_core.device_of(src)) - src
+        pos._materialize()
+        return pos
+
+    entry = _Mask(_flat(r), positions, n - m.count)
+    entry.name(key)
+    _MASKS.insert(0, entry)
+    del _MASKS[_MASKS_KEPT:]
+
+
 def compress_flat(x, keep):
     """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count,
     none for a mask of the same value compacted just before). One launch; a complex element moves as its two
@@ -206,8 +266,10 @@ def compress_flat(x, keep):
     m = _mask(keep)
     out = F.empty((m.count,), x._dtype_name, device=_core.device_of(x))
     if m.count:
-        _spread_packed(_kernels().compress, m, x, out, x._device_id)
-        m.read_by(None)
+        known = _value_ranges.bounds(x)
+        _spread_packed(_kernels().compress, m, x, out, x._device_id, out)
+        if known is not None:  # a subset of x's values
+            _value_ranges.note(out, *known)
     return out
 
 
@@ -225,12 +287,11 @@ def expand_flat(a, keep, value):
     if not m.count:
         return True
     value = value._contiguous() if value._pending else value
-    _spread_packed(_kernels().expand, m, flat, value, a._device_id)
-    m.read_by(a)
+    _spread_packed(_kernels().expand, m, flat, value, a._device_id, flat)
     return True
 
 
-def _spread_packed(kernel, m, spread, packed, device_id):
+def _spread_packed(kernel, m, spread, packed, device_id, written):
     """compress or expand under mask m: `spread` (contiguous) has the mask's size, `packed` one element per kept one.
     A complex pair is read as its float scalars (W = 2, `packed` made contiguous), so one launch moves both parts."""
     width = 1
@@ -238,7 +299,7 @@ def _spread_packed(kernel, m, spread, packed, device_id):
         width, real = 2, "float32" if spread._dtype_name == "complex64" else "float64"
         spread, packed = spread._view_as(real), packed._contiguous()._view_as(real)
     T = _kernels().TILE
-    _launch(kernel, _tiles(m.keep.size, T), (spread, m.keep, m.pos, packed, T, width), device_id)
+    _launch(kernel, _tiles(m.keep.size, T), (spread, m.keep, m.pos, packed, T, width), device_id, written)
 
 
 def nonzero_flat(a):
@@ -451,14 +512,17 @@ def _plan(a, items):
 # ---- offsets ----------------------------------------------------------------------------------
 def _check_bounds(plan):
     """NumPy's IndexError for the first out-of-range index (arrays in key order, each in C order). Host index
-    arrays are checked by NumPy; device ones by fused reductions and one sync. Nothing is checked when the
-    index arrays broadcast to no elements, as in NumPy."""
+    arrays are checked by NumPy; device ones by fused reductions and one sync, except those whose values are known
+    to fit (_value_ranges: mgrid's, and compactions of them). Nothing is checked when the index arrays broadcast
+    to no elements, as in NumPy."""
     if math.prod(plan.bshape) == 0:
         return
     checks = []  # (axis, size, index array, its out-of-range mask), in key order
     for p, ax, idx in plan.arrays:
         if ax is not None:  # None: a boolean's nonzero() or a 0-d boolean's [0]: in range by construction
             n = plan.view.shape[p]
+            if isinstance(idx, ndarray) and _value_ranges.within(idx, n):
+                continue
             bad = (idx < -n) | (idx >= n)
             checks.append((ax, n, idx, bad if isinstance(idx, ndarray) else _np.asarray(bad)))  # 0-d: a NumPy bool
     device = [bad for _, _, idx, bad in checks if isinstance(idx, ndarray)]
@@ -545,7 +609,7 @@ def _run(plan, vals, write):
     col_tiles = _tiles(Q, TC)
     _launch(_kernels().indexed, _tiles(R, TR) * col_tiles,
             (base, idx, idx if pre is None else pre, idx if post is None else post, vals, pre_step, post_step,
-             col_tiles, TR, TC, pre is not None, post is not None, write), plan.a._device_id)
+             col_tiles, TR, TC, pre is not None, post is not None, write), plan.a._device_id, base if write else vals)
 
 
 def _rows_cols(plan):
@@ -571,7 +635,10 @@ def _gather(plan, checked=False):
     R, Q = _rows_cols(plan)
     out = _F().empty((R, Q), a._dtype_name, device=_core.device_of(a))
     if R and Q:
+        known = _value_ranges.bounds(a)
         _run(plan, out, False)
+        if known is not None:  # elements of a
+            _value_ranges.note(out, *known)
     return out.reshape(plan.shape)
 
 

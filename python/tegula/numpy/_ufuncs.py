@@ -7,6 +7,7 @@ import numpy as _np
 
 from ._common import (_arr, _copy_of, _done, _finish, _is_complex, _is_float, _is_inexact, _is_py_scalar, _no_complex,
                       _not_supported, _operand, _parts, _real_dtype)
+from . import _indexing
 from ._core import as_array, dtype_name, ndarray
 from ._selection import nonzero
 
@@ -389,7 +390,12 @@ def arctan2(x1, x2, /, out=None, **kw):
 
 
 def logical_not(x, /, out=None, **kw):
-    return _done(_arr(x).astype("bool")._unary("not"), out, kw, fresh=True)
+    x = _arr(x)
+    m = _indexing.mask_entry(x) if not kw else None  # a compacted mask's complement compacts without a scan
+    r = _done(x.astype("bool")._unary("not"), out, kw, fresh=True)
+    if m is not None:
+        _indexing.note_complement(m, r)
+    return r
 
 
 def _logical(op):
