@@ -494,8 +494,10 @@ def _plan(a, items):
     if a._pending:  # the kernel indexes a's storage through the view's strides: a pending array (a reshape
         a._materialize()  # that needs a copy, say) has none yet; its complex parts would be expressions, not views
     view = a._getitem_basic(tuple(basic))  # the ints' bounds checks (after the booleans', as NumPy)
-    # int64 first: NumPy reports and wraps indices as intp (a uint64 2**63 is -2**63)
-    arrays = [(p, ax, idx.astype(_np.int64, copy=False) if isinstance(idx, _np.ndarray) else
+    # int64 first: NumPy reports and wraps indices as intp (a uint64 2**63 is -2**63). A device array whose values
+    # are known to fit its axis (_value_ranges: mgrid's, an upload's, compactions of them) takes axis None: no check
+    arrays = [(p, ax, idx.astype(_np.int64, copy=False)) if isinstance(idx, _np.ndarray) else
+              (p, None if ax is not None and _value_ranges.within(idx, view.shape[p]) else ax,
                idx if idx._dtype_name == "int64" else idx.astype("int64")) for p, ax, idx in arrays]
     shapes = [tuple(idx.shape) for _, _, idx in arrays]
     try:
@@ -512,17 +514,14 @@ def _plan(a, items):
 # ---- offsets ----------------------------------------------------------------------------------
 def _check_bounds(plan):
     """NumPy's IndexError for the first out-of-range index (arrays in key order, each in C order). Host index
-    arrays are checked by NumPy; device ones by fused reductions and one sync, except those whose values are known
-    to fit (_value_ranges: mgrid's, and compactions of them). Nothing is checked when the index arrays broadcast
-    to no elements, as in NumPy."""
+    arrays are checked by NumPy; device ones by fused reductions and one sync (none whose values _plan knew to fit:
+    axis None). Nothing is checked when the index arrays broadcast to no elements, as in NumPy."""
     if math.prod(plan.bshape) == 0:
         return
     checks = []  # (axis, size, index array, its out-of-range mask), in key order
     for p, ax, idx in plan.arrays:
-        if ax is not None:  # None: a boolean's nonzero() or a 0-d boolean's [0]: in range by construction
+        if ax is not None:  # None: in range (a boolean's nonzero(), a 0-d boolean's [0], known bounds)
             n = plan.view.shape[p]
-            if isinstance(idx, ndarray) and _value_ranges.within(idx, n):
-                continue
             bad = (idx < -n) | (idx >= n)
             checks.append((ax, n, idx, bad if isinstance(idx, ndarray) else _np.asarray(bad)))  # 0-d: a NumPy bool
     device = [bad for _, _, idx, bad in checks if isinstance(idx, ndarray)]
