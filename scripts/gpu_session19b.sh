@@ -10,4 +10,4 @@ bash scripts/gpu_pytest_groups.sh "$OUT" "${TCAP:-90}" \
 echo "== NPBench paper"
 TEGULA_NPBENCH_CAP=${CAP:-8} TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
   TEGULA_NPBENCH_ONLY=${ONLY:-mandelbrot2,spmv,hdiff,mlp,bicg,mvt,atax,azimint_naive,gemm,k2mm,k3mm,gesummv,gemver,doitgen,contour_integral,mandelbrot1,correlation,covariance,heat_3d,jacobi_2d,fdtd_2d,softmax,compute,arc_distance,azimint_hist,go_fast,cholesky2,resnet,jacobi_1d,trisolv,stockham_fft,nbody,vadv,gramschmidt,durbin,deriche,conv2d_bias,lenet} \
-  timeout "${NPB_TIMEOUT:-440}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | grep -v "^\s*$" | grep -v "^   {" | tail -50
+  timeout "${NPB_TIMEOUT:-440}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | tee "$OUT/npb.log" | grep -v "^\s*$" | grep -v "^   {" | tail -50
