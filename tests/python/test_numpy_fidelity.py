@@ -148,6 +148,16 @@ def test_dlpack_copy_and_device(dtype, device):
             x.__dlpack__(dl_device=(1, 0), copy=False)
 
 
+def test_a_consumer_that_refuses_a_capsule_raises_its_own_error(device):
+    """NumPy drops a capsule it refuses (a bfloat16 dtype; a CUDA device) with its exception pending: the capsule's
+    destructor keeps that exception (it cleared it once, and NumPy raised SystemError: NULL without an exception)."""
+    with pytest.raises(RuntimeError, match="Unsupported dtype in DLTensor"):
+        np.from_dlpack(tnp.zeros(3, dtype="bfloat16", device="cpu"))
+    if device != "cpu":
+        with pytest.raises((RuntimeError, BufferError, ValueError), match="[Dd]evice"):
+            np.from_dlpack(tnp.arange(3, device=device))
+
+
 class _Capsule:
     """A DLPack producer that hands out x's capsule for device `dl_device` (a host copy of a GPU array)."""
 

@@ -27,6 +27,11 @@ void delete_managed(Managed* m) {
 }
 template <class Managed>
 void capsule_destructor(PyObject* capsule) {
+  // A consumer may drop the capsule with its own exception pending (NumPy's from_dlpack refusing a CUDA tensor or
+  // a bfloat16 dtype): that exception is kept, so the consumer raises it (clearing it made NumPy return NULL with
+  // no exception: SystemError). Only errors of the capsule calls below are cleared.
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
   // Only an unconsumed capsule still owns its tensor (consumers rename it to used_dltensor*).
   const char* name = PyCapsule_GetName(capsule);
   if (name && std::string(name).rfind("used_", 0) != 0) {
@@ -34,6 +39,7 @@ void capsule_destructor(PyObject* capsule) {
     if (m && m->deleter) m->deleter(m);
   }
   PyErr_Clear();
+  PyErr_Restore(type, value, traceback);
 }
 template <class Managed>
 nanobind::object make(void* data, dlpack::DLDevice device, dlpack::DLDataType dtype, dlpack_owner* owner,
