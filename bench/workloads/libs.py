@@ -155,9 +155,9 @@ def check_cumsum(got, ref, what):
 
 
 def _engine():
-    from tegula.numpy import _scan
+    from tegula import _tegula
 
-    return {"cub": "CUB's", "chained": "tegula's chained"}[_scan.SCAN_ENGINE]
+    return {"cub": "CUB's", "chained": "tegula's chained"}[_tegula.scan_engine()[0]]
 
 
 def _cumsum(ctx):
@@ -191,15 +191,16 @@ def _cumsum(ctx):
 
 def _cub_whole_call(tegula, gbs, reps):
     """The whole tnp.cumsum call through CUB's scan, beside the default's row."""
-    from tegula.numpy import _scan
+    from tegula import _tegula
 
-    engine, _scan.SCAN_ENGINE = _scan.SCAN_ENGINE, "cub"
+    engine, tile = _tegula.scan_engine()
+    _tegula.set_scan_engine("cub", **tile)
     try:
         return [row(W, "tegula (CUB scan)", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s",
                     better="higher", note=f"tnp.cumsum through CUB's scan; GPU: {_breakdown(tegula)}; "
                                           f"host {_host_us(tegula):.1f} us a call")]
     finally:
-        _scan.SCAN_ENGINE = engine
+        _tegula.set_scan_engine(engine, **tile)
 
 
 def _scan_tiles(ctx, xt, gbs, reps):

@@ -25,11 +25,10 @@ def run(ctx):
 
 def _chained_scan(ctx, x, xt, gbs, reps):
     """tegula's own chained scan (libs/chained_scan.hpp) on the same data: the kernel's tiles and variants swept,
-    then the whole tnp.cumsum call with SCAN_ENGINE = "chained" and the best of them against the bar."""
+    then the whole tnp.cumsum call with the chained engine (_tegula.set_scan_engine) and the best of them against the bar."""
     torch = _torch()
     import tegula.numpy as tnp
     from tegula import _tegula
-    from tegula.numpy import _scan
 
     ref = torch.cumsum(xt.double(), 0)
 
@@ -43,9 +42,8 @@ def _chained_scan(ctx, x, xt, gbs, reps):
     # Each variant: the keyword arguments of _tegula.chained_inclusive_scan over the default below. blocks_per_sm:
     # 0 as many as fit (persistent, by ticket), -1 one tile per block by ticket, -2 by block index; delay: ns before each look-back poll; lookback_warps: 0 all;
     # status_stride: words between status words; min_blocks: blocks per SM the registers must allow.
-    from tegula.numpy._scan import CHAINED_TILE
-
-    base = dict(load=0, **CHAINED_TILE)  # tnp.cumsum's tile
+    engine, tile = _tegula.scan_engine()  # tnp.cumsum's engine and tile (cpp/tegula/libs/scan_arrays.hpp)
+    base = dict(tile)
     variants = [dict(threads=256, items=16, store=0, blocks_per_sm=0, delay=0), dict(blocks_per_sm=-1, delay=0),
                 dict(status_stride=1), dict(status_stride=1, delay=1000), dict(status_stride=4), dict(), dict(delay=0),
                 dict(delay=1000), dict(status_stride=32), dict(status_stride=32, delay=0), dict(threads=192),
@@ -89,9 +87,8 @@ def _chained_scan(ctx, x, xt, gbs, reps):
                        "block index; l1 nc loads, s1 streaming "
                        "stores, dN: N ns before each look-back poll, wN: N warps look back, tN: status words N "
                        "apart, mN: registers for N blocks per SM)" + (f"; FAILED: {'; '.join(failed)}" if failed else ""))]
-    # The whole tnp.cumsum call with SCAN_ENGINE = "chained" and the best tile, against the bar.
-    engine, tile = _scan.SCAN_ENGINE, _scan.CHAINED_TILE
-    _scan.SCAN_ENGINE, _scan.CHAINED_TILE = "chained", best[4]
+    # The whole tnp.cumsum call with the chained engine and the best tile, against the bar.
+    _tegula.set_scan_engine("chained", **best[4])
     try:
         check_cumsum(torch.as_tensor(tegula(), device="cuda"), ref, "the chained scan")
         rows.append(row(W, "tegula (chained scan, best tile)", "cumsum_GBps", gbs(torch_event_ms(tegula, repeat=reps)), "GB/s",
@@ -99,5 +96,5 @@ def _chained_scan(ctx, x, xt, gbs, reps):
                         note=f"tnp.cumsum with tegula's own single-pass scan, tile {best[1]}x{best[2]}{best[3]}; "
                              f"GPU: {_breakdown(tegula)}; host {_host_us(tegula):.1f} us a call"))
     finally:
-        _scan.SCAN_ENGINE, _scan.CHAINED_TILE = engine, tile
+        _tegula.set_scan_engine(engine, **tile)
     return rows

@@ -237,13 +237,15 @@ class Matmul:
 
     def _device(self, autotune=0, **tune):
         from . import numpy as tnp
-        from .numpy import _matmul as M
 
         a, b, rt = self.a, self.b, self.a._dtype_name
         m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
         count = _m.prod(self.batch) if self.batch else 1
-        xa, pa, ta, lda, sa = M._operand(a, self.batch, m, k)
-        xb, pb, tb, ldb, sb = M._operand(b, self.batch, k, n)
+        lib = tnp._core._tegula
+        xa, ta, lda, sa, copied_a = lib.gemm_operand(a, list(self.batch), m, k)  # cpp/tegula/libs/matmul_arrays.hpp
+        xb, tb, ldb, sb, copied_b = lib.gemm_operand(b, list(self.batch), k, n)
+        pa, pb = xa._data_ptr, xb._data_ptr
+        as_they_lie = not (copied_a or copied_b) and xa.shape == a.shape and xb.shape == b.shape
         item = a.itemsize
         ldd = -(-n * item // 16) * 16 // item
         d = tnp.empty(self.batch + (m, ldd), rt, device=tnp.Device("cuda", a._device_id))
@@ -266,7 +268,7 @@ class Matmul:
             tf32=self.allow_tf32, sm_count=self.sm_count, **({"autotune": autotune, **tune} if autotune else {}))
         if autotune:
             return list(timings)
-        if xa is a and xb is b and ldd == n and not c_ptr and aux is None \
+        if as_they_lie and ldd == n and not c_ptr and aux is None \
                 and (bias is None or bias._data_ptr == self.bias._data_ptr) \
                 and not self.host_result:
             # Nothing was copied: later calls pass the same pointers, so they skip this preparation (tens of

@@ -99,22 +99,23 @@ def test_in_place():
 
 @pytest.mark.parametrize("engine,kernel", [("chained", "tg_chained_scan"), ("cub", "tg_scan")])
 @pytest.mark.parametrize("n", [1 << 21, (1 << 25) + 5])  # under and over the 500 tiles from which the delay applies
-def test_numpy_cumsum_takes_the_chosen_engine(monkeypatch, engine, kernel, n):
-    from tegula.numpy import _scan as scan_module
-
-    assert scan_module.SCAN_ENGINE == "chained"  # the default
-    monkeypatch.setattr(scan_module, "SCAN_ENGINE", engine)
-    x = (RNG.standard_normal(n) * 10).astype(np.float32)
-    with tegula.profile() as p:
-        got = tnp.cumsum(tnp.asarray(x, device="cuda")).get()
-    _check_sum(got, x)
-    assert any(r.name == kernel for r in p.launches), [r.name for r in p.launches]
-    y = (1 + RNG.standard_normal(1 << 16) * 1e-3).astype(np.float32)
-    np.testing.assert_allclose(tnp.cumprod(tnp.asarray(y, device="cuda")).get(), np.cumprod(y.astype(np.float64)),
-                               rtol=2e-4)
-    monkeypatch.setattr(scan_module, "SCAN_ENGINE", "fast")
-    with pytest.raises(ValueError, match="SCAN_ENGINE"):
-        tnp.cumsum(tnp.asarray(x, device="cuda"))
+def test_numpy_cumsum_takes_the_chosen_engine(engine, kernel, n):
+    default = _tegula.scan_engine()
+    assert default[0] == "chained"  # the default (cpp/tegula/libs/scan_arrays.hpp)
+    _tegula.set_scan_engine(engine, **default[1])
+    try:
+        x = (RNG.standard_normal(n) * 10).astype(np.float32)
+        with tegula.profile() as p:
+            got = tnp.cumsum(tnp.asarray(x, device="cuda")).get()
+        _check_sum(got, x)
+        assert any(r.name == kernel for r in p.launches), [r.name for r in p.launches]
+        y = (1 + RNG.standard_normal(1 << 16) * 1e-3).astype(np.float32)
+        np.testing.assert_allclose(tnp.cumprod(tnp.asarray(y, device="cuda")).get(), np.cumprod(y.astype(np.float64)),
+                                   rtol=2e-4)
+        with pytest.raises(ValueError, match="'cub' or 'chained'"):
+            _tegula.set_scan_engine("fast")
+    finally:
+        _tegula.set_scan_engine(*default[:1], **default[1])
 
 
 def test_bad_input():

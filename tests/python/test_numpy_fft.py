@@ -63,33 +63,13 @@ def test_errors_as_numpy():
         assert_same_error(call)
 
 
-# ---- the GPU path with cuFFT replaced by NumPy on the same (packed, contiguous) memory -----------------
-import ctypes  # noqa: E402
-
+# ---- the GPU path on CPU arrays: cpp/tegula/libs/fft_arrays.cpp runs its direct-transform reference there ----
 from tegula.numpy import fft as F  # noqa: E402
 
 
-def fake_cufft(device, kind, double_precision, inverse, shape, batch, in_ptr, out_ptr, stream=None):
-    (n,) = shape
-    cdt = np.complex128 if double_precision else np.complex64
-    rdt = np.float64 if double_precision else np.float32
-
-    def view(ptr, dt, count):
-        return np.ndarray((batch, count), dt, buffer=(ctypes.c_char * (batch * count * np.dtype(dt).itemsize)).from_address(ptr))
-    if kind == "c2c":
-        x = view(in_ptr, cdt, n)
-        r = np.fft.ifft(x, norm="forward") if inverse else np.fft.fft(x)
-        view(out_ptr, cdt, n)[...] = r
-    elif kind == "r2c":
-        view(out_ptr, cdt, n // 2 + 1)[...] = np.fft.rfft(view(in_ptr, rdt, n))
-    else:
-        view(out_ptr, rdt, n)[...] = np.fft.irfft(view(in_ptr, cdt, n // 2 + 1), n, norm="forward")
-
-
 def test_gpu_path_with_cufft_emulated(monkeypatch, host_memory):
-    monkeypatch.setattr(tnp._core._tegula, "cufft", fake_cufft, raising=False)
-    # Run the cuFFT branch on CPU memory (device 0 is only passed through to the emulation).
-    monkeypatch.setattr(F, "_run", lambda x, kind, n, inv, ol, dt: F._cufft(x, kind, n, inv, ol, dt, 0))
+    # The cuFFT branch on CPU memory: the C++ entry point checks and packs as on a GPU, its host reference computes.
+    monkeypatch.setattr(F, "_run", lambda x, kind, n, inv, ol, dt: F._cufft(x, kind, n, inv))
     for norm in (None, "ortho", "forward"):
         np.testing.assert_allclose(tnp.fft.fft(tnp.asarray(X), n=13, axis=0, norm=norm).get(),
                                    np.fft.fft(X, n=13, axis=0, norm=norm), atol=1e-12)
@@ -106,13 +86,15 @@ def test_fast_c2c_path_with_cufft_emulated(monkeypatch, host_memory):
     (tegula.numpy.fft._c2c_fast): same results, the input left alone, and only where no scale is due."""
     calls = []
 
-    def counting(*a, **k):
-        calls.append(k["inverse"])
-        return fake_cufft(*a, **k)
+    real = tnp._core._tegula.fft_last_axis
 
-    monkeypatch.setattr(tnp._core._tegula, "cufft", counting, raising=False)
+    def counting(*a, **k):
+        calls.append(a[3])
+        return real(*a, **k)
+
+    monkeypatch.setattr(tnp._core._tegula, "fft_last_axis", counting, raising=False)
     monkeypatch.setattr(F, "_on_gpu", lambda a: True)
-    monkeypatch.setattr(F, "_run", lambda x, kind, n, inv, ol, dt: F._cufft(x, kind, n, inv, ol, dt, 0))
+    monkeypatch.setattr(F, "_run", lambda x, kind, n, inv, ol, dt: F._cufft(x, kind, n, inv))
     x = (np.random.default_rng(3).standard_normal((6, 64)) + 1j).astype(np.complex64)
     a = tnp.asarray(x)
     np.testing.assert_allclose(tnp.fft.fft(a).get(), np.fft.fft(x), rtol=1e-5, atol=1e-4)

@@ -29,74 +29,93 @@ def _vec(ptr, dtype, n):
     return np.frombuffer((ctypes.c_char * (max(n, 1) * dt.itemsize)).from_address(ptr), dt)[:n]
 
 
+def _ptr(a):
+    return a._array_interface(False)["data"][0]
+
+
+def _mat(a, rows=None):
+    """The column-major matrix a holds (a C-contiguous (columns, ld) array), rows x columns (ld rows by default)."""
+    cols, ld = a.shape
+    return _view(_ptr(a), a._dtype_name, ld if rows is None else rows, cols, ld)
+
+
 class FakeSolver:
-    """cuSOLVER's column-major in-place calls, done by LAPACK on host memory."""
+    """cuSOLVER's column-major in-place calls over arrays (the _tegula.solver_* signatures), done by LAPACK on host
+    memory."""
 
     @staticmethod
-    def solver_getrf(dev, dt, n, a, lda, ipiv):
-        A = _view(a, dt, n, n, lda)
+    def solver_getrf(a, ipiv):
+        dt, n = a._dtype_name, a.shape[0]
+        A = _mat(a, n)
         lu, piv, info = getattr(lapack, PREFIX[dt] + "getrf")(A.copy(order="F"))
         A[...] = lu
-        _vec(ipiv, np.int64, n)[:] = piv + 1
+        _vec(_ptr(ipiv), np.int64, n)[:] = piv + 1
         return int(info)
 
     @staticmethod
-    def solver_getrs(dev, dt, trans, n, nrhs, a, lda, ipiv, b, ldb):
-        A, B = _view(a, dt, n, n, lda), _view(b, dt, n, nrhs, ldb)
-        x, info = getattr(lapack, PREFIX[dt] + "getrs")(np.asfortranarray(A), _vec(ipiv, np.int64, n).astype(np.int32) - 1,
+    def _getrs(trans, a, ipiv, b):
+        dt, n = a._dtype_name, a.shape[0]
+        A, B = _mat(a, n), _mat(b, n)
+        x, info = getattr(lapack, PREFIX[dt] + "getrs")(np.asfortranarray(A), _vec(_ptr(ipiv), np.int64, n).astype(np.int32) - 1,
                                                         np.asfortranarray(B), trans={"N": 0, "T": 1, "C": 2}[trans])
         B[...] = x
         return int(info)
 
     @staticmethod
-    def solver_gesv(dev, dt, trans, n, nrhs, a, lda, ipiv, b, ldb, substitute=False):
-        info = FakeSolver.solver_getrf(dev, dt, n, a, lda, ipiv)
-        return info, FakeSolver.solver_getrs(dev, dt, trans, n, nrhs, a, lda, ipiv, b, ldb)
+    def solver_gesv(trans, a, ipiv, b, substitute=False):
+        info = FakeSolver.solver_getrf(a, ipiv)
+        return info, FakeSolver._getrs(trans, a, ipiv, b)
 
     @staticmethod
-    def solver_potrf(dev, dt, lower, n, a, lda):
-        A = _view(a, dt, n, n, lda)
-        c, info = getattr(lapack, PREFIX[dt] + "potrf")(np.asfortranarray(A), lower=lower, clean=False)
+    def solver_potrf(lower, a):
+        A = _mat(a, a.shape[0])
+        c, info = getattr(lapack, PREFIX[a._dtype_name] + "potrf")(np.asfortranarray(A), lower=lower, clean=False)
         A[...] = c
         return int(info)
 
     @staticmethod
-    def solver_geqrf(dev, dt, m, n, a, lda, tau):
-        A = _view(a, dt, m, n, lda)
+    def solver_geqrf(a, tau):
+        dt = a._dtype_name
+        A = _mat(a)
+        m, n = A.shape
         qr, t, _, info = getattr(lapack, PREFIX[dt] + "geqrf")(np.asfortranarray(A))
         A[...] = qr
-        _vec(tau, NP[dt], min(m, n))[:] = t
+        _vec(_ptr(tau), NP[dt], min(m, n))[:] = t
         return int(info)
 
     @staticmethod
-    def solver_orgqr(dev, dt, m, n, k, a, lda, tau):
-        A = _view(a, dt, m, n, lda)
-        name = ("" if dt.startswith("float") else "") + PREFIX[dt] + ("orgqr" if dt.startswith("float") else "ungqr")
-        q, _, info = getattr(lapack, name)(np.asfortranarray(A), _vec(tau, NP[dt], k).copy())
+    def solver_orgqr(k, a, tau):
+        dt = a._dtype_name
+        A = _mat(a)
+        name = PREFIX[dt] + ("orgqr" if dt.startswith("float") else "ungqr")
+        q, _, info = getattr(lapack, name)(np.asfortranarray(A), _vec(_ptr(tau), NP[dt], k).copy())
         A[...] = q
         return int(info)
 
     @staticmethod
-    def solver_syevd(dev, dt, vectors, lower, n, a, lda, w):
-        A = _view(a, dt, n, n, lda)
+    def solver_syevd(vectors, lower, a, w):
+        dt, n = a._dtype_name, a.shape[0]
+        A = _mat(a, n)
         name = PREFIX[dt] + ("syevd" if dt.startswith("float") else "heevd")
         vals, vecs, info = getattr(lapack, name)(np.asfortranarray(A), compute_v=int(vectors), lower=int(lower))
-        _vec(w, np.float32 if dt in ("float32", "complex64") else np.float64, n)[:] = vals
+        _vec(_ptr(w), np.float32 if dt in ("float32", "complex64") else np.float64, n)[:] = vals
         if vectors:
             A[...] = vecs
         return int(info)
 
     @staticmethod
-    def solver_gesvd(dev, dt, jobu, jobvt, m, n, a, lda, s, u, ldu, vt, ldvt):
-        A = _view(a, dt, m, n, lda)
+    def solver_gesvd(jobu, jobvt, a, s, u, vt):
+        dt = a._dtype_name
+        A = _mat(a)
+        m, n = A.shape
         full = jobu == "A"
         compute = jobu != "N"
         uu, ss, vv, info = getattr(lapack, PREFIX[dt] + "gesdd")(np.asfortranarray(A), compute_uv=int(compute),
                                                                    full_matrices=int(full))
-        _vec(s, np.float32 if dt in ("float32", "complex64") else np.float64, min(m, n))[:] = ss
+        _vec(_ptr(s), np.float32 if dt in ("float32", "complex64") else np.float64, min(m, n))[:] = ss
         if compute:
-            _view(u, dt, m, uu.shape[1], ldu)[...] = uu
-            _view(vt, dt, n, n, ldvt)[...] = vv
+            _view(_ptr(u), dt, m, uu.shape[1], u.shape[1])[...] = uu
+            _view(_ptr(vt), dt, n, n, vt.shape[1])[...] = vv
         return int(info)
 
 

@@ -59,42 +59,46 @@ def test_applies_only_to_long_rows_on_a_gpu():
 
 
 # ---- the CUB path (one long row on a GPU), with the CUB call replaced by NumPy on the same host memory ----------
-import ctypes  # noqa: E402
 
 from tegula.numpy import _sort  # noqa: E402
 
 SCAN_CALLS = []
+REAL_SCAN = tnp._core._tegula.inclusive_scan  # cpp/tegula/libs/scan_arrays.cpp: its sequential reference on the CPU
 
 
-def _host(ptr, dtype, n):
-    dt = np.dtype(dtype)
-    return np.ndarray((n,), dt, buffer=(ctypes.c_char * (n * dt.itemsize)).from_address(ptr))
-
-
-def fake_cub_inclusive_scan(device, in_type, out_type, multiply, in_ptr, out_ptr, n):
-    SCAN_CALLS.append((in_type, out_type, multiply))
-    x = _host(in_ptr, in_type, n)
-    f = np.cumprod if multiply else np.cumsum
-    _host(out_ptr, out_type, n)[...] = f(x, dtype=out_type)
-
-
-ENGINES = []
-
-
-def fake_chained_inclusive_scan(device, multiply, in_ptr, out_ptr, n, **tile):
-    ENGINES.append(("chained", tile))
-    fake_cub_inclusive_scan(device, "float32", "float32", multiply, in_ptr, out_ptr, n)
+def counting_scan(x, multiply=False):
+    r = REAL_SCAN(x, multiply)
+    SCAN_CALLS.append((x._dtype_name, r._dtype_name, multiply))
+    return r
 
 
 @pytest.fixture
 def cub_gpu(monkeypatch, host_memory):
-    monkeypatch.setattr(tnp._core._tegula, "cub_inclusive_scan", fake_cub_inclusive_scan, raising=False)
-    monkeypatch.setattr(tnp._core._tegula, "chained_inclusive_scan", fake_chained_inclusive_scan, raising=False)
-    ENGINES.clear()
+    monkeypatch.setattr(tnp._core._tegula, "inclusive_scan", counting_scan, raising=False)
     monkeypatch.setattr(_scan, "applies", lambda a, axis: -a.ndim <= axis < a.ndim and a.shape[axis] >= 1 << 15)
     monkeypatch.setattr(_sort, "_use_cub", lambda a: True)
     SCAN_CALLS.clear()
     return SCAN_CALLS
+
+
+def test_the_scan_engine_is_chosen_in_cpp():
+    """A long float32 row takes tegula's chained scan with the tile measured on the H200 (libs/scan_arrays.hpp);
+    set_scan_engine switches it (the bench sweeps tiles so) and refuses unknown engines and settings."""
+    lib = tnp._core._tegula
+    engine, tile = lib.scan_engine()
+    assert engine == "chained"
+    assert tile == dict(threads=128, items=64, load=0, store=1, blocks_per_sm=-2, delay=500, lookback_warps=1,
+                        status_stride=16, min_blocks=0)
+    try:
+        lib.set_scan_engine("cub", threads=256)
+        assert lib.scan_engine()[0] == "cub" and lib.scan_engine()[1]["threads"] == 256
+        with pytest.raises(ValueError, match="'cub' or 'chained'"):
+            lib.set_scan_engine("fast")
+        with pytest.raises(TypeError, match="unknown tile setting"):
+            lib.set_scan_engine("chained", thread=1)
+    finally:
+        lib.set_scan_engine(engine, **tile)
+    assert lib.scan_engine() == (engine, tile)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "int32", "uint16", "bool"])
@@ -105,8 +109,6 @@ def test_cub_path_routes_one_long_row(cub_gpu, dtype):
     assert got.dtype == ref.dtype
     np.testing.assert_allclose(got, ref, rtol=1e-5 if dtype == "float32" else 1e-12)
     assert cub_gpu[-1] == (dtype, str(ref.dtype), False)
-    # float32 takes tegula's chained scan with the measured tile (SCAN_ENGINE), every other dtype CUB's
-    assert ENGINES == ([("chained", _scan.CHAINED_TILE)] if dtype == "float32" else [])
     y = tnp.asarray(x.reshape(2, 20000))  # two rows: the chunked scan, not CUB
     n_calls = len(cub_gpu)
     tnp.cumsum(y, axis=1)

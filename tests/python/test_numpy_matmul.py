@@ -74,20 +74,26 @@ def test_dot_mismatch_says_what_numpy_says(sa, sb):
     assert str(mine.value) == str(numpys.value)
 
 
+def _operand(x, batch, rows, cols, narrow=False):
+    """How cpp/tegula/libs/matmul_arrays.cpp hands x to cuBLASLt: (array read, None, trans, ld, batch stride)."""
+    y, trans, ld, bs, _ = tnp._core._tegula.gemm_operand(x, list(batch), rows, cols, narrow)
+    return y, None, trans, ld, bs
+
+
 def test_operands_pass_as_they_lie_when_cublaslt_can_read_them():
     x = tnp.asarray(_r((64, 32), "float32"))
-    _, _, trans, ld, _ = M._operand(x, (), 64, 32)
+    _, _, trans, ld, _ = _operand(x, (), 64, 32)
     assert (trans, ld) == (False, 32)
-    _, _, trans, ld, _ = M._operand(x.T, (), 32, 64)  # a transposed view: no copy
+    _, _, trans, ld, _ = _operand(x.T, (), 32, 64)  # a transposed view: no copy
     assert (trans, ld) == (True, 32)
-    y, _, trans, ld, _ = M._operand(x[:, ::2], (), 64, 16)  # strided: copied, rows padded to 16 bytes
+    y, _, trans, ld, _ = _operand(x[:, ::2], (), 64, 16)  # strided: copied, rows padded to 16 bytes
     assert (trans, ld) == (False, 16) and y.shape == (64, 16)
     src = _r((10, 7), "float32")
-    z, _, trans, ld, _ = M._operand(tnp.asarray(src), (), 10, 7)  # 28-byte rows: copied, padded to 32 bytes
+    z, _, trans, ld, _ = _operand(tnp.asarray(src), (), 10, 7)  # 28-byte rows: copied, padded to 32 bytes
     assert (trans, ld) == (False, 8) and z.shape == (10, 8)
     np.testing.assert_array_equal(z.get()[:, :7], src)
     bt = tnp.asarray(_r((5, 64, 32), "float32"))
-    _, _, trans, ld, bs = M._operand(bt, (5,), 64, 32)
+    _, _, trans, ld, bs = _operand(bt, (5,), 64, 32)
     assert (trans, ld, bs) == (False, 32, 64 * 32)
 
 
@@ -194,18 +200,18 @@ def test_gpu_path_strided_vectors_and_narrow_unaligned_views(fake_gpu, dtype):
     x = tnp.asarray(d)
     for i in (0, 1, 5):
         row = x[:, i].reshape(1, 40)
-        _, _, trans, ld, _ = M._operand(row, (), 1, 40)
+        _, _, trans, ld, _ = _operand(row, (), 1, 40)
         assert (trans, ld) == (True, 33)
         got = M._blas(row, x[:, i + 1:], (), 1, 32 - i, 40, dtype)
         np.testing.assert_allclose(got.get()[0], d[:, i] @ d[:, i + 1:], rtol=1e-5, atol=1e-5)
     col = x[1:, 5].reshape(39, 1)
-    _, _, trans, ld, _ = M._operand(col, (), 39, 1)
+    _, _, trans, ld, _ = _operand(col, (), 39, 1)
     assert (trans, ld) == (False, 33)
-    v, _, trans, ld, _ = M._operand(x[3:8, 1:], (), 5, 32, narrow=True)  # 33-element rows: as they lie
+    v, _, trans, ld, _ = _operand(x[3:8, 1:], (), 5, 32, narrow=True)  # 33-element rows: as they lie
     assert (trans, ld) == (False, 33) and v.shape == (5, 32)
     got = M._blas(x[3:8, 1:], x[1:33, 5].reshape(32, 1), (), 5, 1, 32, dtype)
     np.testing.assert_allclose(got.get()[:, 0], d[3:8, 1:] @ d[1:33, 5], rtol=1e-5, atol=1e-5)
-    w, _, trans, ld, _ = M._operand(x[3:30, 1:], (), 27, 32)  # wide: copied into 16-byte rows
+    w, _, trans, ld, _ = _operand(x[3:30, 1:], (), 27, 32)  # wide: copied into 16-byte rows
     assert not trans and ld * w.itemsize % 16 == 0
 
 

@@ -1,9 +1,8 @@
-"""The CUB path of sort/argsort (tegula.numpy._sort with cpp/tegula/libs/cub_sort) on CPU-interpreter arrays, with
-the CUB call replaced by a stable NumPy sort of the same host memory: the key mapping (NaN last, -0.0 kept in
-keys-only sorts, descending), the int32 index payload, the row pass and the buffer CUB leaves the result in. The CUB
-kernels themselves compile in tests/cpp/test_libs_cub_sort.cpp and run in tests/gpu/test_gpu_sort.py."""
-import ctypes
-
+"""The CUB path of sort/argsort (tegula.numpy._sort with cpp/tegula/libs/sort_arrays) on CPU-interpreter arrays,
+where the C++ entry point runs its host reference of CUB's contract (a stable sort of the same memory): the key
+mapping (NaN last, -0.0 kept in keys-only sorts, descending), the int32 index payload, the row pass, inputs left alone
+or used as scratch. The CUB kernels themselves compile in tests/cpp/test_libs_cub_sort.cpp and run in
+tests/gpu/test_gpu_sort.py."""
 import numpy as np
 import pytest
 
@@ -14,48 +13,38 @@ RNG = np.random.default_rng(17)
 CALLS = []
 
 
-def _host(ptr, dtype, n):
-    dt = np.dtype(dtype)
-    return np.ndarray((n,), dt, buffer=(ctypes.c_char * (n * dt.itemsize)).from_address(ptr))
+REAL_SORT = tnp._core._tegula.radix_sort
 
 
-def _float_order(keys):
-    """The unsigned radix order of tegula's CUB float traits (cub_sort.cpp): NaNs lose their sign, then the sign
-    twiddle. Returns (order keys, keys as they come back)."""
-    u = keys.view(np.uint32 if keys.dtype == np.float32 else np.uint64)
-    high = u.dtype.type(1 << (8 * u.itemsize - 1))
-    u = np.where(np.isnan(keys), u & ~high, u)
-    return np.where(u & high, ~u, u ^ high), u.view(keys.dtype)
-
-
-def fake_cub_radix_sort(device, key_type, value_bytes, keys0, keys1, values0, values1, n, end_bit, input_keys=0,
-                        input_values=0):
-    """CUB's contract: a stable sort on bits [0, end_bit) of unsigned keys, or NumPy's order of signed and float keys
-    (NaNs last, -0.0 before +0.0); the result in buffer (number of 8-bit passes) % 2; an input buffer left alone."""
-    CALLS.append((key_type, value_bytes, end_bit, bool(input_keys)))
-    keys = _host(input_keys or keys0, key_type, n).copy()
-    if key_type.startswith("float"):
-        order_keys, keys = _float_order(keys)
-        order = np.argsort(order_keys, kind="stable")
-    elif key_type.startswith("int"):
-        order = np.argsort(keys, kind="stable")
-    else:
-        order = np.argsort(keys & keys.dtype.type((1 << end_bit) - 1), kind="stable")
-    which = -(-end_bit // 8) % 2
-    _host(keys1 if which else keys0, key_type, n)[...] = keys[order]
-    if value_bytes:
-        vt = np.uint32 if value_bytes == 4 else np.uint64
-        vals = _host(input_values or values0, vt, n).copy()
-        _host(values1 if which else values0, vt, n)[...] = vals[order]
-    return which
+def counting_sort(keys, values, end_bit, overwrite_inputs=False):
+    """The real entry point, each call noted as (key type, value bytes, end_bit, keys only read)."""
+    CALLS.append((keys._dtype_name, 0 if values is None else values.itemsize, end_bit, not overwrite_inputs))
+    return REAL_SORT(keys, values, end_bit, overwrite_inputs)
 
 
 @pytest.fixture
 def cub(monkeypatch, host_memory):
-    monkeypatch.setattr(tnp._core._tegula, "cub_radix_sort", fake_cub_radix_sort, raising=False)
+    monkeypatch.setattr(tnp._core._tegula, "radix_sort", counting_sort, raising=False)
     monkeypatch.setattr(_sort, "_use_cub", lambda x: True)
     CALLS.clear()
     return CALLS
+
+
+def test_the_host_reference_keeps_cubs_float_order():
+    """NaNs of either sign last and returned positive, -0.0 just before +0.0, values carried; an input only read
+    is left alone."""
+    k = tnp.asarray(np.array([3.0, -np.nan, -0.0, 0.0, -1.0, np.nan, 2.0], np.float32))
+    v = tnp.arange(7, dtype="int32")
+    sk, sv = REAL_SORT(k, v, 32)
+    np.testing.assert_array_equal(sv.get(), [4, 2, 3, 6, 0, 1, 5])
+    assert np.signbit(sk.get()).tolist() == [True, True, False, False, False, False, False]
+    assert np.isnan(k.get()[1]) and np.signbit(k.get()[1])  # the input: untouched
+    with pytest.raises(ValueError, match="end_bit"):
+        REAL_SORT(tnp.arange(4, dtype="uint32"), None, 33)
+    with pytest.raises(ValueError, match="keys' length"):
+        REAL_SORT(tnp.arange(4, dtype="uint32"), tnp.arange(3, dtype="int32"), 32)
+    with pytest.raises(ValueError):
+        REAL_SORT(tnp.arange(4, dtype="int8"), None, 8)
 
 
 def _data(dtype, n):

@@ -367,6 +367,51 @@ py_array empty(const array::dims& shape, const std::string& dtype_name, int devi
 }
 
 // A contiguous leaf with the same values (itself when already contiguous).
+// NumPy's array-interface typestr of dtype t ('<f4', '|b1', '<c16'); bfloat16 has none.
+std::string typestr(ir::dtype t) {
+  const char kind = ir::is_bool(t) ? 'b' : ir::is_signed_int(t) ? 'i' : ir::is_unsigned_int(t) ? 'u'
+                  : ir::is_complex(t) ? 'c' : 'f';
+  if (t == ir::dtype::bf16 || ir::is_float8(t))
+    fail(error_kind::type_error, "the array interface has no typestr for ", ir::name(t));
+  const std::size_t item = ir::size_bytes(t);
+  return std::string(item == 1 ? "|" : "<") + kind + std::to_string(item);
+}
+
+// The (CUDA) array interface of a's memory for a consumer that may write it: pending readers of those bytes take
+// their values first (the write is counted).
+nb::dict array_interface(const py_array& a, bool cuda) {
+  const array::node& n = leaf(a);
+  if (cuda != (n.device == array::device_kind::cuda))
+    throw nb::attribute_error(cuda ? "a CPU (interpreter) array has no __cuda_array_interface__"
+                                   : "a GPU array has no host array interface: copy it with .get()");
+  array::flush_readers(*n.data, nullptr, array::byte_extent(n.lay, ir::size_bytes(n.t)));
+  const std::int64_t item = ir::size_bytes(n.t);
+  nb::list strides;
+  for (auto s : n.lay.strides) strides.append(s * item);
+  nb::dict d;
+  d["shape"] = to_tuple(n.shape);
+  d["typestr"] = typestr(n.t);
+  d["data"] = nb::make_tuple(n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * item), false);
+  d["strides"] = nb::tuple(strides);
+  d["version"] = 3;
+  if (cuda) d["stream"] = 1;
+  return d;
+}
+
+// Whether a and b may touch the same bytes (their extents overlap, as NumPy's may_share_memory).
+bool shares_memory(const py_array& a, const py_array& b) {
+  const array::node& x = leaf(a);
+  const array::node& y = leaf(b);
+  if (x.device != y.device || x.gpu != y.gpu || x.size() == 0 || y.size() == 0) return false;
+  auto span = [](const array::node& n) {
+    array::byte_range r = array::byte_extent(n.lay, ir::size_bytes(n.t));
+    return std::make_pair(n.data->address() + r.lo, n.data->address() + r.hi);
+  };
+  auto [lo_a, hi_a] = span(x);
+  auto [lo_b, hi_b] = span(y);
+  return lo_a < hi_b && lo_b < hi_a;
+}
+
 node_ptr contiguous_leaf(const py_array& a) {
   const array::node& n = leaf(a);
   if (n.lay.c_contiguous()) return a.n;
@@ -455,6 +500,11 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("_serial", [](const py_array& a) { return leaf(a).data->serial; },
                    "The memory's serial (storage.hpp): unique for the process, never reused (unlike _base_id).")
       .def("_to_host", &to_host, nb::arg("dst"))
+      .def("_array_interface", &array_interface, nb::arg("cuda"),
+           "The (CUDA) array interface dict of this array's memory for a consumer that may write it (pending readers "
+           "of those bytes take their values first).")
+      .def("_shares_memory", &shares_memory, nb::arg("other"),
+           "Whether the two arrays' byte extents overlap (NumPy's may_share_memory).")
       .def("_export_dlpack", [](const py_array& a, nb::handle stream, nb::handle max_version) {
         return export_dlpack(a, stream, max_version);
       }, nb::arg("stream").none(), nb::arg("max_version").none(),

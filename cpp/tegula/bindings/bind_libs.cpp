@@ -1,12 +1,15 @@
 // Bindings for libs/: the CUDA libraries behind tegula.math and tegula.numpy (cuBLASLt, cuFFT, cuSOLVER, CUB).
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "tegula/array/storage.hpp"
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/py_array.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/ir/dtype.hpp"
+#include "tegula/libs/bin_count_arrays.hpp"
 #include "tegula/libs/bin_counts.hpp"
 #include "tegula/libs/cub_jit.hpp"
 #include "tegula/libs/chained_scan.hpp"
@@ -14,6 +17,11 @@
 #include "tegula/libs/cub_sort.hpp"
 #include "tegula/libs/cublaslt.hpp"
 #include "tegula/libs/cufft.hpp"
+#include "tegula/libs/fft_arrays.hpp"
+#include "tegula/libs/matmul_arrays.hpp"
+#include "tegula/libs/scan_arrays.hpp"
+#include "tegula/libs/solver_arrays.hpp"
+#include "tegula/libs/sort_arrays.hpp"
 #include "tegula/libs/cusolver.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/support/error.hpp"
@@ -29,7 +37,84 @@ ir::dtype dtype_arg(const std::string& name) {
 
 }  // namespace
 
+// The array-level entry points (libs/*_arrays.hpp): they take engine arrays, materialise inputs and flush
+// readers of outputs themselves; Python's NumPy layer passes arrays, never device pointers.
+static void bind_array_calls(nb::module_& m) {
+  using array::node_ptr;
+  auto node_of = [](const std::optional<py_array>& a) { return a ? a->n : node_ptr(); };
+  m.def("gemm", [](const py_array& a, const py_array& b, std::vector<std::int64_t> batch, std::int64_t m_,
+                   std::int64_t n, std::int64_t k, const std::string& t) {
+    return py_array{libs::gemm(a.n, b.n, batch, m_, n, k, dtype_arg(t))};
+  }, nb::arg("a"), nb::arg("b"), nb::arg("batch"), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype"),
+  "batch + (m, k) @ batch + (k, n) of one float or complex dtype through cuBLASLt (the CPU: a host reference); "
+  "operands passed in place where their layout allows (libs/matmul_arrays.hpp).");
+  m.def("gemm_operand", [](const py_array& x, std::vector<std::int64_t> batch, std::int64_t rows, std::int64_t cols,
+                           bool narrow) {
+    libs::gemm_operand op = libs::gemm_operand_of(x.n, batch, rows, cols, narrow);
+    return nb::make_tuple(py_array{op.x}, op.trans, op.ld, op.batch_stride, op.copied);
+  }, nb::arg("x"), nb::arg("batch"), nb::arg("rows"), nb::arg("cols"), nb::arg("narrow") = false,
+  "How gemm hands x to cuBLASLt: (array read, trans, leading dimension, batch stride, copied).");
+  m.def("fft_last_axis", [](const py_array& x, const std::string& kind, std::int64_t n, bool inverse,
+                            bool overwrite_input) {
+    libs::fft_kind k = kind == "c2c" ? libs::fft_kind::c2c : kind == "r2c" ? libs::fft_kind::r2c
+                     : kind == "c2r" ? libs::fft_kind::c2r
+                                     : (fail(error_kind::invalid_argument, "fft kind must be c2c, r2c or c2r, got ", kind),
+                                        libs::fft_kind::c2c);
+    return py_array{libs::fft_last_axis(x.n, k, n, inverse, overwrite_input)};
+  }, nb::arg("x"), nb::arg("kind"), nb::arg("n"), nb::arg("inverse") = false, nb::arg("overwrite_input") = false,
+  "The n-point transforms of x's last axis through cuFFT: a new array (libs/fft_arrays.hpp).");
+  m.def("inclusive_scan", [](const py_array& x, bool multiply) { return py_array{libs::inclusive_scan(x.n, multiply)}; },
+        nb::arg("x"), nb::arg("multiply") = false,
+        "cumsum (cumprod) of x's elements in C order in one pass, by the engine set_scan_engine chose (libs/scan_arrays.hpp).");
+  m.def("scan_engine", []() {
+    const auto& s = libs::current_scan_settings();
+    const auto& t = s.tile;
+    nb::dict tile;
+    tile["threads"] = t.threads, tile["items"] = t.items, tile["load"] = t.load, tile["store"] = t.store;
+    tile["blocks_per_sm"] = t.blocks_per_sm, tile["delay"] = t.delay, tile["lookback_warps"] = t.lookback_warps;
+    tile["status_stride"] = t.status_stride, tile["min_blocks"] = t.min_blocks;
+    return nb::make_tuple(libs::scan_engine_name(s.engine), tile);
+  }, "(engine, chained tile) a long float32 scan takes now.");
+  m.def("set_scan_engine", [](const std::string& engine, nb::kwargs tile) {
+    libs::scan_settings s;
+    s.engine = libs::scan_engine_from_name(engine);
+    auto& t = s.tile;
+    for (auto [key, value] : tile) {
+      std::string k = nb::cast<std::string>(key);
+      int v = nb::cast<int>(value);
+      if (k == "threads") t.threads = v;
+      else if (k == "items") t.items = v;
+      else if (k == "load") t.load = v;
+      else if (k == "store") t.store = v;
+      else if (k == "blocks_per_sm") t.blocks_per_sm = v;
+      else if (k == "delay") t.delay = v;
+      else if (k == "lookback_warps") t.lookback_warps = v;
+      else if (k == "status_stride") t.status_stride = v;
+      else if (k == "min_blocks") t.min_blocks = v;
+      else fail(error_kind::type_error, "set_scan_engine: unknown tile setting '", k, "'");
+    }
+    libs::set_scan_settings(s);
+  }, nb::arg("engine"), nb::arg("tile"),
+  "Sets the engine ('chained' or 'cub') and the chained scan's tile (settings not named: the defaults).");
+  m.def("radix_sort", [node_of](const py_array& keys, const std::optional<py_array>& values, int end_bit,
+                                bool overwrite_inputs) {
+    auto [k, v] = libs::radix_sort(keys.n, node_of(values), end_bit, overwrite_inputs);
+    return nb::make_tuple(py_array{k}, v ? nb::cast(py_array{v}) : nb::none());
+  }, nb::arg("keys"), nb::arg("values").none(), nb::arg("end_bit"), nb::arg("overwrite_inputs") = false,
+  "(keys, values) sorted stably through CUB's onesweep radix sort (the CPU: a host reference); see "
+  "libs/sort_arrays.hpp.");
+  m.def("bin_counts", [node_of](const py_array& idx, std::int64_t bins, const std::optional<py_array>& weights) {
+    return py_array{libs::count_bins(idx.n, bins, node_of(weights))};
+  }, nb::arg("idx"), nb::arg("bins"), nb::arg("weights").none() = nb::none(),
+  "bincount's counts of int64 bin indices on a GPU (libs/bin_count_arrays.hpp).");
+  m.def("bin_counts_uniform", [node_of](const py_array& x, const py_array& edges, const std::optional<py_array>& weights) {
+    return py_array{libs::count_bins_uniform(x.n, edges.n, node_of(weights))};
+  }, nb::arg("x"), nb::arg("edges"), nb::arg("weights").none() = nb::none(),
+  "histogram's counts of values into sorted edges' bins in one pass on a GPU (libs/bin_count_arrays.hpp).");
+}
+
 void bind_libs(nb::module_& m) {
+  bind_array_calls(m);
   m.def("cublaslt_matmul", [](int device, const std::string& in, const std::string& out, std::int64_t m_, std::int64_t n,
                               std::int64_t k, std::int64_t batch, bool trans_a, bool trans_b, std::uintptr_t a,
                               std::int64_t lda, std::int64_t stride_a, std::uintptr_t b, std::int64_t ldb,
@@ -105,76 +190,34 @@ void bind_libs(nb::module_& m) {
   "Batched FFTs over packed contiguous data through cuFFT (see libs/cufft.hpp).");
   m.def("cufft_info", &libs::cufft_info, "The loaded cuFFT library and its version (loads it).");
 
-  // cuSOLVER: column-major matrices in place; each returns LAPACK's info (read back, synchronising).
-  struct call_args {
-    libs::solver_call c;
-    std::shared_ptr<rt::stream> hold;
-  };
-  auto solver = [](int device, const std::string& dtype) {
-    auto a = std::make_shared<call_args>();
-    rt::device& dev = rt::device::get(device);
-    a->c.dev = &dev;
-    a->c.s = &array::array_stream(dev);
-    a->c.t = dtype_arg(dtype);
-    return a;
-  };
+  // cuSOLVER over arrays (libs/solver_arrays.hpp): each matrix a C-contiguous (columns, ld) array holding the
+  // column-major matrix, overwritten in place; each returns LAPACK's info (read back, synchronising).
+  namespace sv = libs::solver;
+  auto job = [](const std::string& j) { return j.empty() ? 'N' : j[0]; };
   m.def("solver_set_getrf_algorithm", &libs::set_getrf_algorithm, nb::arg("algorithm"),
         "cuSOLVER's getrf algorithm for later LU factorisations (0: the default, or 1).");
-  m.def("solver_getrf", [solver](int device, const std::string& dtype, std::int64_t n, std::uintptr_t a, std::int64_t lda,
-                                 std::uintptr_t ipiv) {
-    auto x = solver(device, dtype);
-    nb::gil_scoped_release g;
-    return libs::getrf(x->c, n, a, lda, ipiv);
-  });
-  m.def("solver_getrs", [solver](int device, const std::string& dtype, const std::string& trans, std::int64_t n,
-                                 std::int64_t nrhs, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b,
-                                 std::int64_t ldb) {
-    auto x = solver(device, dtype);
-    nb::gil_scoped_release g;
-    return libs::getrs(x->c, trans.empty() ? 'N' : trans[0], n, nrhs, a, lda, ipiv, b, ldb);
-  });
-  m.def("solver_gesv", [solver](int device, const std::string& dtype, const std::string& trans, std::int64_t n,
-                                std::int64_t nrhs, std::uintptr_t a, std::int64_t lda, std::uintptr_t ipiv, std::uintptr_t b,
-                                std::int64_t ldb, bool substitute) {
-    auto x = solver(device, dtype);
-    nb::gil_scoped_release g;
-    auto info = libs::gesv(x->c, trans.empty() ? 'N' : trans[0], n, nrhs, a, lda, ipiv, b, ldb, substitute);
+  m.def("solver_getrf", [](const py_array& a, const py_array& ipiv) { return sv::getrf(a.n, ipiv.n); },
+        nb::arg("a"), nb::arg("ipiv"), "LU of the (n, n) a in place; ipiv: n int64 pivots (1-based).");
+  m.def("solver_gesv", [job](const std::string& trans, const py_array& a, const py_array& ipiv, const py_array& b,
+                             bool substitute) {
+    auto info = sv::gesv(job(trans), a.n, ipiv.n, b.n, substitute);
     return std::make_pair(info[0], info[1]);
-  }, nb::arg("device"), nb::arg("dtype"), nb::arg("trans"), nb::arg("n"), nb::arg("nrhs"), nb::arg("a"), nb::arg("lda"),
-  nb::arg("ipiv"), nb::arg("b"), nb::arg("ldb"), nb::arg("substitute") = false,
-  "getrf then getrs with one wait: (getrf's info, getrs's info); substitute: tegula's substitution kernels replace "
-  "getrs for one real right-hand side (libs/lu_substitution.hpp).");
-  m.def("solver_potrf", [solver](int device, const std::string& dtype, bool lower, std::int64_t n, std::uintptr_t a,
-                                 std::int64_t lda) {
-    auto x = solver(device, dtype);
-    nb::gil_scoped_release g;
-    return libs::potrf(x->c, lower, n, a, lda);
-  });
-  m.def("solver_geqrf", [solver](int device, const std::string& dtype, std::int64_t mm, std::int64_t n, std::uintptr_t a,
-                                 std::int64_t lda, std::uintptr_t tau) {
-    auto x = solver(device, dtype);
-    nb::gil_scoped_release g;
-    return libs::geqrf(x->c, mm, n, a, lda, tau);
-  });
-  m.def("solver_orgqr", [solver](int device, const std::string& dtype, std::int64_t mm, std::int64_t n, std::int64_t k,
-                                 std::uintptr_t a, std::int64_t lda, std::uintptr_t tau) {
-    auto x = solver(device, dtype);
-    nb::gil_scoped_release g;
-    return libs::orgqr(x->c, mm, n, k, a, lda, tau);
-  });
-  m.def("solver_syevd", [solver](int device, const std::string& dtype, bool vectors, bool lower, std::int64_t n,
-                                 std::uintptr_t a, std::int64_t lda, std::uintptr_t w) {
-    auto x = solver(device, dtype);
-    nb::gil_scoped_release g;
-    return libs::syevd(x->c, vectors, lower, n, a, lda, w);
-  });
-  m.def("solver_gesvd", [solver](int device, const std::string& dtype, const std::string& jobu, const std::string& jobvt,
-                                 std::int64_t mm, std::int64_t n, std::uintptr_t a, std::int64_t lda, std::uintptr_t s,
-                                 std::uintptr_t u, std::int64_t ldu, std::uintptr_t vt, std::int64_t ldvt) {
-    auto x = solver(device, dtype);
-    nb::gil_scoped_release g;
-    return libs::gesvd(x->c, jobu[0], jobvt[0], mm, n, a, lda, s, u, ldu, vt, ldvt);
-  });
+  }, nb::arg("trans"), nb::arg("a"), nb::arg("ipiv"), nb::arg("b"), nb::arg("substitute") = false,
+  "getrf then getrs with one wait: (getrf's info, getrs's info); b (nrhs, n) becomes X; substitute: tegula's "
+  "substitution kernels replace getrs for one real right-hand side (libs/lu_substitution.hpp).");
+  m.def("solver_potrf", [](bool lower, const py_array& a) { return sv::potrf(lower, a.n); }, nb::arg("lower"),
+        nb::arg("a"));
+  m.def("solver_geqrf", [](const py_array& a, const py_array& tau) { return sv::geqrf(a.n, tau.n); }, nb::arg("a"),
+        nb::arg("tau"));
+  m.def("solver_orgqr", [](std::int64_t k, const py_array& a, const py_array& tau) { return sv::orgqr(k, a.n, tau.n); },
+        nb::arg("k"), nb::arg("a"), nb::arg("tau"));
+  m.def("solver_syevd", [](bool vectors, bool lower, const py_array& a, const py_array& w) {
+    return sv::syevd(vectors, lower, a.n, w.n);
+  }, nb::arg("vectors"), nb::arg("lower"), nb::arg("a"), nb::arg("w"));
+  m.def("solver_gesvd", [job](const std::string& jobu, const std::string& jobvt, const py_array& a, const py_array& s,
+                              const py_array& u, const py_array& vt) {
+    return sv::gesvd(job(jobu), job(jobvt), a.n, s.n, u.n, vt.n);
+  }, nb::arg("jobu"), nb::arg("jobvt"), nb::arg("a"), nb::arg("s"), nb::arg("u"), nb::arg("vt"));
   m.def("cusolver_info", &libs::cusolver_info, "The loaded cuSOLVER library and its version (loads it).");
 
   m.def("cub_radix_sort", [](int device, const std::string& key_type, int value_bytes, std::uintptr_t keys0,

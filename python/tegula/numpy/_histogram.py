@@ -51,11 +51,8 @@ def _counts(idx, nb, weights=None):
     idx = ascontiguousarray(idx).reshape(-1)
     n = idx.shape[0]
     w = idx if weights is None else ascontiguousarray(weights.astype(acc)).reshape(-1)
-    if idx._device_id >= 0:  # the GPU: privatised shared-memory counts (cpp/tegula/libs/bin_counts.hpp), zeroed there
-        counts = empty((nb,), acc, device=dev)
-        _core._tegula.count_bins(idx._device_id, idx._data_ptr, n, nb, "none" if weights is None else acc,
-                                 0 if weights is None else w._data_ptr, counts._data_ptr)
-        return counts
+    if idx._device_id >= 0:  # the GPU: privatised shared-memory counts (cpp/tegula/libs/bin_count_arrays.hpp)
+        return _core._tegula.bin_counts(idx, nb, None if weights is None else w)
     counts = zeros((nb,), acc, device=dev)
     if n == 0 or nb == 0:
         return counts
@@ -68,22 +65,15 @@ _UNIFORM_EDGES = {"float32": "float32", "float64": "float64", "int32": "float64"
 
 def _uniform_counts(a, edges, nb, weights):
     """histogram's counts over equal bins on a GPU, each value's bin found and counted in one pass
-    (cpp/tegula/libs/bin_counts.hpp), in NumPy's result dtype; None where that pass does not apply (the CPU, other
+    (cpp/tegula/libs/bin_count_arrays.hpp), in NumPy's result dtype; None where that pass does not apply (the CPU, other
     value dtypes, complex weights): the binary search and the separate count then run."""
-    from ._creation import empty
-
     if a._device_id < 0 or _UNIFORM_EDGES.get(a._dtype_name) != edges._dtype_name:
         return None
     if weights is not None and _is_complex(weights):
         return None
     wacc = None if weights is None else ("float64" if weights._dtype_name.startswith(("float", "bfloat")) else "int64")
-    counts = empty((nb,), wacc or "int64", device=_core.device_of(a))  # zeroed by the counting call
-    # (1-D here, from _prepare: _contiguous() is the array itself, or a copy where it is strided)
-    x = a._contiguous()
-    w = None if weights is None else weights.astype(wacc)._contiguous()
-    e = edges._contiguous()
-    _core._tegula.count_bins_uniform(a._device_id, x._data_ptr, a._dtype_name, x.shape[0], e._data_ptr, nb,
-                                     wacc or "none", 0 if w is None else w._data_ptr, counts._data_ptr)
+    w = None if weights is None else weights.astype(wacc)
+    counts = _core._tegula.bin_counts_uniform(a, edges, w)  # (cpp/tegula/libs/bin_count_arrays.hpp)
     return counts if weights is None else counts.astype(weights._dtype_name)
 
 

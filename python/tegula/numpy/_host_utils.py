@@ -205,22 +205,10 @@ def shares_memory(a, b, max_work=None):
     a, b = _arr(a), _arr(b)
     if a._device_id != b._device_id or a.size == 0 or b.size == 0:
         return False
-    lo_a, hi_a = _extent(a)
-    lo_b, hi_b = _extent(b)
-    return lo_a < hi_b and lo_b < hi_a
+    return a._shares_memory(b)
 
 
 may_share_memory = shares_memory
-
-
-def _extent(a):
-    lo = hi = a._data_ptr
-    for n, s in zip(a.shape, a.strides):
-        if s >= 0:
-            hi += (n - 1) * s
-        else:
-            lo += (n - 1) * s
-    return lo, hi + a.itemsize
 
 
 __all__ = ["fromregex", "isnat", "frompyfunc", "vectorize", "getbufsize", "setbufsize", "base_repr", "binary_repr", "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "einsum_path",

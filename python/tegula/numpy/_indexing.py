@@ -51,17 +51,14 @@ def _launch(kernel, grid, args, device_id, written=None):
 class _HostInterface:
     def __init__(self, a):
         self.a = a  # keeps the storage alive while the NumPy view exists
-        item = a.itemsize
-        self.__array_interface__ = {"shape": a.shape, "typestr": _core.np_dtype(a._dtype_name).str,
-                                    "data": (a._data_ptr, False), "strides": tuple(s * item for s in a._strides),
-                                    "version": 3}
+        # the kernel may write through the view: pending readers take their values first (bind_array.cpp)
+        self.__array_interface__ = a._array_interface(False)
 
 
 def host_view(a):
     """A zero-copy NumPy view of a CPU-device array (writes go through)."""
     if a._device_id >= 0:
         raise ValueError("host_view of a GPU array: copy it with .get()")
-    a._prepare_write()  # the kernel may write through the view: pending readers take their values now
     return _np.asarray(_HostInterface(a))
 
 

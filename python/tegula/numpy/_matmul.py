@@ -187,73 +187,10 @@ def _host(a, b, rt):
     return out.astype("bfloat16") if rt == "bfloat16" else out
 
 
-def _operand(x, batch, rows, cols, narrow=False):
-    """x broadcast to batch + (rows, cols), as (array, pointer, trans, ld, batch stride): a view whose last two axes
-    have a unit stride and a 16-byte aligned leading dimension passes as it lies (a transposed view costs nothing);
-    so does any view of a vector (one row or one column: its one stride is the leading dimension) and, where the
-    product is `narrow` (memory-bound: a copy would double its traffic), a view whose rows are not 16-byte aligned
-    (cuBLASLt is told each buffer's alignment). Anything else is copied into C order with rows padded to 16 bytes."""
-    from ._creation import empty
-    from ._manipulation import broadcast_to
-
-    if tuple(x.shape[:-2]) != tuple(batch):
-        x = broadcast_to(x, tuple(batch) + (rows, cols))
-    st = x._strides
-    s_r, s_c = st[-2], st[-1]
-    trans = ld = None
-    if s_c == 1 and (rows == 1 or s_r >= cols):
-        trans, ld = False, (s_r if rows > 1 else cols)
-    elif s_r == 1 and (cols == 1 or s_c >= rows):
-        trans, ld = True, (s_c if cols > 1 else rows)
-    elif rows == 1 and s_c > 0:
-        trans, ld = True, s_c  # a strided row: column-major (1, cols) with leading dimension s_c
-    elif cols == 1 and s_r > 0:
-        trans, ld = False, s_r  # a strided column
-    bstride = 0
-    nb = len(batch)
-    if trans is not None and nb:
-        # The batch axes must fold into one stride (cuBLASLt takes one strided batch).
-        live = [(s, e) for s, e in zip(st[:nb], batch) if e > 1]
-        for (s0, _), (s1, e1) in zip(live, live[1:]):
-            if s0 != s1 * e1:
-                trans = None
-        bstride = live[-1][0] if live else 0
-        if any(s < 0 for s, _ in live):
-            trans = None
-    vector = rows == 1 or cols == 1
-    if trans is not None and not (vector or narrow) and ((ld * x.itemsize) % 16 or x._data_ptr % 16):
-        trans = None
-    if trans is None:
-        pad = -(-cols * x.itemsize // 16) * 16 // x.itemsize
-        y = empty(tuple(batch) + (rows, pad), x._dtype_name, device=_core.device_of(x))
-        y[..., :cols] = x
-        x, trans, ld, bstride = y, False, pad, rows * pad
-    return x, x._data_ptr, trans, ld, bstride
-
-
 def _blas(a, b, batch, m, n, k, rt):
-    from ._creation import empty, zeros
-
-    count = math.prod(batch) if batch else 1
-    if m == 0 or n == 0 or count == 0:
-        return empty(tuple(batch) + (m, n), rt, device=_core.device_of(a))
-    if k == 0:
-        return zeros(tuple(batch) + (m, n), rt, device=_core.device_of(a))
-    # A (m, k) and B (k, n) row-major or transposed, D (m, n) padded to a 16-byte row. A narrow product (one side
-    # at most 16) is memory-bound: its operands are read where they lie, aligned or not.
-    narrow = min(m, n) <= 16
-    xa, pa, ta, lda, sa = _operand(a, batch, m, k, narrow)
-    xb, pb, tb, ldb, sb = _operand(b, batch, k, n, narrow)
-    item = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}[rt]
-    ldd = -(-n * item // 16) * 16 // item
-    d = empty(tuple(batch) + (m, ldd), rt, device=_core.device_of(a))
-    d._prepare_write()
-    _core._tegula.cublaslt_matmul(
-        device=a._device_id, in_dtype=rt, out_dtype=rt, m=m, n=n, k=k, batch=count, trans_a=ta, trans_b=tb,
-        a=pa, lda=lda, stride_a=sa, b=pb, ldb=ldb, stride_b=sb, d=d._data_ptr, ldd=ldd, stride_d=m * ldd,
-        c=0, ldc=ldd, stride_c=m * ldd, alpha=1.0, beta=0.0, epilog="none", bias=0, aux=0, tf32=False)
-    del xa, xb
-    return d if ldd == n else d[..., :n]
+    """batch + (m, k) @ batch + (k, n) through cuBLASLt (cpp/tegula/libs/matmul_arrays.hpp hands each operand over
+    in place where its layout allows, else as a padded copy; on the CPU its host reference runs)."""
+    return _core._tegula.gemm(a, b, list(batch), m, n, k, rt)
 
 
 _COMPLEX_LT = {}  # device -> False once cuBLASLt refused a complex product there (warned once)

@@ -208,12 +208,8 @@ def _transpose(self, *axes):
 
 
 def _cai(self):
-    if self._device_id < 0:
-        raise AttributeError("a CPU (interpreter) array has no __cuda_array_interface__")
-    self._prepare_write()  # the consumer may write: pending readers take their values now
-    item = self.itemsize
-    return {"shape": self.shape, "typestr": np_dtype(self._dtype_name).str, "data": (self._data_ptr, False),
-            "strides": tuple(s * item for s in self._strides), "version": 3, "stream": 1}
+    # the consumer may write: pending readers take their values first (bind_array.cpp: array_interface)
+    return self._array_interface(True)
 
 
 def _array_namespace(self, api_version=None):

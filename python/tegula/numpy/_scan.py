@@ -80,36 +80,11 @@ def cub_applies(a, axis):
     return a.size == a.shape[axis] and _sort._use_cub(a)
 
 
-# Which single-pass scan a long float32 row takes: "chained" (tegula's own, cpp/tegula/libs/chained_scan.hpp) or
-# "cub" (CUB's AgentScan, cpp/tegula/libs/cub_scan.hpp; every other dtype takes it). bench/workloads/scan.py sweeps
-# the chained scan's tiles and bench/workloads/libs.py times CUB's on the same data.
-SCAN_ENGINE = "chained"
-# The chained scan's tile and variants (the keyword arguments of _tegula.chained_inclusive_scan), measured best on
-# the H200 over 2^28 float32 (session 9, run 4: 3801-3819 GB/s kernel alone against CUB's 3295 in the same run; the
-# whole tnp.cumsum 3726): one tile of 128 threads x 64 items per block, taken by block index, streaming stores, one
-# warp looking back after a 500 ns pause per poll, each tile's status word on its own 128-byte line (16 words apart:
-# with the words packed, the polls of all the blocks looking back at once met in the same L2 lines, 3389 GB/s).
-CHAINED_TILE = dict(threads=128, items=64, store=1, blocks_per_sm=-2, delay=500, lookback_warps=1, status_stride=16)
-
-
 def single_pass_scan(op, a, axis):
-    """cumsum/cumprod of the single row of a along `axis` in one pass (tegula's chained scan for float32 when
-    SCAN_ENGINE says so, else CUB's scan), in NumPy's result dtype."""
-    from ._creation import ascontiguousarray
-
-    res = result_dtype(a._dtype_name)
-    one_d = a.ndim == 1 and a._c_contiguous  # the common case: no views to make (each costs microseconds)
-    x = a if one_d else ascontiguousarray(a).reshape(-1)
-    out = _core._tegula.array_empty((x.shape[0],), res, a._device_id)  # new memory: nothing pending reads it
-    if SCAN_ENGINE not in ("cub", "chained"):
-        raise ValueError(f"tegula.numpy._scan.SCAN_ENGINE is 'cub' or 'chained', not {SCAN_ENGINE!r}")
-    if SCAN_ENGINE == "chained" and res == "float32" and x._data_ptr % 16 == 0 and out._data_ptr % 16 == 0:
-        _core._tegula.chained_inclusive_scan(a._device_id, op == "cumprod", x._data_ptr, out._data_ptr, x.shape[0],
-                                             **CHAINED_TILE)
-    else:
-        _core._tegula.cub_inclusive_scan(a._device_id, x._dtype_name, res, op == "cumprod", x._data_ptr,
-                                         out._data_ptr, x.shape[0])
-    return out if one_d else out.reshape(a.shape)
+    """cumsum/cumprod of the single row of a along `axis` in one pass, in NumPy's result dtype. Which engine runs
+    (tegula's chained scan for float32, CUB's for the rest) and its tile are chosen in C++
+    (cpp/tegula/libs/scan_arrays.hpp; _tegula.scan_engine / set_scan_engine)."""
+    return _core._tegula.inclusive_scan(a, op == "cumprod")
 
 
 def result_dtype(dtype_name):

@@ -181,22 +181,9 @@ def _use_cub(x):
 
 
 def _cub_sort(keys, vals, end_bit):
-    """(keys, vals) sorted stably on the keys' low end_bit bits by CUB (vals may be None); arrays of the same
-    dtypes, the inputs overwritten."""
-    from ._creation import empty
-
-    dev = _core.device_of(keys)
-    n = keys.shape[0]
-    k2 = empty((n,), keys._dtype_name, device=dev)
-    v2 = None if vals is None else empty((n,), vals._dtype_name, device=dev)
-    for a in (keys, k2, vals, v2):
-        if a is not None:
-            a._materialize()
-            a._prepare_write()
-    which = _core._tegula.cub_radix_sort(
-        keys._device_id, keys._dtype_name, 0 if vals is None else vals.itemsize, keys._data_ptr, k2._data_ptr,
-        0 if vals is None else vals._data_ptr, 0 if v2 is None else v2._data_ptr, n, end_bit)
-    return (keys, vals) if which == 0 else (k2, v2)
+    """(keys, vals) sorted stably on the keys' low end_bit bits by CUB (vals may be None); the inputs' memory is the
+    sort's scratch (cpp/tegula/libs/sort_arrays.hpp)."""
+    return _core._tegula.radix_sort(keys, vals, end_bit, overwrite_inputs=True)
 
 
 def _argsort_rows(x, descending=False):
@@ -252,14 +239,7 @@ def _sort_one_row(c, descending):
 
     n = c.shape[0]
     if c._dtype_name in _NATIVE_KEYS and not descending:
-        c._materialize()
-        dev = _core.device_of(c)
-        r, scratch = empty((n,), c._dtype_name, device=dev), empty((n,), c._dtype_name, device=dev)
-        for a in (r, scratch):
-            a._prepare_write()
-        which = _core._tegula.cub_radix_sort(c._device_id, c._dtype_name, 0, r._data_ptr, scratch._data_ptr, 0, 0, n,
-                                             8 * c.itemsize, input_keys=c._data_ptr)
-        return r if which == 0 else scratch
+        return _core._tegula.radix_sort(c, None, 8 * c.itemsize)[0]  # c is read, left alone
     bits = _key_bits(c._dtype_name)
     keys = empty((n,), "uint64" if bits == 64 else "uint32", device=_core.device_of(c))
     _launch(_keys, -(-n // _T), (c, keys, n, bool(descending), _T, True), c._device_id)

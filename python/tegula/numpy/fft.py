@@ -68,21 +68,13 @@ def _run(x, kind, n, inverse, out_len, dtype_out):
         r = (_np.fft.ifft(h, n, norm="forward") if inverse else _np.fft.fft(h, n, norm="backward")) if kind == "c2c" \
             else _np.fft.rfft(h, n, norm="backward") if kind == "r2c" else _np.fft.irfft(h, n, norm="forward")
         return _core.as_array(r.astype(dtype_out), -1)
-    return _cufft(x, kind, n, inverse, out_len, dtype_out, x._device_id)
+    return _cufft(x, kind, n, inverse)
 
 
-def _cufft(x, kind, n, inverse, out_len, dtype_out, device_id):
-    """One cuFFT call: the last axis of x, packed, into a new array next to x (device_id: the GPU to run on)."""
-    from ._creation import ascontiguousarray, empty
-
-    batch = x.size // max(x.shape[-1], 1) if x.ndim else 1
-    xin = ascontiguousarray(x)
-    out = empty(x.shape[:-1] + (out_len,), dtype_out, device=_core.device_of(x))
-    out._prepare_write()
-    _core._tegula.cufft(device=device_id, kind=kind, double_precision=dtype_out in ("complex128", "float64"),
-                        inverse=inverse, shape=[n], batch=batch, in_ptr=xin._data_ptr, out_ptr=out._data_ptr)
-    del xin
-    return out
+def _cufft(x, kind, n, inverse):
+    """One cuFFT call over the last axis of x into a new array (cpp/tegula/libs/fft_arrays.hpp); a c2r input is the
+    caller's own copy, which cuFFT may overwrite."""
+    return _core._tegula.fft_last_axis(x, kind, n, inverse, overwrite_input=kind == "c2r")
 
 
 def _into(r, out):
@@ -129,10 +121,7 @@ def _c2c_fast(a, n, axis, norm, inverse, out):
         return None
     if (norm or "backward") != ("forward" if inverse else "backward"):
         return None  # a scale to apply: the general path
-    r = _core._tegula.array_empty(a.shape, a._dtype_name, a._device_id)
-    _core._tegula.cufft(device=a._device_id, kind="c2c", double_precision=a._dtype_name == "complex128",
-                        inverse=inverse, shape=[last], batch=a.size // last, in_ptr=a._data_ptr, out_ptr=r._data_ptr)
-    return r
+    return _core._tegula.fft_last_axis(a, "c2c", last, inverse)
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None):

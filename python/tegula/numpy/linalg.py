@@ -94,8 +94,6 @@ def _lu_input(m, dt, transposed=False):
     n = m.shape[-1]
     lu = _cm(m.astype(dt)) if transposed else ascontiguousarray(m.astype(dt))
     piv = empty((n,), "int64", device=_core.device_of(m))
-    lu._prepare_write()
-    piv._prepare_write()
     return lu, piv
 
 
@@ -103,7 +101,7 @@ def _lu(m, dt, transposed=False):
     """(LU factors, int64 pivots, info) of the square matrix m on the GPU (see _lu_input)."""
     lu, piv = _lu_input(m, dt, transposed)
     n = m.shape[-1]
-    info = _core._tegula.solver_getrf(m._device_id, dt, n, lu._data_ptr, n, piv._data_ptr)
+    info = _core._tegula.solver_getrf(lu, piv)
     return lu, piv, info
 
 
@@ -129,10 +127,8 @@ def solve(a, b):
     for idx in (list(_np.ndindex(*batch)) if batch else [()]):
         lu, piv = _lu_input(A[idx], dt, transposed)
         x = _cm(B[idx].astype(dt))  # a new buffer: getrs writes the solution over it
-        x._prepare_write()
         # getrf and getrs (or the substitution kernels) in one call, with one wait (not one after each)
-        info, info_s = _core._tegula.solver_gesv(a._device_id, dt, "N" if transposed else "T", n, x.shape[0],
-                                                 lu._data_ptr, n, piv._data_ptr, x._data_ptr, n,
+        info, info_s = _core._tegula.solver_gesv("N" if transposed else "T", lu, piv, x,
                                                  _SOLVE_SUBSTITUTION)
         if info > 0:
             raise LinAlgError("Singular matrix")
@@ -222,8 +218,7 @@ def cholesky(a, /, *, upper=False):
     parts = []
     for idx in idxs:
         c = _cm(a[idx].astype(dt))
-        c._prepare_write()
-        if _core._tegula.solver_potrf(a._device_id, dt, True, n, c._data_ptr, n) > 0:
+        if _core._tegula.solver_potrf(True, c) > 0:
             raise LinAlgError("Matrix is not positive definite")
         low = tril(c.T)
         parts.append(triu(low.conj().T) if upper else low)
@@ -250,9 +245,7 @@ def qr(a, mode="reduced"):
     for idx in idxs:
         h = _cm(a[idx].astype(dt))
         tau = empty((max(k, 1),), dt, device=_core.device_of(a))
-        h._prepare_write()
-        tau._prepare_write()
-        _core._tegula.solver_geqrf(a._device_id, dt, m, n, h._data_ptr, m, tau._data_ptr)
+        _core._tegula.solver_geqrf(h, tau)
         if mode == "raw":
             hs.append(h)
             taus.append(tau[:k])
@@ -264,8 +257,7 @@ def qr(a, mode="reduced"):
         qcols = m if mode == "complete" else k
         qbuf = zeros((qcols, m), dt, device=_core.device_of(a))
         qbuf[:k] = h[:k]
-        qbuf._prepare_write()
-        _core._tegula.solver_orgqr(a._device_id, dt, m, qcols, k, qbuf._data_ptr, m, tau._data_ptr)
+        _core._tegula.solver_orgqr(k, qbuf, tau)
         qs.append(qbuf.T)
     if mode == "raw":
         return _stack(hs, batch, a), _stack(taus, batch, a)
@@ -287,9 +279,7 @@ def _eigh(a, UPLO, vectors):
     for idx in idxs:
         c = _cm(a[idx].astype(dt))
         w = empty((n,), rdt, device=_core.device_of(a))
-        c._prepare_write()
-        w._prepare_write()
-        if _core._tegula.solver_syevd(a._device_id, dt, vectors, UPLO == "L", n, c._data_ptr, n, w._data_ptr) > 0:
+        if _core._tegula.solver_syevd(vectors, UPLO == "L", c, w) > 0:
             raise LinAlgError("Eigenvalues did not converge")
         ws.append(w)
         vs.append(c.T)
@@ -376,10 +366,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         ucols = rows if (compute_uv and full_matrices) else k
         u = empty((ucols, rows), dt, device=dev)      # column-major rows x ucols
         vt = empty((cols, cols), dt, device=dev)      # column-major cols x cols
-        for t in (buf, s, u, vt):
-            t._prepare_write()
-        info = _core._tegula.solver_gesvd(a._device_id, dt, job_u, "A" if compute_uv else "N", rows, cols, buf._data_ptr,
-                                          rows, s._data_ptr, u._data_ptr, rows, vt._data_ptr, cols)
+        info = _core._tegula.solver_gesvd(job_u, "A" if compute_uv else "N", buf, s, u, vt)
         if info > 0:
             raise LinAlgError("SVD did not converge")
         ss.append(s)
