@@ -42,7 +42,7 @@ def _launch(kernel, grid, args, device_id, written=None):
         _tt.launch(kernel, grid=grid, args=tuple(host_view(a) if isinstance(a, ndarray) else a for a in args),
                    interpret=True)
     else:
-        _tt.launch(kernel, grid=grid, args=args)  # __cuda_array_interface__ calls _prepare_write
+        _tt.launch(kernel, grid=grid, args=args)  # __cuda_array_interface__ flushes the readers of what it hands out
     if written is not None:
         bounds.__exit__(None, None, None)
         _carry_over(reads, written)
