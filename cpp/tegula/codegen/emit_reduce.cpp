@@ -44,10 +44,7 @@ std::vector<bool> reduced_axes(const ir::op& o, int rank) {
 }  // namespace
 
 ir::dtype accumulator(const ir::op& o, ir::dtype in, ir::dtype out) {
-  ir::dtype t = (o.kind == op_kind::reduce_sum || o.kind == op_kind::reduce_prod || o.kind == op_kind::cumsum ||
-                 o.kind == op_kind::cumprod)
-                    ? out
-                    : in;
+  ir::dtype t = ir::accumulates(o.kind) ? out : in;  // sum, prod, cumsum, cumprod: accumulation_dtype
   if (o.kind != op_kind::reduce && o.kind != op_kind::scan && (t == ir::dtype::f16 || t == ir::dtype::bf16 || ir::is_float8(t)))
     return ir::dtype::f32;
   return t;

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "tegula/ir/op_traits.hpp"
 #include "tegula/support/error.hpp"
 
-// A new op in ops.def must be handled in the switch below: make a missing case an error.
+// Elementwise ops are inferred by their ops.def traits (category, operand dtypes, result dtype); every other
+// op has its own case in infer_results (one that has none reaches the internal error at its end).
 #pragma GCC diagnostic error "-Wswitch"
 
 namespace tegula::ir {
@@ -214,36 +216,31 @@ struct checker {
     return c;
   }
 
+  // The operand dtype rule of ops.def's `dtypes` column.
+  void operand_dtypes_ok(dtype t) const {
+    switch (traits_of(o.kind).dtypes) {
+      case operand_dtypes::any: break;
+      case operand_dtypes::numeric: dtype_is(!is_bool(t), t, "numeric (not bool)"); break;
+      case operand_dtypes::floating: dtype_is(is_float(t), t, "float"); break;
+      case operand_dtypes::int_bool: dtype_is(!is_float(t), t, "bool or integer"); break;
+      case operand_dtypes::integer: dtype_is(is_int(t), t, "integer"); break;
+    }
+  }
+
+  // Unary elementwise ops whose result has the operand's type (astype and bitcast are not: from_attr).
   type unary() const {
     count(1);
     const type& t = tile(0);
-    switch (o.kind) {
-      case op_kind::neg: dtype_is(!is_bool(t.elem), t.elem, "numeric (not bool)"); break;
-      case op_kind::logical_not: dtype_is(!is_float(t.elem), t.elem, "bool or integer"); break;
-      case op_kind::abs: break;
-      default: dtype_is(is_float(t.elem), t.elem, "float"); break;  // exp ... ceil
-    }
+    operand_dtypes_ok(t.elem);
     return t;
   }
 
+  // Binary elementwise ops and comparisons: operands of one type; comparisons give bool.
   type binary() const {
     count(2);
     const type& t = same_tiles(0, 2);
-    switch (o.kind) {
-      case op_kind::atan2: case op_kind::hypot: case op_kind::copysign:
-        dtype_is(is_float(t.elem), t.elem, "float");
-        break;
-      case op_kind::sub: case op_kind::div: case op_kind::floordiv: case op_kind::mod: case op_kind::pow:
-        dtype_is(!is_bool(t.elem), t.elem, "numeric (not bool)");
-        break;
-      case op_kind::bit_and: case op_kind::bit_or: case op_kind::bit_xor:
-        dtype_is(!is_float(t.elem), t.elem, "bool or integer");
-        break;
-      case op_kind::shl: case op_kind::shr: dtype_is(is_int(t.elem), t.elem, "integer"); break;
-      case op_kind::eq: case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
-        return type::tile(dtype::b1, t.shape);
-      default: break;  // add, mul, minimum, maximum: any dtype
-    }
+    operand_dtypes_ok(t.elem);
+    if (traits_of(o.kind).result == result_dtype::boolean) return type::tile(dtype::b1, t.shape);
     return t;
   }
 
@@ -331,7 +328,12 @@ struct checker {
 }  // namespace
 
 std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
+  if (std::size_t(o.kind) >= op_count) fail(error_kind::internal, "infer_results: unknown op kind ", int(o.kind));
   checker c{o, in};
+  // Elementwise ops follow their category's rule (ops.def traits); every other op has its own case below.
+  const op_traits& tr = traits_of(o.kind);
+  if (tr.category == op_category::unary && tr.result == result_dtype::same) return {c.unary()};
+  if (is_elementwise_binary(o.kind)) return {c.binary()};
   switch (o.kind) {
     case op_kind::constant: return {c.constant()};
     case op_kind::arange: {
@@ -371,11 +373,6 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
     case op_kind::atomic_max:
     case op_kind::atomic_min: return {c.scattered(1, false)};
     case op_kind::atomic_cas: return {c.scattered(2, false)};
-    case op_kind::neg: case op_kind::logical_not: case op_kind::abs: case op_kind::exp: case op_kind::exp2:
-    case op_kind::log: case op_kind::log2: case op_kind::sqrt: case op_kind::rsqrt: case op_kind::sin:
-    case op_kind::cos: case op_kind::tanh: case op_kind::floor: case op_kind::ceil:
-    case op_kind::tan: case op_kind::asin: case op_kind::acos: case op_kind::atan: case op_kind::sinh: case op_kind::cosh: case op_kind::asinh: case op_kind::acosh: case op_kind::atanh: case op_kind::log10: case op_kind::log1p: case op_kind::expm1: case op_kind::trunc: case op_kind::rint:
-      return {c.unary()};
     case op_kind::astype: {
       c.count(1);
       return {type::tile(c.dtype_attr("dtype"), c.tile(0).shape)};
@@ -388,11 +385,6 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
         c.bad(error_kind::type_error, "cannot reinterpret ", name(t.elem), " as ", name(to), " (sizes differ or bool)");
       return {type::tile(to, t.shape)};
     }
-    case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floordiv:
-    case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
-    case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr: case op_kind::eq:
-    case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
-      return {c.binary()};
     case op_kind::where: {
       c.count(3);
       const type& cond = c.tile(0);
@@ -412,6 +404,7 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
       return {c.reduction()};
     case op_kind::cumsum:
     case op_kind::cumprod: return {c.cumulative()};
+    default: break;  // the elementwise ops, handled above by category
     case op_kind::print: c.print(); return {};
     case op_kind::assert_: {
       c.count(1);
@@ -424,7 +417,7 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
     case op_kind::yield:
       fail(error_kind::internal, "infer_results called for region op '", info(o.kind).text, "'");
   }
-  fail(error_kind::internal, "infer_results: unknown op kind ", int(o.kind));
+  fail(error_kind::internal, "infer_results: no rule for op '", info(o.kind).text, "'");
 }
 
 std::vector<std::int64_t> broadcast_shapes(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
@@ -440,12 +433,12 @@ std::vector<std::int64_t> broadcast_shapes(const std::vector<std::int64_t>& a, c
 }
 
 dtype accumulation_dtype(op_kind k, dtype input) {
-  switch (k) {
-    case op_kind::reduce_sum: case op_kind::reduce_prod: case op_kind::cumsum: case op_kind::cumprod:
+  switch (traits_of(k).result) {
+    case result_dtype::accumulate:  // sum, prod, cumsum, cumprod
       if (is_bool(input) || is_signed_int(input)) return dtype::i64;
       if (is_unsigned_int(input)) return dtype::u64;
       return input;
-    case op_kind::argmax: case op_kind::argmin: return dtype::i32;
+    case result_dtype::index: return dtype::i32;  // argmax, argmin
     default: return input;
   }
 }
