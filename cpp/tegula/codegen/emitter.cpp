@@ -325,9 +325,10 @@ void emitter::emit_op(const ir::op& o) {
     case op_kind::if_: emit_if(o); break;
     case op_kind::while_: emit_while(o); break;
     case op_kind::yield: unsupported(o, "a yield outside the end of a region");
-    default:  // every elementwise op (ops.def category): one C expression per element (scalar_expr)
-      if (!is_elementwise(o.kind)) unsupported(o, "an op codegen has no case for");
+    // Every elementwise op (ops.def category): one C expression per element (scalar_expr).
+#include "tegula/ir/elementwise_cases.inc"
       emit_elementwise(o);
+      break;
   }
   current_ = saved;
 }

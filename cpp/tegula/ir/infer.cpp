@@ -7,8 +7,8 @@
 #include "tegula/ir/op_traits.hpp"
 #include "tegula/support/error.hpp"
 
-// Elementwise ops are inferred by their ops.def traits (category, operand dtypes, result dtype); every other
-// op has its own case in infer_results (one that has none reaches the internal error at its end).
+// A new op in ops.def must be handled in the switch below: make a missing case an error. The elementwise ops
+// share one case (elementwise_cases.inc) and follow their ops.def traits (operand dtypes, result dtype).
 #pragma GCC diagnostic error "-Wswitch"
 
 namespace tegula::ir {
@@ -244,6 +244,34 @@ struct checker {
     return t;
   }
 
+  // Every elementwise op: astype, bitcast (dtype from the attribute) and where have rules of their own; the
+  // others are unary or binary by their ops.def category.
+  type elementwise() const {
+    switch (o.kind) {
+      case op_kind::astype:
+        count(1);
+        return type::tile(dtype_attr("dtype"), tile(0).shape);
+      case op_kind::bitcast: {
+        count(1);
+        const type& t = tile(0);
+        dtype to = dtype_attr("dtype");
+        if (is_bool(to) || is_bool(t.elem) || size_bytes(to) != size_bytes(t.elem))
+          bad(error_kind::type_error, "cannot reinterpret ", name(t.elem), " as ", name(to), " (sizes differ or bool)");
+        return type::tile(to, t.shape);
+      }
+      case op_kind::where: {
+        count(3);
+        const type& cond = tile(0);
+        const type& t = same_tiles(1, 2);
+        if (cond.elem != dtype::b1) bad(error_kind::type_error, "condition must be bool, got ", to_string(cond));
+        if (cond.shape != t.shape)
+          bad(error_kind::invalid_argument, "condition ", to_string(cond), " and values ", to_string(t), " differ in shape");
+        return t;
+      }
+      default: return is_elementwise_unary(o.kind) ? unary() : binary();
+    }
+  }
+
   type reshape() const {
     count(1);
     const type& t = tile(0);
@@ -328,12 +356,7 @@ struct checker {
 }  // namespace
 
 std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
-  if (std::size_t(o.kind) >= op_count) fail(error_kind::internal, "infer_results: unknown op kind ", int(o.kind));
   checker c{o, in};
-  // Elementwise ops follow their category's rule (ops.def traits); every other op has its own case below.
-  const op_traits& tr = traits_of(o.kind);
-  if (tr.category == op_category::unary && tr.result == result_dtype::same) return {c.unary()};
-  if (is_elementwise_binary(o.kind)) return {c.binary()};
   switch (o.kind) {
     case op_kind::constant: return {c.constant()};
     case op_kind::arange: {
@@ -373,27 +396,8 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
     case op_kind::atomic_max:
     case op_kind::atomic_min: return {c.scattered(1, false)};
     case op_kind::atomic_cas: return {c.scattered(2, false)};
-    case op_kind::astype: {
-      c.count(1);
-      return {type::tile(c.dtype_attr("dtype"), c.tile(0).shape)};
-    }
-    case op_kind::bitcast: {
-      c.count(1);
-      const type& t = c.tile(0);
-      dtype to = c.dtype_attr("dtype");
-      if (is_bool(to) || is_bool(t.elem) || size_bytes(to) != size_bytes(t.elem))
-        c.bad(error_kind::type_error, "cannot reinterpret ", name(t.elem), " as ", name(to), " (sizes differ or bool)");
-      return {type::tile(to, t.shape)};
-    }
-    case op_kind::where: {
-      c.count(3);
-      const type& cond = c.tile(0);
-      const type& t = c.same_tiles(1, 2);
-      if (cond.elem != dtype::b1) c.bad(error_kind::type_error, "condition must be bool, got ", to_string(cond));
-      if (cond.shape != t.shape)
-        c.bad(error_kind::invalid_argument, "condition ", to_string(cond), " and values ", to_string(t), " differ in shape");
-      return {t};
-    }
+#include "tegula/ir/elementwise_cases.inc"
+      return {c.elementwise()};
     case op_kind::reshape: return {c.reshape()};
     case op_kind::permute: return {c.permute()};
     case op_kind::expand_dims: return {c.expand_dims()};
@@ -404,7 +408,6 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
       return {c.reduction()};
     case op_kind::cumsum:
     case op_kind::cumprod: return {c.cumulative()};
-    default: break;  // the elementwise ops, handled above by category
     case op_kind::print: c.print(); return {};
     case op_kind::assert_: {
       c.count(1);
@@ -417,7 +420,7 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
     case op_kind::yield:
       fail(error_kind::internal, "infer_results called for region op '", info(o.kind).text, "'");
   }
-  fail(error_kind::internal, "infer_results: no rule for op '", info(o.kind).text, "'");
+  fail(error_kind::internal, "infer_results: unknown op kind ", int(o.kind));
 }
 
 std::vector<std::int64_t> broadcast_shapes(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
