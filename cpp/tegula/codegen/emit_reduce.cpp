@@ -13,7 +13,7 @@ namespace {
 
 using ir::op_kind;
 
-bool is_arg(op_kind k) { return k == op_kind::argmax || k == op_kind::argmin; }
+bool is_arg(op_kind k) { return ir::traits_of(k).result == ir::result_dtype::index; }  // argmax, argmin
 
 std::string shuffle(ir::dtype t, const std::string& x, const std::string& lane_mask) {
   std::string R = reg_type(t);

@@ -112,7 +112,7 @@ ir::value_id emitter::reduce(const std::string& op, node& n, const emitted& x) {
   ir::value_id t = as_tile(x);
   const ir::type ty = type_of(t);
   if (n.text != "axis") {
-    if ((op == "argmax" || op == "argmin") && ty.rank() != 1)
+    if (ir::traits_of(kind_of(op)).result == ir::result_dtype::index && ty.rank() != 1)  // argmax, argmin
       fail(error_kind::invalid_argument, "tt.", op, " needs an axis for a rank-", ty.rank(), " tile");
     ir::value_id flat = t;
     if (ty.rank() != 1)

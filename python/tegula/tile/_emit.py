@@ -268,7 +268,7 @@ class Emitter:
     def _reduce(self, op, x, axis, keepdims):
         t = self.as_tile(x)
         if axis is None:
-            if op in ("argmax", "argmin") and t.ndim != 1:
+            if OP_TRAITS[op]["result"] == "index" and t.ndim != 1:  # argmax, argmin
                 raise ValueError(f"{self.filename}:{self.line}: tt.{op} needs an axis for a rank-{t.ndim} tile")
             flat = self.op_reshape(t, (max(1, _numel(t.shape)),)) if t.ndim != 1 else t
             r = self.tile(self.b.create(op, [flat.id], {"axis": 0, "keepdims": 0})[0])
