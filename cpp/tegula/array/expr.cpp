@@ -31,10 +31,6 @@ void same_device(const node_ptr& a, const node_ptr& b) {
          ") cannot be combined; move one with .to_device()");
 }
 
-bool is_bitwise(op_kind op) {
-  return op == op_kind::bit_and || op == op_kind::bit_or || op == op_kind::bit_xor || op == op_kind::shl ||
-         op == op_kind::shr;
-}
 const char* ufunc_name(op_kind op) {
   switch (op) {
     case op_kind::bit_and: return "bitwise_and";
@@ -79,11 +75,6 @@ void no_negative_exponent(const node_ptr& b, const dims& result_shape) {
 }
 
 }  // namespace
-
-bool is_comparison(op_kind op) {
-  return op == op_kind::eq || op == op_kind::ne || op == op_kind::lt || op == op_kind::le || op == op_kind::gt ||
-         op == op_kind::ge;
-}
 
 std::int64_t node::size() const {
   std::int64_t n = 1;
@@ -377,9 +368,7 @@ dtype unary_result(op_kind op, dtype t) {
         fail(error_kind::type_error, "ufunc 'invert' not supported for the input types, and the inputs could not be "
                                      "safely coerced to any supported types according to the casting rule ''safe''");
       return t;
-    case op_kind::floor:
-    case op_kind::ceil: return ir::is_float(t) ? t : (ir::is_bool(t) || size_bytes(t) == 1 ? dtype::f16 : float_loop(t));
-    default: return float_loop(t);  // exp, log, sqrt, sin, ...: floating loops only
+    default: return float_loop(t);  // float math (ops.def), floor and ceil too: NumPy's floating loops only
   }
 }
 
@@ -406,24 +395,23 @@ node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
   dtype common = a->t == b->t ? a->t : result_type({operand_kind::of(a->t), operand_kind::of(b->t)});
   dtype result = common, compute = common;
   if (ir::is_complex(common)) {
-    switch (op) {
+    switch (op) {  // the binary ops with complex loops in emit_complex.cpp
       case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::pow:
       case op_kind::maximum: case op_kind::minimum: break;
-      case op_kind::eq: case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
+      default:
+        if (!is_comparison(op)) unsupported_types(op);  // floor_divide, remainder, bitwise, atan2, hypot, copysign
         result = dtype::b1;
-        break;
-      default: unsupported_types(op);  // floor_divide, remainder, bitwise, atan2, hypot, copysign
     }
   } else if (is_comparison(op)) {
     result = dtype::b1;
   } else if (op == op_kind::div) {
     if (!ir::is_float(common)) result = compute = dtype::f64;  // NumPy true_divide of ints/bools
-  } else if (op == op_kind::atan2 || op == op_kind::hypot || op == op_kind::copysign) {
+  } else if (ir::is_float_math(op)) {  // atan2, hypot, copysign
     // float-only ufuncs: NumPy's loop is the smallest float both inputs cast to safely, so each goes to its own
     // float loop dtype first (int8 with uint8 computes in float16, not in the float32 of their int16)
     const dtype fa = float_loop(a->t), fb = float_loop(b->t);
     result = compute = fa == fb ? fa : result_type({operand_kind::of(fa), operand_kind::of(fb)});
-  } else if (is_bitwise(op)) {
+  } else if (ir::is_int_only(op)) {  // bitwise ops and shifts
     if (ir::is_float(common))
       fail(error_kind::type_error, "ufunc '", ufunc_name(op), "' not supported for the input types, and the inputs "
            "could not be safely coerced to any supported types according to the casting rule ''safe''");

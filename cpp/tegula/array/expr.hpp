@@ -12,6 +12,7 @@
 #include "tegula/array/promotion.hpp"
 #include "tegula/array/storage.hpp"
 #include "tegula/ir/ir.hpp"
+#include "tegula/ir/op_traits.hpp"
 
 namespace tegula::array {
 
@@ -154,7 +155,7 @@ node_ptr make_scan(ir::op_kind op, const node_ptr& x, std::int64_t axis);
 node_ptr make_iota(std::int64_t n, double start, double step, dtype t, device_kind device, rt::device* gpu);
 
 // eq ne lt le gt ge: the ops whose result is bool.
-bool is_comparison(ir::op_kind op);
+using ir::is_comparison;  // ops.def category (bind_array.cpp asks array::is_comparison)
 
 // The dtype NumPy gives this unary op for an input of dtype t.
 dtype unary_result(ir::op_kind op, dtype t);

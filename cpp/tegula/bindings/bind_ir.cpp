@@ -1,4 +1,4 @@
-// Bindings for ir/: Function (print, parse, verify) and the Builder the Python front end drives.
+// Bindings for ir/: Function (print, parse, verify), the Builder the Python front end drives, and op traits.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -7,8 +7,10 @@
 
 #include <memory>
 
+#include "tegula/array/promotion.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/ir/builder.hpp"
+#include "tegula/ir/op_traits.hpp"
 #include "tegula/ir/parser.hpp"
 #include "tegula/ir/printer.hpp"
 #include "tegula/ir/verifier.hpp"
@@ -64,6 +66,30 @@ struct py_builder {
 }  // namespace
 
 void bind_ir(nb::module_& m) {
+  // ops.def's traits (ir/op_traits.hpp), the only list of them: the Python tile front end reads its categories here.
+  m.def("op_traits", []() {
+    nb::dict out;
+    for (std::size_t i = 0; i < ir::op_count; ++i) {
+      const auto k = ir::op_kind(i);
+      const ir::op_traits& t = ir::traits_of(k);
+      nb::dict d;
+      d["category"] = ir::name(t.category);
+      d["dtypes"] = ir::name(t.dtypes);
+      d["result"] = ir::name(t.result);
+      d["effect"] = ir::name(t.effect);
+      d["elementwise"] = ir::is_elementwise(k);
+      d["float_math"] = ir::is_float_math(k);
+      d["int_only"] = ir::is_int_only(k);
+      d["side_effects"] = ir::has_side_effects(k);
+      out[ir::info(k).text] = d;
+    }
+    return out;
+  }, "{op text: {category, dtypes, result, effect, elementwise, float_math, int_only, side_effects}} from ops.def");
+  // array/promotion's float_loop, the one authority for it: the dtype float math (exp, sqrt, atan2, ...) computes
+  // in for an input dtype (bool/int8/uint8 float16, int16/uint16 float32, wider ints float64; floats and complex stay).
+  m.def("float_loop", [](const std::string& dtype) { return std::string(ir::name(array::float_loop(to_dtype(dtype)))); },
+        nb::arg("dtype"), "NumPy's float loop dtype for float-only math on `dtype` (array/promotion)");
+
   nb::class_<ir::function>(m, "Function", "A tile IR function (immutable from Python).")
       .def_prop_ro("name", [](const ir::function& f) { return f.name; })
       .def("print", [](const ir::function& f, bool locations) { return ir::print(f, locations); },

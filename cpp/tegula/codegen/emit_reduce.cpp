@@ -13,7 +13,7 @@ namespace {
 
 using ir::op_kind;
 
-bool is_arg(op_kind k) { return k == op_kind::argmax || k == op_kind::argmin; }
+bool is_arg(op_kind k) { return ir::traits_of(k).result == ir::result_dtype::index; }  // argmax, argmin
 
 std::string shuffle(ir::dtype t, const std::string& x, const std::string& lane_mask) {
   std::string R = reg_type(t);
@@ -44,10 +44,7 @@ std::vector<bool> reduced_axes(const ir::op& o, int rank) {
 }  // namespace
 
 ir::dtype accumulator(const ir::op& o, ir::dtype in, ir::dtype out) {
-  ir::dtype t = (o.kind == op_kind::reduce_sum || o.kind == op_kind::reduce_prod || o.kind == op_kind::cumsum ||
-                 o.kind == op_kind::cumprod)
-                    ? out
-                    : in;
+  ir::dtype t = ir::accumulates(o.kind) ? out : in;  // sum, prod, cumsum, cumprod: accumulation_dtype
   if (o.kind != op_kind::reduce && o.kind != op_kind::scan && (t == ir::dtype::f16 || t == ir::dtype::bf16 || ir::is_float8(t)))
     return ir::dtype::f32;
   return t;

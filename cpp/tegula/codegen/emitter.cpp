@@ -19,13 +19,7 @@ constexpr std::int64_t max_shared_bytes = 227 * 1024;
 void count_uses(const ir::region& r, std::vector<int>& uses, std::map<ir::value_id, bool>& written) {
   for (const ir::op& o : r.ops) {
     for (ir::value_id v : o.operands) uses.at(std::size_t(v))++;
-    switch (o.kind) {
-      case op_kind::store: case op_kind::scatter: case op_kind::atomic_add: case op_kind::atomic_max:
-      case op_kind::atomic_min: case op_kind::atomic_cas:
-        if (!o.operands.empty()) written[o.operands[0]] = true;
-        break;
-      default: break;
-    }
+    if (ir::writes_memory(o.kind) && !o.operands.empty()) written[o.operands[0]] = true;
     for (const ir::region& inner : o.regions) count_uses(inner, uses, written);
   }
 }
@@ -310,15 +304,6 @@ void emitter::emit_op(const ir::op& o) {
     case op_kind::atomic_max:
     case op_kind::atomic_min:
     case op_kind::atomic_cas: emit_atomic(o); break;
-    case op_kind::neg: case op_kind::logical_not: case op_kind::abs: case op_kind::exp: case op_kind::exp2:
-    case op_kind::log: case op_kind::log2: case op_kind::sqrt: case op_kind::rsqrt: case op_kind::sin:
-    case op_kind::cos: case op_kind::tanh: case op_kind::floor: case op_kind::ceil: case op_kind::astype:
-    case op_kind::tan: case op_kind::asin: case op_kind::acos: case op_kind::atan: case op_kind::sinh: case op_kind::cosh: case op_kind::asinh: case op_kind::acosh: case op_kind::atanh: case op_kind::log10: case op_kind::log1p: case op_kind::expm1: case op_kind::trunc: case op_kind::rint:
-    case op_kind::bitcast: case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div:
-    case op_kind::floordiv: case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum:
-    case op_kind::bit_and: case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr:
-    case op_kind::eq: case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
-    case op_kind::where: emit_elementwise(o); break;
     case op_kind::reshape:
     case op_kind::expand_dims: emit_reshape(o); break;
     case op_kind::permute: emit_permute(o); break;
@@ -340,6 +325,10 @@ void emitter::emit_op(const ir::op& o) {
     case op_kind::if_: emit_if(o); break;
     case op_kind::while_: emit_while(o); break;
     case op_kind::yield: unsupported(o, "a yield outside the end of a region");
+    // Every elementwise op (ops.def category): one C expression per element (scalar_expr).
+#include "tegula/ir/elementwise_cases.inc"
+      emit_elementwise(o);
+      break;
   }
   current_ = saved;
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "tegula/codegen/scalar_expr.hpp"
+#include "tegula/ir/op_traits.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::codegen {
@@ -25,11 +26,8 @@ bool scalar_pure(const ir::function& f, const ir::op& o) {
   if (!o.regions.empty()) return false;
   for (ir::value_id r : o.results)
     if (!f.type_of(r).is_scalar()) return false;
-  switch (o.kind) {
-    case op_kind::constant: case op_kind::block_id: case op_kind::num_blocks: case op_kind::dim:
-    case op_kind::num_tiles: return true;
-    default: return is_elementwise(o.kind);
-  }
+  // Sources (arange never has a scalar result) and elementwise ops.
+  return ir::category_of(o.kind) == ir::op_category::source || is_elementwise(o.kind);
 }
 
 struct finder {

@@ -105,21 +105,6 @@ std::string bool_binary(op_kind k, const std::string& a, const std::string& b) {
 
 }  // namespace
 
-bool is_elementwise(op_kind k) {
-  switch (k) {
-    case op_kind::neg: case op_kind::logical_not: case op_kind::abs: case op_kind::exp: case op_kind::exp2:
-    case op_kind::log: case op_kind::log2: case op_kind::sqrt: case op_kind::rsqrt: case op_kind::sin:
-    case op_kind::cos: case op_kind::tanh: case op_kind::floor: case op_kind::ceil: case op_kind::astype:
-    case op_kind::tan: case op_kind::asin: case op_kind::acos: case op_kind::atan: case op_kind::sinh: case op_kind::cosh: case op_kind::asinh: case op_kind::acosh: case op_kind::atanh: case op_kind::log10: case op_kind::log1p: case op_kind::expm1: case op_kind::trunc: case op_kind::rint:
-    case op_kind::bitcast: case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div:
-    case op_kind::floordiv: case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum:
-    case op_kind::bit_and: case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr:
-    case op_kind::eq: case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
-    case op_kind::where: return true;
-    default: return false;
-  }
-}
-
 std::string scalar_expr(op_kind k, const std::vector<dtype>& in, dtype out, const std::vector<std::string>& a,
                         preamble_needs& needs) {
   if (in.empty() || a.size() != in.size()) fail(error_kind::internal, "codegen: scalar_expr operand mismatch");

@@ -5,12 +5,12 @@
 
 #include "tegula/codegen/preamble.hpp"
 #include "tegula/ir/ir.hpp"
+#include "tegula/ir/op_traits.hpp"
 
 namespace tegula::codegen {
 
-// True for the ops scalar_expr handles: unary and binary arithmetic, comparisons, where, astype,
-// bitcast.
-bool is_elementwise(ir::op_kind k);
+// scalar_expr handles exactly the elementwise ops (ops.def categories unary, binary, comparison, select).
+using ir::is_elementwise;
 
 // `args` are C expressions of register values of dtypes `operands`; the result is a register value
 // of dtype `result`. Integer arithmetic wraps (computed unsigned); float16/bfloat16 results are

@@ -1,5 +1,5 @@
-// The interpreter's one switch over every ir::op_kind (no default: a new op in ops.def fails
-// to compile here until it is handled), and the ops with no region.
+// The interpreter's one switch over every ir::op_kind (no default: a new op in ops.def fails to compile
+// here until it is handled; elementwise ops share one branch by their ops.def category), and the ops with no region.
 #include <memory>
 #include <vector>
 
@@ -175,63 +175,10 @@ void executor::exec(const ir::op& o) {
     case K::atomic_min: return atomic(atomic_fn::min);
     case K::atomic_cas: return atomic(atomic_fn::cas);
 
-    // Elementwise: one evaluator (evaluate.cpp) serves the executor and constant folding
-    case K::astype:  // a no-op astype shares the operand's storage
-      if (tile(o.operands.at(0)).dtype() == o.dtype_attr("dtype")) return set(o.results.at(0), tile_ptr_of(o.operands[0]));
-      [[fallthrough]];
-    case K::neg:
-    case K::logical_not:
-    case K::abs:
-    case K::exp:
-    case K::exp2:
-    case K::log:
-    case K::log2:
-    case K::sqrt:
-    case K::rsqrt:
-    case K::sin:
-    case K::cos:
-    case K::tanh:
-    case K::floor:
-    case K::ceil:
-    case K::tan:
-    case K::asin:
-    case K::acos:
-    case K::atan:
-    case K::sinh:
-    case K::cosh:
-    case K::asinh:
-    case K::acosh:
-    case K::atanh:
-    case K::log10:
-    case K::log1p:
-    case K::expm1:
-    case K::trunc:
-    case K::rint:
-    case K::bitcast:
-    case K::add:
-    case K::sub:
-    case K::mul:
-    case K::div:
-    case K::floordiv:
-    case K::mod:
-    case K::pow:
-    case K::atan2:
-    case K::hypot:
-    case K::copysign:
-    case K::minimum:
-    case K::maximum:
-    case K::bit_and:
-    case K::bit_or:
-    case K::bit_xor:
-    case K::shl:
-    case K::shr:
-    case K::eq:
-    case K::ne:
-    case K::lt:
-    case K::le:
-    case K::gt:
-    case K::ge:
-    case K::where:
+    // Elementwise (ops.def category): one evaluator (evaluate.cpp) serves the executor and constant folding
+#include "tegula/ir/elementwise_cases.inc"
+      if (o.kind == K::astype && tile(o.operands.at(0)).dtype() == o.dtype_attr("dtype"))
+        return set(o.results.at(0), tile_ptr_of(o.operands[0]));  // a no-op astype shares the operand's storage
       set_result(o, *evaluate_elementwise(o, elementwise_operands(o)));
       return;
 

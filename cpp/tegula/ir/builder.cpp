@@ -6,20 +6,10 @@
 #include <limits>
 
 #include "tegula/ir/infer.hpp"
+#include "tegula/ir/op_traits.hpp"
 
 namespace tegula::ir {
 namespace {
-
-bool is_binary(op_kind k) {
-  switch (k) {
-    case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floordiv:
-    case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
-    case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr: case op_kind::eq:
-    case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
-      return true;
-    default: return false;
-  }
-}
 
 // An int64 value wrapped to the width of integer dtype t (C conversion), in canonical form:
 // sign-extended for signed types, zero-extended for unsigned (uint64: the bit pattern).
@@ -137,7 +127,7 @@ value_id builder::broadcast(value_id v, const std::vector<std::int64_t>& shape) 
 }
 
 value_id builder::binary(op_kind k, value_id a, value_id b) {
-  if (!is_binary(k)) error(error_kind::invalid_argument, str("'", info(k).text, "' is not a binary elementwise op"));
+  if (!is_elementwise_binary(k)) error(error_kind::invalid_argument, str("'", info(k).text, "' is not a binary elementwise op"));
   const type ta = f_.type_of(a), tb = f_.type_of(b);
   if (!ta.is_tile() || !tb.is_tile())
     error(error_kind::type_error, str(info(k).text, ": operands must be tiles, got ", to_string(ta), " and ", to_string(tb)));

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "tegula/ir/op_traits.hpp"
 #include "tegula/support/error.hpp"
 
-// A new op in ops.def must be handled in the switch below: make a missing case an error.
+// A new op in ops.def must be handled in the switch below: make a missing case an error. The elementwise ops
+// share one case (elementwise_cases.inc) and follow their ops.def traits (operand dtypes, result dtype).
 #pragma GCC diagnostic error "-Wswitch"
 
 namespace tegula::ir {
@@ -214,37 +216,60 @@ struct checker {
     return c;
   }
 
+  // The operand dtype rule of ops.def's `dtypes` column.
+  void operand_dtypes_ok(dtype t) const {
+    switch (traits_of(o.kind).dtypes) {
+      case operand_dtypes::any: break;
+      case operand_dtypes::numeric: dtype_is(!is_bool(t), t, "numeric (not bool)"); break;
+      case operand_dtypes::floating: dtype_is(is_float(t), t, "float"); break;
+      case operand_dtypes::int_bool: dtype_is(!is_float(t), t, "bool or integer"); break;
+      case operand_dtypes::integer: dtype_is(is_int(t), t, "integer"); break;
+    }
+  }
+
+  // Unary elementwise ops whose result has the operand's type (astype and bitcast are not: from_attr).
   type unary() const {
     count(1);
     const type& t = tile(0);
-    switch (o.kind) {
-      case op_kind::neg: dtype_is(!is_bool(t.elem), t.elem, "numeric (not bool)"); break;
-      case op_kind::logical_not: dtype_is(!is_float(t.elem), t.elem, "bool or integer"); break;
-      case op_kind::abs: break;
-      default: dtype_is(is_float(t.elem), t.elem, "float"); break;  // exp ... ceil
-    }
+    operand_dtypes_ok(t.elem);
     return t;
   }
 
+  // Binary elementwise ops and comparisons: operands of one type; comparisons give bool.
   type binary() const {
     count(2);
     const type& t = same_tiles(0, 2);
-    switch (o.kind) {
-      case op_kind::atan2: case op_kind::hypot: case op_kind::copysign:
-        dtype_is(is_float(t.elem), t.elem, "float");
-        break;
-      case op_kind::sub: case op_kind::div: case op_kind::floordiv: case op_kind::mod: case op_kind::pow:
-        dtype_is(!is_bool(t.elem), t.elem, "numeric (not bool)");
-        break;
-      case op_kind::bit_and: case op_kind::bit_or: case op_kind::bit_xor:
-        dtype_is(!is_float(t.elem), t.elem, "bool or integer");
-        break;
-      case op_kind::shl: case op_kind::shr: dtype_is(is_int(t.elem), t.elem, "integer"); break;
-      case op_kind::eq: case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
-        return type::tile(dtype::b1, t.shape);
-      default: break;  // add, mul, minimum, maximum: any dtype
-    }
+    operand_dtypes_ok(t.elem);
+    if (traits_of(o.kind).result == result_dtype::boolean) return type::tile(dtype::b1, t.shape);
     return t;
+  }
+
+  // Every elementwise op: astype, bitcast (dtype from the attribute) and where have rules of their own; the
+  // others are unary or binary by their ops.def category.
+  type elementwise() const {
+    switch (o.kind) {
+      case op_kind::astype:
+        count(1);
+        return type::tile(dtype_attr("dtype"), tile(0).shape);
+      case op_kind::bitcast: {
+        count(1);
+        const type& t = tile(0);
+        dtype to = dtype_attr("dtype");
+        if (is_bool(to) || is_bool(t.elem) || size_bytes(to) != size_bytes(t.elem))
+          bad(error_kind::type_error, "cannot reinterpret ", name(t.elem), " as ", name(to), " (sizes differ or bool)");
+        return type::tile(to, t.shape);
+      }
+      case op_kind::where: {
+        count(3);
+        const type& cond = tile(0);
+        const type& t = same_tiles(1, 2);
+        if (cond.elem != dtype::b1) bad(error_kind::type_error, "condition must be bool, got ", to_string(cond));
+        if (cond.shape != t.shape)
+          bad(error_kind::invalid_argument, "condition ", to_string(cond), " and values ", to_string(t), " differ in shape");
+        return t;
+      }
+      default: return is_elementwise_unary(o.kind) ? unary() : binary();
+    }
   }
 
   type reshape() const {
@@ -371,37 +396,8 @@ std::vector<type> infer_results(const op& o, const std::vector<type>& in) {
     case op_kind::atomic_max:
     case op_kind::atomic_min: return {c.scattered(1, false)};
     case op_kind::atomic_cas: return {c.scattered(2, false)};
-    case op_kind::neg: case op_kind::logical_not: case op_kind::abs: case op_kind::exp: case op_kind::exp2:
-    case op_kind::log: case op_kind::log2: case op_kind::sqrt: case op_kind::rsqrt: case op_kind::sin:
-    case op_kind::cos: case op_kind::tanh: case op_kind::floor: case op_kind::ceil:
-    case op_kind::tan: case op_kind::asin: case op_kind::acos: case op_kind::atan: case op_kind::sinh: case op_kind::cosh: case op_kind::asinh: case op_kind::acosh: case op_kind::atanh: case op_kind::log10: case op_kind::log1p: case op_kind::expm1: case op_kind::trunc: case op_kind::rint:
-      return {c.unary()};
-    case op_kind::astype: {
-      c.count(1);
-      return {type::tile(c.dtype_attr("dtype"), c.tile(0).shape)};
-    }
-    case op_kind::bitcast: {
-      c.count(1);
-      const type& t = c.tile(0);
-      dtype to = c.dtype_attr("dtype");
-      if (is_bool(to) || is_bool(t.elem) || size_bytes(to) != size_bytes(t.elem))
-        c.bad(error_kind::type_error, "cannot reinterpret ", name(t.elem), " as ", name(to), " (sizes differ or bool)");
-      return {type::tile(to, t.shape)};
-    }
-    case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floordiv:
-    case op_kind::mod: case op_kind::pow: case op_kind::atan2: case op_kind::hypot: case op_kind::copysign: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
-    case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr: case op_kind::eq:
-    case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
-      return {c.binary()};
-    case op_kind::where: {
-      c.count(3);
-      const type& cond = c.tile(0);
-      const type& t = c.same_tiles(1, 2);
-      if (cond.elem != dtype::b1) c.bad(error_kind::type_error, "condition must be bool, got ", to_string(cond));
-      if (cond.shape != t.shape)
-        c.bad(error_kind::invalid_argument, "condition ", to_string(cond), " and values ", to_string(t), " differ in shape");
-      return {t};
-    }
+#include "tegula/ir/elementwise_cases.inc"
+      return {c.elementwise()};
     case op_kind::reshape: return {c.reshape()};
     case op_kind::permute: return {c.permute()};
     case op_kind::expand_dims: return {c.expand_dims()};
@@ -440,12 +436,12 @@ std::vector<std::int64_t> broadcast_shapes(const std::vector<std::int64_t>& a, c
 }
 
 dtype accumulation_dtype(op_kind k, dtype input) {
-  switch (k) {
-    case op_kind::reduce_sum: case op_kind::reduce_prod: case op_kind::cumsum: case op_kind::cumprod:
+  switch (traits_of(k).result) {
+    case result_dtype::accumulate:  // sum, prod, cumsum, cumprod
       if (is_bool(input) || is_signed_int(input)) return dtype::i64;
       if (is_unsigned_int(input)) return dtype::u64;
       return input;
-    case op_kind::argmax: case op_kind::argmin: return dtype::i32;
+    case result_dtype::index: return dtype::i32;  // argmax, argmin
     default: return input;
   }
 }

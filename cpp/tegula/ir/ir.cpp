@@ -9,7 +9,7 @@ namespace tegula::ir {
 namespace {
 
 constexpr op_info infos[] = {
-#define TEGULA_OP(id, text, operands, results, regions) {text, operands, results, regions},
+#define TEGULA_OP(id, text, operands, results, regions, ...) {text, operands, results, regions},
 #include "tegula/ir/ops.def"
 #undef TEGULA_OP
 };

@@ -12,7 +12,7 @@
 namespace tegula::ir {
 
 enum class op_kind : std::uint8_t {
-#define TEGULA_OP(id, text, operands, results, regions) id,
+#define TEGULA_OP(id, text, operands, results, regions, ...) id,
 #include "tegula/ir/ops.def"
 #undef TEGULA_OP
 };

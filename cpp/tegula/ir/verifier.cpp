@@ -2,6 +2,7 @@
 #include "tegula/ir/verifier.hpp"
 
 #include "tegula/ir/infer.hpp"
+#include "tegula/ir/op_traits.hpp"
 #include "tegula/ir/printer.hpp"
 #include "tegula/support/error.hpp"
 
@@ -9,12 +10,6 @@
 
 namespace tegula::ir {
 namespace {
-
-constexpr int op_count = 0
-#define TEGULA_OP(id, text, operands, results, regions) +1
-#include "tegula/ir/ops.def"
-#undef TEGULA_OP
-    ;
 
 std::string types_string(const std::vector<type>& ts) {
   std::string s;
@@ -51,7 +46,7 @@ class verifier {
     fail(error_kind::invalid_argument, l.known() ? to_string(l) + ": " : std::string(), message);
   }
   [[noreturn]] void bad(const op& o, const std::string& message) const {
-    std::string text = int(o.kind) < op_count ? print_op(f_, o) : "<invalid op kind>";
+    std::string text = std::size_t(o.kind) < op_count ? print_op(f_, o) : "<invalid op kind>";
     fail(error_kind::invalid_argument, o.loc.known() ? to_string(o.loc) + ": " : std::string(), message, "\n  in: ", text);
   }
   std::string opname(const op& o) const { return info(o.kind).text; }
@@ -112,7 +107,7 @@ class verifier {
   }
 
   void check(const op& o) {
-    if (int(o.kind) >= op_count) bad(o, str("invalid op kind ", int(o.kind)));
+    if (std::size_t(o.kind) >= op_count) bad(o, str("invalid op kind ", int(o.kind)));
     const op_info& in = info(o.kind);
     if (in.operands >= 0 && o.operands.size() != std::size_t(in.operands))
       bad(o, str(opname(o), ": expected ", in.operands, " operands, got ", o.operands.size()));

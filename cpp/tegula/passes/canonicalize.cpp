@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "tegula/ir/op_traits.hpp"
 #include "tegula/passes/fold.hpp"
 #include "tegula/passes/value_map.hpp"
 
@@ -11,19 +12,6 @@ namespace tegula::passes {
 namespace {
 
 using ir::op_kind;
-
-bool is_elementwise(op_kind k) {
-  switch (k) {
-    case op_kind::neg: case op_kind::logical_not: case op_kind::abs: case op_kind::floor: case op_kind::ceil:
-    case op_kind::astype:
-    case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floordiv:
-    case op_kind::mod: case op_kind::pow: case op_kind::minimum: case op_kind::maximum: case op_kind::bit_and:
-    case op_kind::bit_or: case op_kind::bit_xor: case op_kind::shl: case op_kind::shr: case op_kind::eq:
-    case op_kind::ne: case op_kind::lt: case op_kind::le: case op_kind::gt: case op_kind::ge:
-      return true;
-    default: return false;
-  }
-}
 
 bool is_identity_perm(const std::vector<std::int64_t>& p) {
   for (std::size_t i = 0; i < p.size(); ++i)
@@ -121,7 +109,8 @@ class canonicalizer {
       out.push_back(make_constant(o, std::int64_t(0)));  // the first index of a splat's extreme
       return;
     }
-    if (is_elementwise(o.kind) && o.results.size() == 1) {
+    // fold() keeps only the elementwise ops every target computes exactly (fold.cpp's foldable).
+    if (ir::is_elementwise(o.kind) && o.results.size() == 1) {
       std::vector<ir::dtype> dtypes;
       std::vector<ir::attribute> values;
       for (std::size_t i = 0; i < o.operands.size(); ++i) {

@@ -1,18 +1,18 @@
 // What each op may do besides computing its results: the facts CSE, DCE and LICM rely on.
 #pragma once
 #include "tegula/ir/ir.hpp"
+#include "tegula/ir/op_traits.hpp"
 
 namespace tegula::passes {
 
-enum class effect {
-  pure,          // results depend only on operands, attributes and the launch (block id, array shapes)
-  reads_memory,  // load, gather: results also depend on array contents, which stores may change
-  writes,        // store, scatter, atomics, print, assert: must run exactly as written
-  regions,       // for, if, while, reduce, scan: effects are those of the ops inside
-  terminator,    // yield
-};
-
-effect effect_of(ir::op_kind k);  // expands ops.def: a new op must be classified here
+// ops.def's effect column (ir/op_traits.hpp):
+//   pure          results depend only on operands, attributes and the launch (block id, array shapes)
+//   reads_memory  load, gather: results also depend on array contents, which stores may change
+//   writes        store, scatter, atomics, print, assert: must run exactly as written
+//   regions       for, if, while, reduce, scan: effects are those of the ops inside
+//   terminator    yield
+using effect = ir::op_effect;
+using ir::effect_of;
 
 // True when `o` writes memory, prints or asserts, or (region ops) any op inside it does.
 bool has_side_effects(const ir::op& o);

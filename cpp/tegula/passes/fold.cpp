@@ -8,6 +8,7 @@
 
 #include "tegula/interp/convert.hpp"
 #include "tegula/interp/evaluate.hpp"
+#include "tegula/ir/op_traits.hpp"
 
 namespace tegula::passes {
 namespace {
@@ -43,11 +44,6 @@ ir::attribute from_tile(const interp::tile_value& r) {
   return I(0);
 }
 
-bool is_comparison(op_kind k) {
-  return k == op_kind::eq || k == op_kind::ne || k == op_kind::lt || k == op_kind::le || k == op_kind::gt ||
-         k == op_kind::ge;
-}
-
 // What folds: results that every target reproduces exactly. Transcendentals differ between libm
 // and CUDA; float pow/floordiv/mod are left to run time too; a float -> int conversion out of range
 // (NaN too) saturates at run time and an int -> float beyond 2^53 needs one careful rounding.
@@ -77,7 +73,7 @@ bool foldable(const ir::op& o, const std::vector<dtype>& in, const std::vector<i
   if (in.size() == 2 && in[0] == in[1]) {
     if (!ir::is_float(in[0])) return true;  // every integer/bool binary op and comparison
     return k == op_kind::add || k == op_kind::sub || k == op_kind::mul || k == op_kind::div ||
-           k == op_kind::minimum || k == op_kind::maximum || is_comparison(k);
+           k == op_kind::minimum || k == op_kind::maximum || ir::is_comparison(k);
   }
   return false;
 }

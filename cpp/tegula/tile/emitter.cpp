@@ -2,8 +2,10 @@
 #include "tegula/tile/emitter.hpp"
 
 #include <algorithm>
-#include <set>
+#include <optional>
 
+#include "tegula/array/promotion.hpp"
+#include "tegula/ir/op_traits.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::tile {
@@ -17,25 +19,6 @@ ir::op_kind kind_of(const std::string& text) {
   return *k;
 }
 
-// _emit._FLOAT_ONLY: computed in floating point (integer tiles are converted first, as NumPy does).
-const std::set<std::string>& float_only() {
-  static const std::set<std::string> s = {"exp",  "exp2", "log",  "log2",  "sqrt",  "rsqrt", "sin",   "cos",
-                                          "tanh", "floor", "ceil", "tan",  "asin",  "acos",  "atan",  "sinh",
-                                          "cosh", "asinh", "acosh", "atanh", "log10", "log1p", "expm1", "trunc",
-                                          "rint"};
-  return s;
-}
-
-// _emit._float_for: NumPy's result dtype of a float-only function of an integer or bool tile.
-ir::dtype float_for(ir::dtype t) {
-  using ir::dtype;
-  if (ir::is_float(t)) return t;
-  switch (t) {
-    case dtype::b1: case dtype::i8: case dtype::u8: return dtype::f16;
-    case dtype::i16: case dtype::u16: return dtype::f32;
-    default: return dtype::f64;
-  }
-}
 
 std::int64_t numel(const std::vector<std::int64_t>& s) {
   std::int64_t n = 1;
@@ -112,7 +95,8 @@ ir::value_id emitter::binary(const std::string& op, const emitted& a, const emit
 // Emitter.op_unary.
 ir::value_id emitter::unary(const std::string& op, const emitted& x) {
   ir::value_id t = as_tile(x);
-  if (float_only().count(op)) t = cast(t, float_for(type_of(t).elem));
+  // Float math (ops.def) on an integer or bool tile computes in NumPy's float loop dtype (array/promotion).
+  if (ir::is_float_math(kind_of(op))) t = cast(t, tegula::array::float_loop(type_of(t).elem));
   return b_.create1(kind_of(op), {t});
 }
 
@@ -128,7 +112,7 @@ ir::value_id emitter::reduce(const std::string& op, node& n, const emitted& x) {
   ir::value_id t = as_tile(x);
   const ir::type ty = type_of(t);
   if (n.text != "axis") {
-    if ((op == "argmax" || op == "argmin") && ty.rank() != 1)
+    if (ir::traits_of(kind_of(op)).result == ir::result_dtype::index && ty.rank() != 1)  // argmax, argmin
       fail(error_kind::invalid_argument, "tt.", op, " needs an axis for a rank-", ty.rank(), " tile");
     ir::value_id flat = t;
     if (ty.rank() != 1)
@@ -144,15 +128,16 @@ ir::value_id emitter::reduce(const std::string& op, node& n, const emitted& x) {
 
 ir::value_id emitter::emit_op(node& n) {
   const std::string& op = n.op;
-  static const std::set<std::string> binaries = {"add", "sub", "mul", "div", "mod", "floordiv", "lt", "le",
-                                                 "gt",  "ge",  "eq",  "ne",  "and", "or", "maximum", "minimum"};
-  if (binaries.count(op)) {
+  // The IR op the node's text names, if any (the front end also has nodes such as "full", "matmul", "bid").
+  const std::optional<ir::op_kind> k = ir::op_from_text(op);
+  if (k && ir::is_elementwise_binary(*k)) {
     emitted a = emit(n.args.at(0));
     emitted b = emit(n.args.at(1));
     return binary(op, a, b);
   }
-  if (op == "neg") return b_.create1(ir::op_kind::neg, {as_tile(emit(n.args.at(0)))});
-  if (float_only().count(op) || op == "abs") return unary(op, emit(n.args.at(0)));
+  // neg, abs and float math (astype and bitcast take a dtype: not here).
+  if (k && ir::is_elementwise_unary(*k) && ir::traits_of(*k).result == ir::result_dtype::same)
+    return unary(op, emit(n.args.at(0)));
   if (op == "where") {  // Emitter.where
     emitted c = emit(n.args.at(0)), a = emit(n.args.at(1)), b = emit(n.args.at(2));
     ir::value_id x = a.is_number ? (b.is_number ? as_tile(a) : as_tile(a, b.id)) : a.id;
@@ -162,9 +147,9 @@ ir::value_id emitter::emit_op(node& n) {
     return b_.where(cond, x, y);
   }
   if (op == "astype") return cast(as_tile(emit(n.args.at(0))), n.dtype);
-  if (op == "sum" || op == "prod" || op == "max" || op == "min" || op == "argmax" || op == "argmin")
-    return reduce(op, n, emit(n.args.at(0)));
-  if (op == "cumsum" || op == "cumprod") {
+  // The built-in reductions and scans (the custom reduce and scan have a combine region).
+  if (k && ir::is_reduction(*k) && ir::info(*k).regions == 0) return reduce(op, n, emit(n.args.at(0)));
+  if (k && ir::is_scan(*k) && ir::info(*k).regions == 0) {
     ir::value_id t = as_tile(emit(n.args.at(0)));
     return b_.create1(kind_of(op), {t}, {{"axis", axis_of(op, t, n.axis)}, {"reverse", std::int64_t(n.flag ? 1 : 0)}});
   }

@@ -7,6 +7,7 @@ import numpy as _np
 
 from ._common import (_arr, _copy_of, _done, _finish, _is_complex, _is_float, _is_inexact, _is_py_scalar, _no_complex,
                       _not_supported, _operand, _parts, _real_dtype)
+from .. import _tegula
 from . import _indexing
 from ._core import as_array, dtype_name, ndarray
 from ._selection import nonzero
@@ -188,8 +189,8 @@ def _as_float(x, name=None):
 
 
 def _float_loop(name):
-    return {"bool": "float16", "int8": "float16", "uint8": "float16", "int16": "float32", "uint16": "float32"}.get(
-        name, "float64")
+    """NumPy's float loop dtype for float-only math on dtype `name` (array/promotion's float_loop, the one authority)."""
+    return _tegula.float_loop(name)
 
 
 def _native(op, doc, complex_=None):

@@ -3,23 +3,22 @@ from __future__ import annotations
 
 import builtins
 
+from .. import _tegula
 from . import _types
 from ._values import Array, Tile, is_static_number
 
 _PADDINGS = ("zero", "neg_inf", "pos_inf", "nan")
 
-# Unary ops computed in floating point (integer tiles are converted first, as NumPy does).
-_FLOAT_ONLY = frozenset(("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "floor", "ceil", "tan",
-                         "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log10", "log1p", "expm1",
-                         "trunc", "rint"))
+# ops.def's traits ({op text: {"category", "float_math", ...}}), read once from the C++ core: the only list of them.
+OP_TRAITS = _tegula.op_traits()
+
+# Float math (exp, sqrt, floor, ...): integer and bool tiles are converted to NumPy's float loop dtype first.
+_FLOAT_ONLY = frozenset(op for op, t in OP_TRAITS.items() if t["float_math"])
 
 
 def _float_for(dtype: str) -> str:
-    """NumPy's result dtype of a float-only function (exp, sqrt, ...) of an integer or bool tile."""
-    if _types.is_float(dtype):
-        return dtype
-    return {"bool": "float16", "int8": "float16", "uint8": "float16", "int16": "float32",
-            "uint16": "float32"}.get(dtype, "float64")
+    """NumPy's result dtype of a float-only function (exp, sqrt, ...) of an integer or bool tile (array/promotion)."""
+    return _tegula.float_loop(dtype)
 
 
 class Emitter:
@@ -269,7 +268,7 @@ class Emitter:
     def _reduce(self, op, x, axis, keepdims):
         t = self.as_tile(x)
         if axis is None:
-            if op in ("argmax", "argmin") and t.ndim != 1:
+            if OP_TRAITS[op]["result"] == "index" and t.ndim != 1:  # argmax, argmin
                 raise ValueError(f"{self.filename}:{self.line}: tt.{op} needs an axis for a rank-{t.ndim} tile")
             flat = self.op_reshape(t, (max(1, _numel(t.shape)),)) if t.ndim != 1 else t
             r = self.tile(self.b.create(op, [flat.id], {"axis": 0, "keepdims": 0})[0])

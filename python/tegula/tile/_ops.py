@@ -73,7 +73,6 @@ device_assert = _op("device_assert", "device_assert(cond, message): fails the la
 UNARY = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "sqrt": "sqrt", "rsqrt": "rsqrt",
          "sin": "sin", "cos": "cos", "tanh": "tanh", "abs": "abs", "floor": "floor", "ceil": "ceil",
          "negative": "neg", "tan": "tan", "asin": "asin", "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh", "asinh": "asinh", "acosh": "acosh", "atanh": "atanh", "log10": "log10", "log1p": "log1p", "expm1": "expm1", "trunc": "trunc", "rint": "rint"}
-FLOAT_ONLY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "floor", "ceil", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log10", "log1p", "expm1", "trunc", "rint"}
 for _name in UNARY:
     globals()[_name] = _op(_name, f"{_name}(tile): elementwise.")
 
