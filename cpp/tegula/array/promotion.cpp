@@ -72,15 +72,6 @@ void check_int_scalar_fits(std::int64_t value, dtype t) {
   if (!int_scalar_fits(value, t)) fail(error_kind::overflow, "Python integer ", value, " out of bounds for ", name(t));
 }
 
-dtype float_loop(dtype t) {
-  if (is_float(t) || ir::is_complex(t)) return t;
-  switch (size_bytes(t)) {
-    case 1: return dtype::f16;  // bool, int8, uint8
-    case 2: return dtype::f32;
-    default: return dtype::f64;
-  }
-}
-
 casting casting_from_name(std::string_view s) {
   if (s == "no") return casting::no;
   if (s == "equiv") return casting::equiv;

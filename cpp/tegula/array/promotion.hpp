@@ -30,10 +30,9 @@ dtype result_type(const std::vector<operand_kind>& operands);
 void check_int_scalar_fits(std::int64_t value, dtype t);
 bool int_scalar_fits(std::int64_t value, dtype t);  // the same test, without throwing
 
-// The floating dtype NumPy computes a float-only ufunc in (sqrt, exp, sin, true_divide, ...)
-// for inputs of dtype t: floats stay; bool/int8/uint8 -> float16; int16/uint16 -> float32;
-// other ints -> float64; complex stays.
-dtype float_loop(dtype t);
+// The floating dtype NumPy computes a float-only ufunc in (ir/dtype.hpp: defined there, below the tile front end
+// and the array engine, which both apply it; this is the array engine's name for the same function).
+using ir::float_loop;
 
 enum class casting { no, equiv, safe, same_kind, unsafe };
 casting casting_from_name(std::string_view s);  // "no" "equiv" "safe" "same_kind" "unsafe"; else invalid_argument

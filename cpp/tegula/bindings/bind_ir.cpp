@@ -85,10 +85,10 @@ void bind_ir(nb::module_& m) {
     }
     return out;
   }, "{op text: {category, dtypes, result, effect, elementwise, float_math, int_only, side_effects}} from ops.def");
-  // array/promotion's float_loop, the one authority for it: the dtype float math (exp, sqrt, atan2, ...) computes
+  // ir::float_loop, the one authority for it: the dtype float math (exp, sqrt, atan2, ...) computes
   // in for an input dtype (bool/int8/uint8 float16, int16/uint16 float32, wider ints float64; floats and complex stay).
-  m.def("float_loop", [](const std::string& dtype) { return std::string(ir::name(array::float_loop(to_dtype(dtype)))); },
-        nb::arg("dtype"), "NumPy's float loop dtype for float-only math on `dtype` (array/promotion)");
+  m.def("float_loop", [](const std::string& dtype) { return std::string(ir::name(ir::float_loop(to_dtype(dtype)))); },
+        nb::arg("dtype"), "NumPy's float loop dtype for float-only math on `dtype` (ir/dtype.hpp)");
 
   nb::class_<ir::function>(m, "Function", "A tile IR function (immutable from Python).")
       .def_prop_ro("name", [](const ir::function& f) { return f.name; })

@@ -80,4 +80,13 @@ dtype promote(dtype a, dtype b) {
   return signed_of_size(std::min(8, 2 * size_bytes(u)));
 }
 
+dtype float_loop(dtype t) {
+  if (is_float(t) || is_complex(t)) return t;
+  switch (size_bytes(t)) {
+    case 1: return dtype::f16;  // bool, int8, uint8
+    case 2: return dtype::f32;
+    default: return dtype::f64;
+  }
+}
+
 }  // namespace tegula::ir

@@ -27,6 +27,11 @@ inline bool is_bool(dtype t) { return t == dtype::b1; }
 inline bool is_complex(dtype t) { return t == dtype::c64 || t == dtype::c128; }
 inline bool is_float8(dtype t) { return t == dtype::f8e4m3 || t == dtype::f8e5m2; }
 // The float dtype of a complex dtype's parts (c64 -> f32, c128 -> f64); other dtypes: themselves.
+// The floating dtype NumPy computes a float-only ufunc in (sqrt, exp, sin, true_divide, ...) for inputs of dtype t:
+// floats stay; bool/int8/uint8 -> float16; int16/uint16 -> float32; other ints -> float64; complex stays. The one
+// int-to-float rule: the array engine (array/promotion), both tile front ends and tegula.numpy (through the binding)
+// apply it.
+dtype float_loop(dtype t);
 inline dtype component(dtype t) { return t == dtype::c64 ? dtype::f32 : t == dtype::c128 ? dtype::f64 : t; }
 // The complex dtype whose parts hold float dtype t (f16/bf16/f32 -> c64, f64 -> c128).
 inline dtype complex_of(dtype t) { return t == dtype::f64 || t == dtype::c128 ? dtype::c128 : dtype::c64; }

@@ -52,7 +52,7 @@ constexpr bool is_elementwise_binary(op_kind k) {
 constexpr bool is_comparison(op_kind k) { return category_of(k) == op_category::comparison; }
 constexpr bool is_reduction(op_kind k) { return category_of(k) == op_category::reduction; }  // incl. custom `reduce`
 constexpr bool is_scan(op_kind k) { return category_of(k) == op_category::scan; }           // incl. custom `scan`
-// Float math: operands must be floats; front ends convert ints/bools to array::float_loop(t) first.
+// Float math: operands must be floats; front ends convert ints/bools to ir::float_loop(t) first.
 constexpr bool is_float_math(op_kind k) { return traits_of(k).dtypes == operand_dtypes::floating; }
 // Bitwise ops and shifts: bool/integer operands only.
 constexpr bool is_int_only(op_kind k) {

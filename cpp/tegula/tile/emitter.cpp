@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "tegula/array/promotion.hpp"
 #include "tegula/ir/op_traits.hpp"
 #include "tegula/support/error.hpp"
 
@@ -96,7 +95,7 @@ ir::value_id emitter::binary(const std::string& op, const emitted& a, const emit
 ir::value_id emitter::unary(const std::string& op, const emitted& x) {
   ir::value_id t = as_tile(x);
   // Float math (ops.def) on an integer or bool tile computes in NumPy's float loop dtype (array/promotion).
-  if (ir::is_float_math(kind_of(op))) t = cast(t, tegula::array::float_loop(type_of(t).elem));
+  if (ir::is_float_math(kind_of(op))) t = cast(t, ir::float_loop(type_of(t).elem));
   return b_.create1(kind_of(op), {t});
 }
 
