@@ -294,6 +294,10 @@ node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t) {
   return n;
 }
 
+std::uintptr_t element_address(const node& leaf) {
+  return leaf.data->address() + static_cast<std::uintptr_t>(leaf.lay.offset * size_bytes(leaf.t));
+}
+
 node_ptr make_scalar(double value, dtype t, const node_ptr& like) {
   auto n = new_node(node_kind::scalar, t, {}, like);
   n->fvalue = value;

@@ -123,6 +123,8 @@ void flush_readers(const storage& s, const node* keep = nullptr, byte_range writ
 std::vector<node_ptr> sibling_outputs(const node_ptr& root, std::size_t max);
 
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t);
+// The address of a leaf's element [0, ...]: its storage's device address (or host pointer) plus its offset.
+std::uintptr_t element_address(const node& leaf);
 node_ptr make_scalar(double value, dtype t, const node_ptr& like);          // float dtypes
 node_ptr make_scalar_int(std::int64_t value, dtype t, const node_ptr& like);  // bool/int dtypes
 node_ptr make_scalar_complex(double re, double im, dtype t, const node_ptr& like);  // complex dtypes

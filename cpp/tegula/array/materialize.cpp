@@ -257,6 +257,16 @@ std::shared_ptr<storage> allocate_like(const node& like, std::size_t bytes) {
   return storage::allocate_cuda(bytes, *like.gpu);
 }
 
+node_ptr contiguous_leaf(const node_ptr& x, bool always_copy) {
+  materialize(x);
+  const node& n = *x;
+  if (n.lay.c_contiguous() && !always_copy) return x;
+  auto s = allocate_like(n, static_cast<std::size_t>(n.size()) * size_bytes(n.t));
+  layout c = contiguous(n.shape);
+  copy_strided(n.data, n.lay, n.t, s, c, n.t);
+  return make_leaf(s, c, n.t);
+}
+
 void materialize(const node_ptr& n) {
   if (n->kind == node_kind::scalar) {  // a 0-d array holding the value (a cast kernel writes it)
     auto cast = std::make_shared<node>(*n);

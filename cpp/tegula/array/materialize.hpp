@@ -20,4 +20,8 @@ std::int64_t int64_value(const node_ptr& n);
 // New storage for `bytes` on the device of `like`.
 std::shared_ptr<storage> allocate_like(const node& like, std::size_t bytes);
 
+// x's values (materialised) in a C-contiguous leaf: x itself when it is one, unless `always_copy`, else a copy next
+// to it.
+node_ptr contiguous_leaf(const node_ptr& x, bool always_copy = false);
+
 }  // namespace tegula::array

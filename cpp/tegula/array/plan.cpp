@@ -387,8 +387,8 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     }
     view2d w;
     w.t = n->t;
-    int item = size_bytes(n->t);
-    w.address = n->data->address() + static_cast<std::uintptr_t>(n->lay.offset * item);
+    const int item = size_bytes(n->t);
+    w.address = element_address(*n);
     w.row_stride = v->rows.second;
     w.col_stride = v->cols.second;
     w.batch_stride = v->batches.second;

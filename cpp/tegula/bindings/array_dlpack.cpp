@@ -46,8 +46,7 @@ nb::object export_dlpack(const py_array& a, nb::handle stream, nb::handle max_ve
   }
   bool versioned = !max_version.is_none() && nb::cast<int>(max_version[0]) >= 1;
   auto owner = std::make_unique<dlpack_owner>(dlpack_owner{leaf, leaf->lay.shape, leaf->lay.strides});
-  void* data = reinterpret_cast<void*>(leaf->data->address() +
-                                       static_cast<std::uintptr_t>(leaf->lay.offset * ir::size_bytes(leaf->t)));
+  void* data = reinterpret_cast<void*>(array::element_address(*leaf));
   dlpack::DLDevice device = leaf->device == array::device_kind::cpu
                                 ? dlpack::DLDevice{dlpack::kDLCPU, 0}
                                 : dlpack::DLDevice{dlpack::kDLCUDA, leaf->gpu->ordinal()};

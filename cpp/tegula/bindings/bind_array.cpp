@@ -366,7 +366,6 @@ py_array empty(const array::dims& shape, const std::string& dtype_name, int devi
   return py_array{array::make_leaf(s, array::contiguous(shape), t)};
 }
 
-// A contiguous leaf with the same values (itself when already contiguous).
 // NumPy's array-interface typestr of dtype t ('<f4', '|b1', '<c16'); bfloat16 has none.
 std::string typestr(ir::dtype t) {
   const char kind = ir::is_bool(t) ? 'b' : ir::is_signed_int(t) ? 'i' : ir::is_unsigned_int(t) ? 'u'
@@ -391,7 +390,7 @@ nb::dict array_interface(const py_array& a, bool cuda) {
   nb::dict d;
   d["shape"] = to_tuple(n.shape);
   d["typestr"] = typestr(n.t);
-  d["data"] = nb::make_tuple(n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * item), false);
+  d["data"] = nb::make_tuple(array::element_address(n), false);
   d["strides"] = nb::tuple(strides);
   d["version"] = 3;
   if (cuda) d["stream"] = 1;
@@ -412,15 +411,8 @@ bool shares_memory(const py_array& a, const py_array& b) {
   return lo_a < hi_b && lo_b < hi_a;
 }
 
-node_ptr contiguous_leaf(const py_array& a) {
-  const array::node& n = leaf(a);
-  if (n.lay.c_contiguous()) return a.n;
-  std::size_t bytes = static_cast<std::size_t>(n.size()) * ir::size_bytes(n.t);
-  auto s = array::allocate_like(n, bytes);
-  array::layout c = array::contiguous(n.shape);
-  array::copy_strided(n.data, n.lay, n.t, s, c, n.t);
-  return array::make_leaf(s, c, n.t);
-}
+// A contiguous leaf with the same values (itself when already contiguous).
+node_ptr contiguous_leaf(const py_array& a) { return array::contiguous_leaf(a.n); }
 
 void to_host(const py_array& a, std::uintptr_t dst) {
   node_ptr c = contiguous_leaf(a);
@@ -480,8 +472,7 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("_c_contiguous", [](const py_array& a) { return leaf(a).lay.c_contiguous(); })
       .def_prop_ro("_offset", [](const py_array& a) { return leaf(a).lay.offset; })
       .def_prop_ro("_data_ptr", [](const py_array& a) {
-        const auto& n = leaf(a);
-        return n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * ir::size_bytes(n.t));
+        return array::element_address(leaf(a));
       })
       .def("_prepare_write", [](const py_array& a) { array::flush_readers(*leaf(a).data); },
            "Materialises the pending expressions that read this array's memory: call before anything outside "

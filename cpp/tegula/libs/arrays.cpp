@@ -1,7 +1,6 @@
 // The arrays of a library call (arrays.hpp): inputs materialised, outputs' readers flushed and the write counted.
 #include "tegula/libs/arrays.hpp"
 
-#include "tegula/array/copy.hpp"
 #include "tegula/array/materialize.hpp"
 #include "tegula/support/error.hpp"
 
@@ -21,22 +20,9 @@ const node& output(const node_ptr& x) {
   return *x;
 }
 
-node_ptr contiguous(const node_ptr& x) {
-  const node& n = input(x);
-  if (n.lay.c_contiguous()) return x;
-  auto s = array::allocate_like(n, static_cast<std::size_t>(n.size()) * ir::size_bytes(n.t));
-  array::layout c = array::contiguous(n.shape);
-  array::copy_strided(n.data, n.lay, n.t, s, c, n.t);
-  return array::make_leaf(s, c, n.t);
-}
-
 node_ptr empty_like_device(const node& x, const array::dims& shape, ir::dtype t) {
   std::int64_t bytes = array::checked_nbytes(shape, ir::size_bytes(t));
   return array::make_leaf(array::allocate_like(x, static_cast<std::size_t>(bytes)), array::contiguous(shape), t);
-}
-
-std::uintptr_t address(const node& leaf) {
-  return leaf.data->address() + static_cast<std::uintptr_t>(leaf.lay.offset * ir::size_bytes(leaf.t));
 }
 
 rt::device& cuda_device(const node& x, const char* call) {

@@ -37,10 +37,10 @@ node_ptr count_bins(const node_ptr& idx0, std::int64_t bins, const node_ptr& wei
   expect_dtype(ni, ir::dtype::i64, "bincount", "the bin indices");
   const std::int64_t n = ni.size();
   bin_weights w = weights_of(weights, ni, n);
-  node_ptr idx = contiguous(idx0), wc = weights ? contiguous(weights) : nullptr;
+  node_ptr idx = contiguous_leaf(idx0), wc = weights ? contiguous_leaf(weights) : nullptr;
   node_ptr counts = counts_array(ni, bins, w);
-  count_bins(dev, array::array_stream(dev), address(input(idx)), n, bins, w, wc ? address(input(wc)) : 0,
-             address(output(counts)));
+  count_bins(dev, array::array_stream(dev), element_address(input(idx)), n, bins, w, wc ? element_address(input(wc)) : 0,
+             element_address(output(counts)));
   return counts;
 }
 
@@ -58,10 +58,10 @@ node_ptr count_bins_uniform(const node_ptr& x0, const node_ptr& edges0, const no
   if (ne.device != nx.device || ne.gpu != nx.gpu) fail(error_kind::invalid_argument, "histogram: edges on another device");
   const std::int64_t n = nx.shape[0], bins = ne.shape[0] - 1;
   bin_weights w = weights_of(weights, nx, n);
-  node_ptr x = contiguous(x0), e = contiguous(edges0), wc = weights ? contiguous(weights) : nullptr;
+  node_ptr x = contiguous_leaf(x0), e = contiguous_leaf(edges0), wc = weights ? contiguous_leaf(weights) : nullptr;
   node_ptr counts = counts_array(nx, bins, w);
-  count_bins_uniform(dev, array::array_stream(dev), address(input(x)), std::string(ir::name(nx.t)), n,
-                     address(input(e)), bins, w, wc ? address(input(wc)) : 0, address(output(counts)));
+  count_bins_uniform(dev, array::array_stream(dev), element_address(input(x)), std::string(ir::name(nx.t)), n,
+                     element_address(input(e)), bins, w, wc ? element_address(input(wc)) : 0, element_address(output(counts)));
   return counts;
 }
 

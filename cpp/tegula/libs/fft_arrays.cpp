@@ -5,7 +5,6 @@
 #include <complex>
 #include <vector>
 
-#include "tegula/array/copy.hpp"
 #include "tegula/array/materialize.hpp"
 #include "tegula/libs/arrays.hpp"
 #include "tegula/support/error.hpp"
@@ -65,12 +64,8 @@ node_ptr fft_last_axis(const node_ptr& x0, fft_kind kind, std::int64_t n, bool i
     fail(error_kind::invalid_argument, "cuFFT input's last axis has ", n0.shape.back(), " elements, the transform takes ",
          in_len);
   if (inverse && kind == fft_kind::r2c) fail(error_kind::invalid_argument, "an r2c transform is forward only");
-  node_ptr x = contiguous(x0);
-  if (kind == fft_kind::c2r && !overwrite_input && x == x0) {  // cuFFT overwrites it: a private copy
-    x = array::make_leaf(array::allocate_like(n0, static_cast<std::size_t>(n0.size()) * ir::size_bytes(n0.t)),
-                         array::contiguous(n0.shape), n0.t);
-    array::copy_strided(n0.data, n0.lay, n0.t, x->data, x->lay, n0.t);
-  }
+  // cuFFT overwrites a c2r input: a private copy unless it is the caller's own
+  node_ptr x = contiguous_leaf(x0, kind == fft_kind::c2r && !overwrite_input);
   array::dims shape = n0.shape;
   shape.back() = out_len;
   const ir::dtype out_t = kind == fft_kind::c2c ? n0.t
@@ -80,8 +75,8 @@ node_ptr fft_last_axis(const node_ptr& x0, fft_kind kind, std::int64_t n, bool i
   fft_problem p;
   p.kind = kind, p.double_precision = dbl, p.inverse = inverse, p.shape = {n};
   p.batch = n0.size() / in_len;
-  p.in = address(kind == fft_kind::c2r ? output(x) : input(x));
-  p.out = address(output(out));
+  p.in = element_address(kind == fft_kind::c2r ? output(x) : input(x));
+  p.out = element_address(output(out));
   if (p.batch == 0) return out;
   if (n0.device == array::device_kind::cuda) fft(*n0.gpu, array::array_stream(*n0.gpu), p);
   else if (dbl) host_dft<double>(p);

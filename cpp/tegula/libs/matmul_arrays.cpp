@@ -105,7 +105,7 @@ gemm_operand gemm_operand_of(const node_ptr& x0, const dims& batch, std::int64_t
     op.batch_stride = live.empty() ? 0 : live.back().first;
   }
   const bool vector = rows == 1 || cols == 1;
-  if (ok && !(vector || narrow) && ((op.ld * item) % 16 || address(n) % 16)) ok = false;
+  if (ok && !(vector || narrow) && ((op.ld * item) % 16 || element_address(n) % 16)) ok = false;
   if (ok) {
     op.x = x;
     return op;
@@ -158,9 +158,9 @@ node_ptr gemm(const node_ptr& a, const node_ptr& b, const dims& batch, std::int6
   p.in = p.out = t;
   p.m = m, p.n = n, p.k = k, p.batch = count;
   p.trans_a = oa.trans, p.trans_b = ob.trans;
-  p.a = address(*oa.x), p.lda = oa.ld, p.stride_a = oa.batch_stride;
-  p.b = address(*ob.x), p.ldb = ob.ld, p.stride_b = ob.batch_stride;
-  p.d = address(output(d)), p.ldd = ldd, p.stride_d = m * ldd;
+  p.a = element_address(*oa.x), p.lda = oa.ld, p.stride_a = oa.batch_stride;
+  p.b = element_address(*ob.x), p.ldb = ob.ld, p.stride_b = ob.batch_stride;
+  p.d = element_address(output(d)), p.ldd = ldd, p.stride_d = m * ldd;
   p.ldc = ldd, p.stride_c = m * ldd;
   if (na.device == array::device_kind::cuda) {
     matmul(*na.gpu, array::array_stream(*na.gpu), p);

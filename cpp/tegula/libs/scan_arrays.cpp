@@ -71,9 +71,9 @@ node_ptr inclusive_scan(const node_ptr& x0, bool multiply) {
   const ir::dtype res = ir::is_bool(t) || ir::is_signed_int(t) ? ir::dtype::i64
                       : ir::is_unsigned_int(t)                 ? ir::dtype::u64
                                                                : t;
-  node_ptr x = contiguous(x0);
+  node_ptr x = contiguous_leaf(x0);
   node_ptr out = empty_like_device(n0, n0.shape, res);
-  const std::uintptr_t in = address(input(x)), o = address(output(out));
+  const std::uintptr_t in = element_address(input(x)), o = element_address(output(out));
   const std::int64_t n = n0.size();
   if (n == 0) return out;
   if (n0.device == array::device_kind::cpu) {

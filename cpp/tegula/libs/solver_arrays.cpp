@@ -42,7 +42,7 @@ matrix matrix_of(const solver_call& c, const node_ptr& x, const char* what, std:
   expect_dtype(n, c.t, "cuSOLVER", what);
   if (rows >= 0 && n.shape[1] < rows)
     fail(error_kind::invalid_argument, "cuSOLVER: ", what, "'s leading dimension ", n.shape[1], " < ", rows, " rows");
-  return {address(n), n.shape[0], n.shape[1]};
+  return {element_address(n), n.shape[0], n.shape[1]};
 }
 
 // A vector output of at least `len` elements of dtype t.
@@ -53,7 +53,7 @@ std::uintptr_t vector_of(const solver_call& c, const node_ptr& x, ir::dtype t, s
   if (n.device != array::device_kind::cuda || n.gpu != c.dev)
     fail(error_kind::invalid_argument, "cuSOLVER: ", what, " lives on another device");
   expect_dtype(n, t, "cuSOLVER", what);
-  return address(n);
+  return element_address(n);
 }
 
 matrix square(const solver_call& c, const node_ptr& a) {

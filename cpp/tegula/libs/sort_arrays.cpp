@@ -84,15 +84,15 @@ std::pair<node_ptr, node_ptr> radix_sort(const node_ptr& keys0, const node_ptr& 
     if (nv.device != nk.device || nv.gpu != nk.gpu)
       fail(error_kind::invalid_argument, "radix_sort: keys and values live on different devices");
   }
-  node_ptr k = contiguous(keys0), v = values0 ? contiguous(values0) : nullptr;
+  node_ptr k = contiguous_leaf(keys0), v = values0 ? contiguous_leaf(values0) : nullptr;
   const bool own_k = overwrite, own_v = values0 && overwrite;  // otherwise the inputs are only read
   if (nk.device == array::device_kind::cpu) {
     node_ptr rk = own_k ? k : empty_like_device(nk, nk.shape, nk.t);
     node_ptr rv = !values0 ? nullptr : own_v ? v : empty_like_device(*v, v->shape, v->t);
-    if (rk != k) std::memcpy(input(rk).data->host(), reinterpret_cast<void*>(address(*k)), n * key_bytes);
-    if (rv && rv != v) std::memcpy(input(rv).data->host(), reinterpret_cast<void*>(address(*v)), n * value_bytes);
-    host_sort(key_type, value_bytes, reinterpret_cast<void*>(address(output(rk))),
-              rv ? reinterpret_cast<void*>(address(output(rv))) : nullptr, n, end_bit);
+    if (rk != k) std::memcpy(input(rk).data->host(), reinterpret_cast<void*>(element_address(*k)), n * key_bytes);
+    if (rv && rv != v) std::memcpy(input(rv).data->host(), reinterpret_cast<void*>(element_address(*v)), n * value_bytes);
+    host_sort(key_type, value_bytes, reinterpret_cast<void*>(element_address(output(rk))),
+              rv ? reinterpret_cast<void*>(element_address(output(rv))) : nullptr, n, end_bit);
     return {rk, rv};
   }
   rt::device& dev = cuda_device(nk, "CUB's radix sort");
@@ -104,11 +104,11 @@ std::pair<node_ptr, node_ptr> radix_sort(const node_ptr& keys0, const node_ptr& 
   }
   radix_sort_problem p;
   p.key_type = key_type, p.value_bytes = value_bytes, p.n = n, p.end_bit = end_bit;
-  p.keys[0] = address(output(k1)), p.keys[1] = address(output(k2));
-  if (!own_k) p.input_keys = address(input(k));
+  p.keys[0] = element_address(output(k1)), p.keys[1] = element_address(output(k2));
+  if (!own_k) p.input_keys = element_address(input(k));
   if (values0) {
-    p.values[0] = address(output(v1)), p.values[1] = address(output(v2));
-    if (!own_v) p.input_values = address(input(v));
+    p.values[0] = element_address(output(v1)), p.values[1] = element_address(output(v2));
+    if (!own_v) p.input_values = element_address(input(v));
   }
   if (n == 0) return {k1, v1};
   int which = libs::radix_sort(dev, array::array_stream(dev), p);

@@ -44,7 +44,7 @@ def _count(idx, w, counts, n: _tt.int64, nb: _tt.int64, HAS_W: _tt.Constant[bool
 def _counts(idx, nb, weights=None):
     """Per-bin totals of `weights` (or of ones) over the flat int64 bin indices `idx`; indices outside 0..nb-1 are
     skipped. int64 counts, float64 sums of real weights."""
-    from ._creation import ascontiguousarray, empty, zeros
+    from ._creation import ascontiguousarray, zeros
 
     dev = _core.device_of(idx)
     acc = "int64" if weights is None or not (weights._dtype_name.startswith(("float", "bfloat"))) else "float64"

@@ -100,7 +100,6 @@ def _lu_input(m, dt, transposed=False):
 def _lu(m, dt, transposed=False):
     """(LU factors, int64 pivots, info) of the square matrix m on the GPU (see _lu_input)."""
     lu, piv = _lu_input(m, dt, transposed)
-    n = m.shape[-1]
     info = _core._tegula.solver_getrf(lu, piv)
     return lu, piv, info
 
@@ -213,7 +212,6 @@ def cholesky(a, /, *, upper=False):
     from ._array_api import tril, triu
 
     dt = _work_dtype(a)
-    n = a.shape[-1]
     batch, idxs = _batched(a, 2)
     parts = []
     for idx in idxs:
