@@ -54,10 +54,10 @@ def test_long_cumsum(shape, axis, dtype):
 
 def test_cub_is_used_and_portions():
     """CUB's onesweep sort runs on the GPU (CCCL headers found), including inputs over 2^28 keys (two portions)."""
-    from tegula.numpy import _sort
+    from tegula.numpy import _cub
 
     a = tnp.asarray(np.arange(4.0), device="cuda")
-    assert _sort._use_cub(a), "CUB could not be compiled here: the tile radix sort ran instead"
+    assert _cub.ready(a), "CUB could not be compiled here: the tile radix sort ran instead"
     n = (1 << 28) + 12345
     p = tnp.random.default_rng(3, device="cuda").permutation(n).astype("uint32")
     s = tnp.sort(p)

@@ -54,13 +54,13 @@ def test_cumprod_long(chunking, dtype):
 
 def test_applies_only_to_long_rows_on_a_gpu():
     a = tnp.asarray(np.ones(1 << 16), device="cpu")
-    assert not _scan.applies(a, 0)  # the CPU engine already scans one pass per row
-    assert not _scan.applies(a, 1)  # out-of-range axes go to the engine, which raises AxisError
+    assert not _scan_engines.applies(a, 0)  # the CPU engine already scans one pass per row
+    assert not _scan_engines.applies(a, 1)  # out-of-range axes go to the engine, which raises AxisError
 
 
 # ---- the CUB path (one long row on a GPU), with the CUB call replaced by NumPy on the same host memory ----------
 
-from tegula.numpy import _sort  # noqa: E402
+from tegula.numpy import _cub, _scan_engines  # noqa: E402
 
 SCAN_CALLS = []
 REAL_SCAN = tnp._core._tegula.inclusive_scan  # cpp/tegula/libs/scan_arrays.cpp: its sequential reference on the CPU
@@ -75,8 +75,8 @@ def counting_scan(x, multiply=False):
 @pytest.fixture
 def cub_gpu(monkeypatch, host_memory):
     monkeypatch.setattr(tnp._core._tegula, "inclusive_scan", counting_scan, raising=False)
-    monkeypatch.setattr(_scan, "applies", lambda a, axis: -a.ndim <= axis < a.ndim and a.shape[axis] >= 1 << 15)
-    monkeypatch.setattr(_sort, "_use_cub", lambda a: True)
+    monkeypatch.setattr(_scan_engines, "applies", lambda a, axis: -a.ndim <= axis < a.ndim and a.shape[axis] >= 1 << 15)
+    monkeypatch.setattr(_cub, "ready", lambda a: True)
     SCAN_CALLS.clear()
     return SCAN_CALLS
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tegula.numpy as tnp
-from tegula.numpy import _sort
+from tegula.numpy import _cub
 
 RNG = np.random.default_rng(17)
 CALLS = []
@@ -25,7 +25,7 @@ def counting_sort(keys, values, end_bit, overwrite_inputs=False):
 @pytest.fixture
 def cub(monkeypatch, host_memory):
     monkeypatch.setattr(tnp._core._tegula, "radix_sort", counting_sort, raising=False)
-    monkeypatch.setattr(_sort, "_use_cub", lambda x: True)
+    monkeypatch.setattr(_cub, "ready", lambda x: True)
     CALLS.clear()
     return CALLS
 

@@ -1,13 +1,13 @@
-// Bindings for libs/nccl: communicators over the GPUs of this host and their collectives on device pointers.
-// tegula.core.Communicator (python/tegula/core/_collectives.py) puts tegula arrays and streams on top.
+// Bindings for libs/nccl and libs/collective_arrays: communicators over the GPUs of this host and their collectives
+// over tegula arrays (one per rank). tegula.core.Communicator (python/tegula/core/_collectives.py) shapes the arguments.
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "tegula/bindings/bind_support.hpp"
-#include "tegula/bindings/runtime_common.hpp"
+#include "tegula/bindings/py_array.hpp"
+#include "tegula/libs/collective_arrays.hpp"
 #include "tegula/libs/nccl.hpp"
-#include "tegula/runtime/stream.hpp"
 
 namespace tegula::bind {
 
@@ -16,40 +16,35 @@ void bind_nccl(nb::module_& m) {
   nb::class_<communicator>(m, "NcclCommunicator", "One GPU's NCCL communicator (rank) of a group made by nccl_init_all.")
       .def_prop_ro("rank", &communicator::rank)
       .def_prop_ro("size", &communicator::size)
-      .def_prop_ro("device", &communicator::device)
-      .def("all_reduce", [](communicator& c, std::uintptr_t send, std::uintptr_t recv, std::size_t count,
-                            const std::string& dtype, const std::string& op, nb::handle stream) {
-        std::shared_ptr<rt::stream> hold;
-        const rt::stream& s = to_stream(stream, hold);
-        nb::gil_scoped_release g;
-        c.all_reduce(send, recv, count, dtype, op, s);
-      }, nb::arg("send"), nb::arg("recv"), nb::arg("count"), nb::arg("dtype"), nb::arg("op"), nb::arg("stream").none())
-      .def("all_gather", [](communicator& c, std::uintptr_t send, std::uintptr_t recv, std::size_t count,
-                            const std::string& dtype, nb::handle stream) {
-        std::shared_ptr<rt::stream> hold;
-        const rt::stream& s = to_stream(stream, hold);
-        nb::gil_scoped_release g;
-        c.all_gather(send, recv, count, dtype, s);
-      }, nb::arg("send"), nb::arg("recv"), nb::arg("send_count"), nb::arg("dtype"), nb::arg("stream").none())
-      .def("reduce_scatter", [](communicator& c, std::uintptr_t send, std::uintptr_t recv, std::size_t count,
-                                const std::string& dtype, const std::string& op, nb::handle stream) {
-        std::shared_ptr<rt::stream> hold;
-        const rt::stream& s = to_stream(stream, hold);
-        nb::gil_scoped_release g;
-        c.reduce_scatter(send, recv, count, dtype, op, s);
-      }, nb::arg("send"), nb::arg("recv"), nb::arg("recv_count"), nb::arg("dtype"), nb::arg("op"),
-      nb::arg("stream").none())
-      .def("broadcast", [](communicator& c, std::uintptr_t send, std::uintptr_t recv, std::size_t count,
-                           const std::string& dtype, int root, nb::handle stream) {
-        std::shared_ptr<rt::stream> hold;
-        const rt::stream& s = to_stream(stream, hold);
-        nb::gil_scoped_release g;
-        c.broadcast(send, recv, count, dtype, root, s);
-      }, nb::arg("send"), nb::arg("recv"), nb::arg("count"), nb::arg("dtype"), nb::arg("root"), nb::arg("stream").none());
+      .def_prop_ro("device", &communicator::device);
   m.def("nccl_init_all", [](const std::vector<int>& devices) {
     nb::gil_scoped_release g;
     return communicator::init_all(devices);
   }, nb::arg("devices"), "One NCCL communicator per listed GPU ordinal (ncclCommInitAll), ranks in list order.");
+  using comms = libs::communicators;
+  auto nodes = [](const std::vector<py_array>& xs) {
+    std::vector<array::node_ptr> v;
+    for (const py_array& x : xs) v.push_back(x.n);
+    return v;
+  };
+  auto arrays = [](const std::vector<array::node_ptr>& v) {
+    std::vector<py_array> out;
+    for (const array::node_ptr& n : v) out.push_back(py_array{n});
+    return out;
+  };
+  m.def("nccl_all_reduce", [=](const comms& c, const std::vector<py_array>& in, const std::string& op) {
+    return arrays(libs::all_reduce(c, nodes(in), op));
+  }, nb::arg("comms"), nb::arg("arrays"), nb::arg("op"),
+     "One new array per rank: the elementwise reduction of all ranks' arrays (one NCCL group, each GPU's array stream).");
+  m.def("nccl_all_gather", [=](const comms& c, const std::vector<py_array>& in) {
+    return arrays(libs::all_gather(c, nodes(in)));
+  }, nb::arg("comms"), nb::arg("arrays"), "One new array per rank: all ranks' arrays stacked along a new first axis.");
+  m.def("nccl_reduce_scatter", [=](const comms& c, const std::vector<py_array>& in, const std::string& op) {
+    return arrays(libs::reduce_scatter(c, nodes(in), op));
+  }, nb::arg("comms"), nb::arg("arrays"), nb::arg("op"), "Rank r: part r (along the first axis) of the reduction.");
+  m.def("nccl_broadcast", [=](const comms& c, const std::vector<py_array>& in, int root) {
+    return arrays(libs::broadcast(c, nodes(in), root));
+  }, nb::arg("comms"), nb::arg("arrays"), nb::arg("root"), "On every rank, a copy of rank `root`'s array.");
   m.def("nccl_group_start", &libs::nccl_group_start, "ncclGroupStart: collectives until nccl_group_end go out together.");
   m.def("nccl_group_end", [] {
     nb::gil_scoped_release g;

@@ -45,6 +45,9 @@ from ._nanfunctions import *  # noqa: F401,F403
 from ._pad import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._selection import *  # noqa: F401,F403
+from ._repeat import repeat  # noqa: F401
+from ._sort import (argpartition, argsort, lexsort, median, nanmedian, nanpercentile, nanquantile,  # noqa: F401
+                    partition, percentile, quantile, searchsorted, sort, unique)
 from ._ufuncs import *  # noqa: F401,F403
 from ._array_api import *  # noqa: F401,F403
 from ._convolve import convolve, correlate  # noqa: F401
@@ -58,7 +61,7 @@ from ._index_tricks import broadcast, c_, index_exp, mgrid, ndenumerate, ndindex
 from ._histogram import bincount, digitize, histogram, histogram2d, histogram_bin_edges, histogramdd  # noqa: F401
 from ._array_api import __dict__ as _adict
 
-_ndarray.install()
+_ndarray.install(globals())
 
 from . import fft, linalg, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
 from . import lib  # noqa: E402  (lib.stride_tricks)

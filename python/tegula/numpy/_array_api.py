@@ -8,14 +8,15 @@ import math as _math
 import numpy as _np
 
 from . import _core
-from . import _functions as _F
+from . import _common, _creation, _manipulation, _reductions, _ufuncs
+from ._selection import take_along_axis  # noqa: F401  (the array API's; it lives with take)
 from ._core import dtype_name as _dtype_name
 from ._common import _axis
 from ._core import ndarray
 
 
 def _arr(x, like=None):
-    return _F._arr(x, like)
+    return _common._arr(x, like)
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -43,12 +44,12 @@ def matrix_transpose(x, /):
     x = _arr(x)
     if x.ndim < 2:
         raise ValueError("matrix_transpose needs an array of at least 2 dimensions")
-    return _F.swapaxes(x, -1, -2)
+    return _manipulation.swapaxes(x, -1, -2)
 
 
 def _index_grid(rows, cols, device):
-    r = _F.arange(rows, device=device)[:, None]
-    c = _F.arange(cols, device=device)[None, :]
+    r = _creation.arange(rows, device=device)[:, None]
+    c = _creation.arange(cols, device=device)[None, :]
     return r, c
 
 
@@ -89,11 +90,11 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
         raise ValueError("diff requires input that is at least one dimensional")
     _axis(axis, a.ndim)
     if prepend is not None or append is not None:
-        parts = ([_F.broadcast_to(_arr(prepend, a), _shape_with(a, axis, 1)) if _np.ndim(prepend) == 0 and
+        parts = ([_manipulation.broadcast_to(_arr(prepend, a), _shape_with(a, axis, 1)) if _np.ndim(prepend) == 0 and
                   not isinstance(prepend, ndarray) else _arr(prepend)] if prepend is not None else []) + [a] + \
-                ([_F.broadcast_to(_arr(append, a), _shape_with(a, axis, 1)) if _np.ndim(append) == 0 and
+                ([_manipulation.broadcast_to(_arr(append, a), _shape_with(a, axis, 1)) if _np.ndim(append) == 0 and
                   not isinstance(append, ndarray) else _arr(append)] if append is not None else [])
-        a = _F.concatenate(parts, axis)
+        a = _manipulation.concatenate(parts, axis)
     ax = axis % a.ndim
     for _ in range(n):
         hi = (slice(None),) * ax + (slice(1, None),)
@@ -111,33 +112,14 @@ def _shape_with(a, axis, size):
 
 def vecdot(x1, x2, /, *, axis=-1):
     a = _arr(x1)
-    p = (_F.conj(a) if a._dtype_name.startswith("complex") else a) * _arr(x2, a)
-    return _F.sum(p, axis=axis, dtype=p._dtype_name)  # in the operands' dtype (sum alone widens small ints)
+    p = (_ufuncs.conj(a) if a._dtype_name.startswith("complex") else a) * _arr(x2, a)
+    return _reductions.sum(p, axis=axis, dtype=p._dtype_name)  # in the operands' dtype (sum alone widens small ints)
 
 
 def unstack(x, /, *, axis=0):
     x = _arr(x)
     ax = _axis(axis, x.ndim)
     return tuple(x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax]))
-
-
-def take_along_axis(arr, indices, axis=-1):
-    arr = _arr(arr)
-    idx = _arr(indices)
-    if axis is None:
-        return _F.take(arr, idx)
-    ax = _axis(axis, arr.ndim)
-    # flat index = sum over axes of coordinate * stride, with the indexed axis's coordinate from idx
-    shape = _np.broadcast_shapes(arr.shape[:ax] + (1,) + arr.shape[ax + 1:], idx.shape)
-    strides = [_math.prod(arr.shape[d + 1:]) for d in range(arr.ndim)]
-    flat = (idx < 0)._where(idx + arr.shape[ax], idx).astype("int64") * strides[ax]
-    for d in range(arr.ndim):
-        if d == ax:
-            continue
-        coord = _F.arange(shape[d], device=_core.device_of(arr)).reshape(
-            tuple(shape[d] if i == d else 1 for i in range(arr.ndim)))
-        flat = flat + coord * strides[d]
-    return _F.take(arr.reshape(-1), _F.broadcast_to(flat, shape))
 
 
 def _in_float32(*xs):
@@ -150,23 +132,23 @@ def _in_float32(*xs):
 
 
 def logaddexp(x1, x2, /, out=None, **kw):
-    a, b = _F._float_pair(x1, x2, "logaddexp")  # Python scalars stay weak: logaddexp(1.5, float32) is float32
+    a, b = _ufuncs._float_pair(x1, x2, "logaddexp")  # Python scalars stay weak: logaddexp(1.5, float32) is float32
     a, b, half = _in_float32(a, b)
     d = -(a - b)._unary("abs")
     # x == y (infinities included, where d is NaN): x + log(2)
-    r = (a == b)._where(a + _math.log(2.0), _F.maximum(a, b) + _F.log1p(_F.exp(d)))
-    return _F._done(r if half is None else r.astype(half), out, kw)
+    r = (a == b)._where(a + _math.log(2.0), _ufuncs.maximum(a, b) + _ufuncs.log1p(_ufuncs.exp(d)))
+    return _common._done(r if half is None else r.astype(half), out, kw)
 
 
 def logaddexp2(x1, x2, /, out=None, **kw):
-    a, b = _F._float_pair(x1, x2, "logaddexp2")
+    a, b = _ufuncs._float_pair(x1, x2, "logaddexp2")
     a, b, half = _in_float32(a, b)
     d = -(a - b)._unary("abs")
-    r = (a == b)._where(a + 1.0, _F.maximum(a, b) + _F.log1p(_F.exp2(d)) * (1.0 / _math.log(2.0)))
-    return _F._done(r if half is None else r.astype(half), out, kw)
+    r = (a == b)._where(a + 1.0, _ufuncs.maximum(a, b) + _ufuncs.log1p(_ufuncs.exp2(d)) * (1.0 / _math.log(2.0)))
+    return _common._done(r if half is None else r.astype(half), out, kw)
 
 
-arctan2 = atan2 = _F.arctan2
+arctan2 = atan2 = _ufuncs.arctan2
 
 # (mantissa bits, lowest normal exponent, highest exponent) of the float dtypes
 _FLOAT_BITS = {"float16": (10, -14, 15), "bfloat16": (7, -126, 127), "float32": (23, -126, 127),
@@ -177,7 +159,7 @@ def nextafter(x1, x2, /, out=None, **kw):
     """The next representable value after x1 towards x2 (x2 itself where they are equal), in their promoted
     float dtype. Computed in float64 without bit casts: the spacing at x1 is a power of two, 2**(e - m) for
     x1's binade e (2**(e - m - 1) stepping down from a power of two), and x1 +- that spacing is exact."""
-    a, b = _F._float_pair(x1, x2, "nextafter")
+    a, b = _ufuncs._float_pair(x1, x2, "nextafter")
     t = a._dtype_name
     m, emin, emax = _FLOAT_BITS[t]
     x, y = a.astype("float64"), b.astype("float64")
@@ -185,7 +167,7 @@ def nextafter(x1, x2, /, out=None, **kw):
     e = mag._unary("log2")._unary("floor")
     e = (e._unary("exp2") > mag)._where(e - 1, e)  # log2 rounded up to the next binade: correct it
     e = ((e + 1)._unary("exp2") <= mag)._where(e + 1, e)
-    e = _F.maximum(e, x._scalar_like(float(emin)))  # subnormals: the lowest binade's spacing
+    e = _ufuncs.maximum(e, x._scalar_like(float(emin)))  # subnormals: the lowest binade's spacing
     up = y > x
     shrinking = up != (x > 0)  # the step goes towards zero
     halve = shrinking & (mag == e._unary("exp2")) & (e > emin)
@@ -194,20 +176,20 @@ def nextafter(x1, x2, /, out=None, **kw):
     r = (r == 0)._where(x * 0, r)  # stepping from +-smallest subnormal to zero keeps x's sign
     r = (x == 0)._where(up._where(x._scalar_like(2.0 ** (emin - m)), x._scalar_like(-2.0 ** (emin - m))), r)
     biggest = (2.0 - 2.0 ** -m) * 2.0 ** emax
-    r = (mag == _math.inf)._where(_F.copysign(x._scalar_like(biggest), x), r)
+    r = (mag == _math.inf)._where(_ufuncs.copysign(x._scalar_like(biggest), x), r)
     r = (x == y)._where(y, r)
     r = ((x != x) | (y != y))._where(x + y, r)  # NaN in, NaN out
-    return _F._done(r.astype(t), out, kw)
+    return _common._done(r.astype(t), out, kw)
 
 
 def _float_unary(op, name):
     def f(x, /, out=None, **kw):
-        x = _F._as_float(x)
-        if _F._is_complex(x):  # Kahan's formulas on the parts (_complex_inverse.py)
+        x = _ufuncs._as_float(x)
+        if _common._is_complex(x):  # Kahan's formulas on the parts (_complex_inverse.py)
             from ._complex_inverse import BY_NAME
 
-            return _F._finish(BY_NAME[op](x), out, kw.get("where", True), kw.get("dtype"))
-        return _F._finish(x._unary(op), out, kw.get("where", True), kw.get("dtype"))
+            return _common._finish(BY_NAME[op](x), out, kw.get("where", True), kw.get("dtype"))
+        return _common._finish(x._unary(op), out, kw.get("where", True), kw.get("dtype"))
     f.__name__ = name
     return f
 
@@ -223,17 +205,17 @@ arctanh = atanh = _float_unary("atanh", "arctanh")
 def _scaled(x, name, factor):
     """x times a constant in x's float dtype, rounded once (the factor rounded to float16 first would be a second
     rounding)."""
-    x, half = _in_float32(_F._as_float(x, name))
+    x, half = _in_float32(_ufuncs._as_float(x, name))
     r = x * factor
     return r if half is None else r.astype(half)
 
 
 def deg2rad(x, /, out=None, **kw):
-    return _F._done(_scaled(x, "deg2rad", _math.pi / 180), out, kw)
+    return _common._done(_scaled(x, "deg2rad", _math.pi / 180), out, kw)
 
 
 def rad2deg(x, /, out=None, **kw):
-    return _F._done(_scaled(x, "rad2deg", 180 / _math.pi), out, kw)
+    return _common._done(_scaled(x, "rad2deg", 180 / _math.pi), out, kw)
 
 
 radians, degrees = deg2rad, rad2deg

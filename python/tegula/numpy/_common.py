@@ -5,7 +5,7 @@ import builtins
 
 import numpy as _np
 
-from . import _core, _ndarray
+from . import _core
 from ._core import _tegula, as_array, dtype_name, ndarray
 
 _py_max, _py_min, _py_abs, _py_sum, _py_all, _py_any, _py_round = (
@@ -44,8 +44,16 @@ def _operand(x, like):
     return _arr(x, like)
 
 
+def same_dtype_copy(a):
+    """A lazy copy of `a` (x * 1 keeps -0.0 and NaN, unlike x + 0; the C++ cast to the same dtype aliases).
+    Complex: each part times 1 (a complex product with 1 would make inf * 0 = NaN of an infinite part)."""
+    if a._dtype_name.startswith("complex"):
+        return same_dtype_copy(a._part(0))._complex(same_dtype_copy(a._part(1)))
+    return a._binary("mul", True if a._dtype_name == "bool" else 1, False)
+
+
 def _copy_of(x):
-    return _ndarray.same_dtype_copy(x)
+    return same_dtype_copy(x)
 
 
 def _dev(device):

@@ -11,6 +11,7 @@ import numpy as _np
 
 from . import _core
 from ._common import _arr
+from ._scan import scan_by_doubling
 
 
 def _f():
@@ -77,8 +78,6 @@ def prod(a, axis=None, keepdims=False, initial=None, where=True):
 def cumprod(a, axis=None):
     """Inclusive products along axis (flattened for None) by doubling: step d multiplies each element by the
     running product d places before it."""
-    from ._reductions import scan_by_doubling
-
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -91,8 +90,6 @@ def argextreme(a, axis, want_max, skip_nan=False):
     """The index of the first lexicographic maximum (minimum) along one axis (flattened for None). A value with a
     NaN part wins at once (NumPy), unless skip_nan: then NaN values never win and an all-NaN slice gives 0."""
     f = _f()
-    from ._reductions import argmax, max as rmax, min as rmin
-
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -102,20 +99,20 @@ def argextreme(a, axis, want_max, skip_nan=False):
     nan = _is_nan(a)
     worst = -_np.inf if want_max else _np.inf
     re_ok = f.where(nan, worst, re)
-    best_re = (rmax if want_max else rmin)(re_ok, axis=axis, keepdims=True)
+    best_re = re_ok._reduce("max" if want_max else "min", axis, True)  # real, no NaN: the engine's
     cand = (re_ok == best_re) & ~nan
     im_ok = f.where(cand, im, worst)
-    best_im = (rmax if want_max else rmin)(im_ok, axis=axis, keepdims=True)
+    best_im = im_ok._reduce("max" if want_max else "min", axis, True)
     sel = cand & (im_ok == best_im)
-    idx = argmax(sel, axis=axis)
+    idx = sel._reduce("argmax", axis, False)
     if skip_nan:
         return idx
-    return f.where(nan.any(axis=axis), argmax(nan, axis=axis), idx)
+    return f.where(nan.any(axis=axis), nan._reduce("argmax", axis, False), idx)
 
 
 def extreme(a, axis, keepdims, want_max, skip_nan=False, initial=None, where=True):
     """max/min (nanmax/nanmin with skip_nan: NaN values skipped) of a complex array."""
-    from ._array_api import take_along_axis
+    from ._selection import take_along_axis
 
     a = _arr(a)
     if where is not True or initial is not None:

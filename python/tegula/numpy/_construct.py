@@ -227,7 +227,7 @@ def hanning(M):
 
 def kaiser(M, beta):
     from ._creation import arange
-    from ._mathextra import i0
+    from ._special import i0
     from ._ufuncs import sqrt
 
     M = int(M)

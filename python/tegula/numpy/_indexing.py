@@ -17,8 +17,10 @@ import numpy as _np
 
 import tegula.tile as _tt
 
-from . import _core, _value_ranges
+from . import _core, _scan_engines, _value_ranges
 from ._core import ndarray
+from ._creation import arange, empty
+from ._manipulation import broadcast_to
 
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
                   "arrays are valid indices")
@@ -68,12 +70,6 @@ def _kernels():
     return _index_kernels
 
 
-def _F():
-    from . import _functions
-
-    return _functions
-
-
 def _tiles(n, t):
     return max(1, -(-n // t))
 
@@ -108,10 +104,8 @@ def _positions(keep):
     exclusive prefix of row totals; the tail that fills no row scans on its own and adds the rows' total, written
     into the same array. A short input is one scan kernel; a long one on a GPU is CUB's single-pass scan (one read
     of the mask, where the rows' scan takes five kernels). Nothing is read back here."""
-    from . import _scan
-
-    if _scan.cub_applies(keep, 0):
-        return _scan.single_pass_scan("cumsum", keep, 0)
+    if _scan_engines.cub_applies(keep, 0):
+        return _scan_engines.single_pass_scan("cumsum", keep, 0)
     n = keep.size
     rows = n // _SCAN_ROW if n >= 4 * _SCAN_ROW else 0
     if not rows:
@@ -122,7 +116,7 @@ def _positions(keep):
     totals = scan[:, _SCAN_ROW - 1]
     ends = totals._scan("cumsum", 0)
     ends._materialize()
-    pos = _F().empty((n,), "int64", device=_core.device_of(keep))
+    pos = empty((n,), "int64", device=_core.device_of(keep))
     pos[:main].reshape((rows, _SCAN_ROW))._assign(scan + (ends - totals).reshape((rows, 1)))
     if main < n:
         pos[main:] = keep[main:].astype("int64")._scan("cumsum", 0) + ends[rows - 1]
@@ -242,7 +236,7 @@ def note_complement(m, r):
     n, src = m.keep.size, m.pos  # m.pos: every kept element's 1-based rank, inclusive (_positions)
 
     def positions():
-        pos = _F().arange(1, n + 1, dtype="int64", device=_core.device_of(src)) - src
+        pos = arange(1, n + 1, dtype="int64", device=_core.device_of(src)) - src
         pos._materialize()
         return pos
 
@@ -256,12 +250,11 @@ def compress_flat(x, keep):
     """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count,
     none for a mask of the same value compacted just before). One launch; a complex element moves as its two
     floats."""
-    F = _F()
     x = _flat(x)
     if x.size == 0:
-        return F.empty((0,), x._dtype_name, device=_core.device_of(x))
+        return empty((0,), x._dtype_name, device=_core.device_of(x))
     m = _mask(keep)
-    out = F.empty((m.count,), x._dtype_name, device=_core.device_of(x))
+    out = empty((m.count,), x._dtype_name, device=_core.device_of(x))
     if m.count:
         known = _value_ranges.bounds(x)
         _spread_packed(_kernels().compress, m, x, out, x._device_id, out)
@@ -301,9 +294,8 @@ def _spread_packed(kernel, m, spread, packed, device_id, written):
 
 def nonzero_flat(a):
     """Flat indices (int64) of the nonzero elements of a."""
-    F = _F()
     flat = _flat(a)
-    idx = F.arange(flat.size, dtype="int64", device=_core.device_of(a))
+    idx = arange(flat.size, dtype="int64", device=_core.device_of(a))
     return compress_flat(idx, flat != 0)
 
 
@@ -550,10 +542,9 @@ def _axes_offsets(view, axes):
     dims = [(view.shape[i], view._strides[i]) for i in axes if view.shape[i] != 1]
     if all(dims[j][1] == dims[j + 1][1] * dims[j + 1][0] for j in range(len(dims) - 1)):
         return None, dims[-1][1] if dims else 0
-    F = _F()
     table = None
     for j, (n, s) in enumerate(dims):
-        r = F.arange(n, dtype="int64", device=_core.device_of(view)).reshape(
+        r = arange(n, dtype="int64", device=_core.device_of(view)).reshape(
             tuple(n if k == j else 1 for k in range(len(dims)))) * s
         table = r if table is None else table + r
     return table.reshape(-1)._contiguous(), 0
@@ -585,7 +576,7 @@ def _index_offsets(plan, first):
         return _core.as_array(_np.ascontiguousarray(_np.broadcast_to(host, plan.bshape)).reshape(-1), dev)
     off = device + (_core.as_array(host, dev) if host.ndim else int(host))
     if off.shape != plan.bshape:
-        off = _F().broadcast_to(off, plan.bshape)
+        off = broadcast_to(off, plan.bshape)
     return off.reshape(-1)._contiguous()
 
 
@@ -629,7 +620,7 @@ def _gather(plan, checked=False):
     if _is_complex(a):
         return _gather(_part_plan(plan, 0), True)._complex(_gather(_part_plan(plan, 1), True))
     R, Q = _rows_cols(plan)
-    out = _F().empty((R, Q), a._dtype_name, device=_core.device_of(a))
+    out = empty((R, Q), a._dtype_name, device=_core.device_of(a))
     if R and Q:
         known = _value_ranges.bounds(a)
         _run(plan, out, False)

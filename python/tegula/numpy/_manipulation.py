@@ -1,11 +1,12 @@
 """tegula.numpy shape manipulation: reshape/ravel (C or F order), transpose, broadcasting, concatenate/stack/split,
-flip, roll, tile, repeat, copyto."""
+flip, roll, tile, copyto (repeat: _repeat)."""
 from __future__ import annotations
 
 import numpy as _np
 
 from . import _core, _layout
-from ._common import _arr, _arrays_on_one_device, _axis, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis
+from ._common import (_arr, _arrays_on_one_device, _axis, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis,
+                      same_dtype_copy)
 from ._core import _tegula, as_array, dtype_name, ndarray
 from ._creation import empty
 
@@ -279,39 +280,6 @@ def tile(A, reps):
         target += [r, d]
     b = a.reshape(tuple(inter))._broadcast_to(tuple(target))
     return b.copy().reshape(tuple(r * d for r, d in zip(reps, a.shape)))
-
-
-def repeat(a, repeats, axis=None):
-    a = _arr(a)
-    if axis is None:
-        a, axis = a.reshape(-1), 0
-    elif a.ndim == 0:  # NumPy ravels a 0-d array first, whatever the axis
-        a = a.reshape(1)
-    ax = _axis(axis, a.ndim)
-    if not isinstance(repeats, (int, _np.integer)):
-        if _np.ndim(repeats) == 0 and not isinstance(repeats, ndarray):
-            repeats = int(repeats)
-        else:
-            from ._sort import repeat_counts
-
-            return repeat_counts(a, repeats, ax)
-    if repeats < 0:
-        raise ValueError("negative dimensions are not allowed")
-    if a.shape[ax] == 1:
-        # One element along the axis: the result is its broadcast, copied lazily (it fuses into what reads it:
-        # stockham_fft's D[:] = repeat(tmp, n, axis=2) is one kernel, not a copy and then another).
-        from ._ndarray import same_dtype_copy
-
-        shape = list(a.shape)
-        shape[ax] = repeats
-        return same_dtype_copy(a._broadcast_to(tuple(shape)))
-    b = a._expand_dims([ax + 1])
-    shape = list(b.shape)
-    shape[ax + 1] = repeats
-    b = b._broadcast_to(tuple(shape)).copy()
-    out = list(a.shape)
-    out[ax] *= repeats
-    return b.reshape(tuple(out))
 
 
 def copyto(dst, src, casting="same_kind", where=True):

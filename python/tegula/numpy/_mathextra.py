@@ -10,6 +10,7 @@ import numpy as _np
 
 from . import _core
 from ._common import _arr, _axis
+from ._special import i0  # noqa: F401  (exported here: __all__)
 
 
 def _f():
@@ -148,37 +149,6 @@ def sinc(x):
         x = x.astype("float64")
     y = math.pi * f.where(x == 0, 1.0e-20, x)
     return f.sin(y) / y
-
-
-_I0_TERMS = 100  # power-series terms: the last one at |x| = 30 is below 1e-17 of the sum
-_I0_SPLIT = 30.0
-
-
-def i0(x):
-    """The modified Bessel function of the first kind, order 0: its power series (all terms positive) up to
-    |x| = 30, the asymptotic series beyond (relative error near 1e-15 on both sides)."""
-    f = _f()
-    x = _arr(x)
-    if x._dtype_name.startswith("complex"):
-        raise TypeError("i0 not supported for complex values")
-    x = x.astype("float64")
-    ax = f.abs(x)
-    small = f.where(ax <= _I0_SPLIT, ax, 0.0)
-    q = small * small * 0.25
-    term = q * 0.0 + 1.0
-    s = term
-    for k in range(1, _I0_TERMS):
-        term = term * q / (k * k)
-        s = s + term
-    big = f.where(ax > _I0_SPLIT, ax, _I0_SPLIT + 1.0)
-    t = 1.0 / (8.0 * big)
-    a = t * 0.0 + 1.0
-    series = a
-    for k in range(1, 20):
-        a = a * ((2 * k - 1) ** 2) * t / k
-        series = series + a
-    asym = f.exp(big) / f.sqrt(2.0 * math.pi * big) * series
-    return f.where(ax <= _I0_SPLIT, s, asym)
 
 
 def bitwise_count(x):

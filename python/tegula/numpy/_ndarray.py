@@ -258,14 +258,6 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     return _creation._astype(self, dtype, order, copy)
 
 
-def same_dtype_copy(a):
-    """A lazy copy of `a` (x * 1 keeps -0.0 and NaN, unlike x + 0; the C++ cast to the same dtype aliases).
-    Complex: each part times 1 (a complex product with 1 would make inf * 0 = NaN of an infinite part)."""
-    if a._dtype_name.startswith("complex"):
-        return same_dtype_copy(a._part(0))._complex(same_dtype_copy(a._part(1)))
-    return a._binary("mul", True if a._dtype_name == "bool" else 1, False)
-
-
 def _copy(self, order="C"):
     from . import _creation
 
@@ -297,21 +289,22 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "__call__" and fn is not None:
         return fn(*inputs, **kwargs)
     if method in ("reduce", "accumulate", "outer", "at"):  # numpy.add.reduce(x) etc.: tegula.numpy's ufunc objects
-        u = getattr(_package(), name, None)
+        u = _package().get(name)
         if u is not None and hasattr(u, method):
             return getattr(u, method)(*inputs, **kwargs)
     return NotImplemented  # NumPy then raises TypeError
 
 
-def _package():
-    """The tegula.numpy package (imported late: it imports this module)."""
-    import tegula.numpy as tnp
+_NAMESPACE = {}  # tegula.numpy's globals (the live dict), given by the package to install(): it sits above
 
-    return tnp
+
+def _package():
+    """The tegula.numpy namespace (NumPy's functions by name: __array_function__, __array_ufunc__'s methods)."""
+    return _NAMESPACE
 
 
 def _array_function(self, func, types, args, kwargs):
-    fn = getattr(_package(), func.__name__, None)
+    fn = _package().get(func.__name__)
     if fn is None or not callable(fn):
         return NotImplemented
     return fn(*args, **kwargs)
@@ -319,7 +312,7 @@ def _array_function(self, func, types, args, kwargs):
 
 def _tnp(name):
     """tegula.numpy's function `name` (the package namespace: some functions live outside _functions)."""
-    return getattr(_package(), name)
+    return _package()[name]
 
 
 def _tnp_method(name):
@@ -440,7 +433,11 @@ def _construct(shape, dtype=float, buffer=None, offset=0, strides=None, order=No
     return empty(shape, dtype, "C" if order is None else order)
 
 
-def install():
+def install(namespace):
+    """Binds every ndarray method and attribute in one place; `namespace` is tegula.numpy's globals (the package
+    passes it down, so that nothing here imports the package above it)."""
+    global _NAMESPACE
+    _NAMESPACE = namespace
     A = ndarray
     _core._tegula._set_ndarray_constructor(_construct)
     if not hasattr(A, "_cast"):

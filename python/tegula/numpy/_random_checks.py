@@ -4,6 +4,8 @@ and checked the same way for host values (with NumPy) and for tegula arrays (one
 per rule, so one host sync per rule)."""
 from __future__ import annotations
 
+import operator
+
 import numpy as _np
 
 from . import _core
@@ -146,3 +148,17 @@ def _first_broken(tests, values):
             code = xp.where(tests[i][0](xp, *values), len(tests) - i, code)
         worst = int(code.max())
     return len(tests) - worst if worst else None
+
+
+def _size_tuple(size):
+    if size is None:
+        return ()
+    if isinstance(size, (int, _np.integer)):
+        size = (int(size),)
+    try:
+        size = tuple(operator.index(s) for s in size)
+    except TypeError:
+        raise TypeError(f"size must be None, an int or a tuple of ints, got {size!r}") from None
+    if any(s < 0 for s in size):
+        raise ValueError("negative dimensions are not allowed")
+    return size

@@ -40,7 +40,7 @@ class RandomState:
 
     def _g(self):
         if self._gen is None:  # fresh entropy, drawn at first use
-            from .random import default_rng
+            from ._generator import default_rng
 
             self._gen = default_rng()
         return self._gen
@@ -51,7 +51,7 @@ class RandomState:
     def seed(self, seed=None):
         """Restarts the generator from `seed` (an int, a sequence of ints, a BitGenerator or None for fresh
         entropy)."""
-        from .random import default_rng
+        from ._generator import default_rng
 
         if seed is not None and not hasattr(seed, "random_raw") and _np.any(_np.asarray(seed) < 0):
             raise ValueError("Seed must be between 0 and 2**32 - 1")
@@ -125,7 +125,7 @@ class RandomState:
         return dict(self._g().bit_generator.state)
 
     def set_state(self, state):
-        from .random import Philox, default_rng
+        from ._generator import Philox, default_rng
 
         if not isinstance(state, dict) or state.get("bit_generator") != "Philox4x32":
             raise ValueError("set_state takes the dict get_state() returns (bit_generator 'Philox4x32')")

@@ -57,7 +57,7 @@ def _flat(params, shape):
 def _prepared(gen, values, size):
     """(each parameter (host or device values, as _params takes them) broadcast to the draw's shape and flattened,
     that shape, the number of draws); the flat parameters are None when there are no draws."""
-    from .random import _size_tuple
+    from ._random_checks import _size_tuple
 
     arrays = _params(gen, values)
     shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(*[a.shape for a in arrays])
@@ -108,7 +108,7 @@ def _subset(idx, arrays):
 
 def standard_gamma(gen, shape_k, size, dtype="float64"):
     from . import _ufuncs as f
-    from .random import _size_tuple
+    from ._random_checks import _size_tuple
 
     (k,) = _params(gen, (shape_k,))
     shape = _size_tuple(size) if size is not None else k.shape

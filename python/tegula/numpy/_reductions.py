@@ -7,7 +7,8 @@ import operator
 
 import numpy as _np
 
-from . import _core
+from . import _core, _scan_engines
+from . import _scan as _long_scan
 from ._common import _arr, _finish, _is_complex, _is_inexact, _py_max, _raise_axis, _real_dtype
 from ._core import as_array, dtype_name, ndarray
 from ._creation import full
@@ -298,23 +299,6 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return (a != 0)._reduce("sum", _axis(_zero_d_axis(a, axis)), bool(keepdims))
 
 
-def scan_by_doubling(a, axis, combine):
-    """The inclusive running `combine(later, earlier)` along `axis` in log2(n) fused steps: after step d each element
-    holds the combination of the 2d elements ending at it (complex cumprod, the running max/min/logical ufunc
-    accumulates)."""
-    from ._manipulation import moveaxis
-
-    if not -a.ndim <= axis < a.ndim:
-        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
-    x = moveaxis(a, axis, -1)
-    n = x.shape[-1]
-    d = 1
-    while d < n:
-        x = _core.settled(concatenate([x[..., :d], combine(x[..., d:], x[..., :-d])], axis=-1))
-        d *= 2
-    return moveaxis(x, -1, axis)
-
-
 def _scan(op, a, axis, dtype, out):
     a = _arr(a)
     if axis is not None:
@@ -325,11 +309,10 @@ def _scan(op, a, axis, dtype, out):
         a = a.reshape(1)
     if dtype is not None:
         a = a.astype(dtype_name(dtype))
-    from . import _scan as _long
-    if _long.cub_applies(a, axis):
-        r = _long.single_pass_scan(op, a, axis)
+    if _scan_engines.cub_applies(a, axis):
+        r = _scan_engines.single_pass_scan(op, a, axis)
     else:
-        r = _long.scan(op, a, axis) if _long.applies(a, axis) else a._scan(op, axis)
+        r = _long_scan.scan(op, a, axis) if _scan_engines.applies(a, axis) else a._scan(op, axis)
     if dtype is not None and r._dtype_name != dtype_name(dtype):
         r = r.astype(dtype_name(dtype))
     return _finish(r, out, True)

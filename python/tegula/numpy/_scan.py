@@ -4,21 +4,23 @@ a second tile kernel scans the chunks again from there. The array engine's own s
 which is right for many rows and leaves most of the GPU idle for one long row. Tile kernels, so the interpreter
 runs the same code on the CPU.
 
-A single long row on a GPU goes to CUB's single-pass scan instead (cpp/tegula/libs/cub_scan.hpp): it reads each
-element once, where the chunked scan reads it twice. 16-bit floats and complex numbers stay on the chunked scan or
-the engine."""
+Which scan a cumsum takes (this one, the engine's, or a single-pass library scan): _scan_engines.
+
+scan_by_doubling: a running combination of any elementwise function in log2(n) fused steps (complex cumprod, the
+running max/min/logical ufunc accumulates), for scans the engine has no op for."""
 from __future__ import annotations
 
 import math
 
-import numpy as _np
-
 import tegula.tile as _tt
 
 from . import _core
+from ._creation import ascontiguousarray, empty
+from ._indexing import _launch
+from ._manipulation import concatenate, moveaxis
+from ._scan_engines import result_dtype
 
 _T = 4096           # elements per tile
-_MIN_COLS = 1 << 15  # shorter rows: the engine's scan
 _TARGET_CHUNKS = 2048
 
 
@@ -58,50 +60,8 @@ def _scan_chunks(x, starts, out, C: _tt.int64, TILES: _tt.int64, MUL: _tt.Consta
         carry = _tt.prod(v, axis=1, keepdims=True) * carry if MUL else _tt.sum(v, axis=1, keepdims=True) + carry
 
 
-def applies(a, axis):
-    """True on a GPU when the scan of a along `axis` is long enough, over few enough rows, to be split into chunks
-    (on the CPU the engine's scan is already one pass per row)."""
-    if a._device_id < 0 or a._dtype_name.startswith("complex") or not -a.ndim <= axis < a.ndim:
-        return False
-    cols = a.shape[axis]
-    rows = a.size // cols if cols else 0
-    return cols >= _MIN_COLS and 0 < rows < 256
-
-
-_CUB_TYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")
-
-
-def cub_applies(a, axis):
-    """True when the scan is of one long row on a GPU with CUB available, in a dtype CUB's scan takes."""
-    from . import _sort
-
-    if not applies(a, axis) or a._dtype_name not in _CUB_TYPES:
-        return False
-    return a.size == a.shape[axis] and _sort._use_cub(a)
-
-
-def single_pass_scan(op, a, axis):
-    """cumsum/cumprod of the single row of a along `axis` in one pass, in NumPy's result dtype. Which engine runs
-    (tegula's chained scan for float32, CUB's for the rest) and its tile are chosen in C++
-    (cpp/tegula/libs/scan_arrays.hpp; _tegula.scan_engine / set_scan_engine)."""
-    return _core._tegula.inclusive_scan(a, op == "cumprod")
-
-
-def result_dtype(dtype_name):
-    """NumPy's cumsum/cumprod result: bool and signed integers widen to int64, unsigned ones to uint64."""
-    if dtype_name == "bool" or dtype_name.startswith("int"):
-        return "int64"
-    if dtype_name.startswith("uint"):
-        return "uint64"
-    return dtype_name
-
-
 def scan(op, a, axis):
     """cumsum/cumprod of a along `axis`, as chunks (see the module notes), in NumPy's result dtype."""
-    from ._creation import ascontiguousarray, empty
-    from ._manipulation import moveaxis
-    from ._reductions import cumprod, cumsum
-
     mul = op == "cumprod"
     x = moveaxis(a, axis, -1)
     shape = x.shape
@@ -116,11 +76,9 @@ def scan(op, a, axis):
     chunks = -(-tiles // tiles_per_chunk)
     dev = _core.device_of(a)
     totals = empty((rows, chunks), acc, device=dev)
-    from ._indexing import _launch
-
     _launch(_totals, (chunks, rows), (x, totals, cols, tiles_per_chunk, mul, _T), a._device_id)
     # Each chunk starts from the scan of the totals before it (exclusive): shift the inclusive scan right.
-    inc = cumprod(totals, axis=1) if mul else cumsum(totals, axis=1)
+    inc = totals._scan("cumprod" if mul else "cumsum", 1)  # at most _TARGET_CHUNKS a row: the engine's scan
     starts = empty((rows, chunks), acc, device=dev)
     starts[:, :1] = 1 if mul else 0
     if chunks > 1:
@@ -128,3 +86,18 @@ def scan(op, a, axis):
     out = empty((rows, cols), res, device=dev)
     _launch(_scan_chunks, (chunks, rows), (x, starts, out, cols, tiles_per_chunk, mul, _T), a._device_id)
     return moveaxis(out.reshape(shape), -1, axis)
+
+
+def scan_by_doubling(a, axis, combine):
+    """The inclusive running `combine(later, earlier)` along `axis` in log2(n) fused steps: after step d each element
+    holds the combination of the 2d elements ending at it (complex cumprod, the running max/min/logical ufunc
+    accumulates)."""
+    if not -a.ndim <= axis < a.ndim:
+        raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    x = moveaxis(a, axis, -1)
+    n = x.shape[-1]
+    d = 1
+    while d < n:
+        x = _core.settled(concatenate([x[..., :d], combine(x[..., d:], x[..., :-d])], axis=-1))
+        d *= 2
+    return moveaxis(x, -1, axis)

@@ -1,5 +1,5 @@
-"""tegula.numpy searching and selecting: nonzero, argwhere, flatnonzero, take, compress, extract (and the sort/dot
-stubs: those need the library layer)."""
+"""tegula.numpy searching and selecting: nonzero, argwhere, flatnonzero, take, compress, extract, take_along_axis
+(sorting and order statistics: _sort)."""
 from __future__ import annotations
 
 import math
@@ -7,14 +7,10 @@ import math
 import numpy as _np
 
 from . import _core
-from ._common import _arr, _arrays_on_one_device, _finish
+from ._common import _arr, _arrays_on_one_device, _axis, _finish
 from ._core import ndarray
-from ._creation import empty
-from ._manipulation import moveaxis, stack
-
-
-from ._sort import (argpartition, argsort, lexsort, median, nanmedian, nanpercentile, nanquantile,  # noqa: E402,F401
-                    partition, percentile, quantile, searchsorted, sort, unique)
+from ._creation import arange, empty
+from ._manipulation import broadcast_to, moveaxis, stack
 
 
 def nonzero(a):
@@ -79,6 +75,25 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         k = indices.ndim if isinstance(indices, ndarray) else _np.ndim(indices)
         r = moveaxis(r, list(range(k)), list(range(axis % a.ndim, axis % a.ndim + k)))
     return _finish(r, out, True)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    arr = _arr(arr)
+    idx = _arr(indices)
+    if axis is None:
+        return take(arr, idx)
+    ax = _axis(axis, arr.ndim)
+    # flat index = sum over axes of coordinate * stride, with the indexed axis's coordinate from idx
+    shape = _np.broadcast_shapes(arr.shape[:ax] + (1,) + arr.shape[ax + 1:], idx.shape)
+    strides = [math.prod(arr.shape[d + 1:]) for d in range(arr.ndim)]
+    flat = (idx < 0)._where(idx + arr.shape[ax], idx).astype("int64") * strides[ax]
+    for d in range(arr.ndim):
+        if d == ax:
+            continue
+        coord = arange(shape[d], device=_core.device_of(arr)).reshape(
+            tuple(shape[d] if i == d else 1 for i in range(arr.ndim)))
+        flat = flat + coord * strides[d]
+    return take(arr.reshape(-1), broadcast_to(flat, shape))
 
 
 def _clip_indices(idx, n):

@@ -23,7 +23,7 @@ import numpy as _np
 
 import tegula.tile as _tt
 
-from . import _core
+from . import _core, _cub
 from ._common import _arr, _arrays_on_one_device, _axis
 
 _T = 1024
@@ -157,29 +157,6 @@ def _key_bits(name):
             "float16": 16, "bfloat16": 16, "int16": 16, "uint16": 16, "int8": 8, "uint8": 8, "bool": 8}[name]
 
 
-_CUB = {}  # device id -> True when CUB sorts there
-
-
-def _use_cub(x):
-    """True when x lies on a GPU where CUB's radix sort can be compiled; the first time it cannot, a
-    PerformanceWarning says why and that the tile passes run instead."""
-    if x._device_id < 0:
-        return False
-    ok = _CUB.get("ready")
-    if ok is None:
-        try:
-            _core._tegula.cub_include_dir()
-            ok = True
-        except _core._tegula.DriverNotFoundError as e:
-            import warnings
-
-            warnings.warn(f"sorting with tegula's tile radix sort (4-bit passes, slower than CUB): {e}",
-                          _tt.PerformanceWarning, stacklevel=4)
-            ok = False
-        _CUB["ready"] = ok
-    return ok
-
-
 def _cub_sort(keys, vals, end_bit):
     """(keys, vals) sorted stably on the keys' low end_bit bits by CUB (vals may be None); the inputs' memory is the
     sort's scratch (cpp/tegula/libs/sort_arrays.hpp)."""
@@ -212,7 +189,7 @@ def _argsort_rows(x, descending=False):
     keys = empty((n,), kd, device=_core.device_of(x))
     _launch(_keys, -(-n // _T), (flat, keys, n, bool(descending), _T, False), dev)
     row_bits = max(1, math.ceil(math.log2(rows))) if rows > 1 else 0
-    if _use_cub(x):
+    if _cub.ready(x):
         vals = arange(n, dtype="int32" if n < 2 ** 31 else "int64", device=_core.device_of(x))
         keys, vals = _cub_sort(keys, vals, bits)
         if rows > 1:
@@ -308,7 +285,7 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
 
     _check_kind(kind)
     c, ax, shape, rows, cols = _rows(a, axis, order)
-    if rows == 1 and c.shape[0] > 1 and not c._dtype_name.startswith("complex") and _use_cub(c):
+    if rows == 1 and c.shape[0] > 1 and not c._dtype_name.startswith("complex") and _cub.ready(c):
         r = _sort_one_row(c, descending).reshape(shape)
         return r if ax is None else moveaxis(r, -1, ax)
     perm = _argsort_rows(c.reshape(rows, cols), descending)
@@ -354,7 +331,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 def lexsort(keys, axis=-1):
     """Indices sorting by several keys, the last one primary: one stable argsort per key, from the first (least
     significant) to the last. keys: a sequence of same-shaped arrays, or an array whose first axis lists them."""
-    from ._array_api import take_along_axis
+    from ._selection import take_along_axis
     from ._creation import arange
     from ._manipulation import broadcast_to, moveaxis
 
@@ -603,7 +580,7 @@ def _hyndman_fan_value(xs, n, qv, method):
     xs sorted along its last axis, n the number of values that count (a float, or an array of shape rest + (1,)
     for nanquantile); the result keeps a last axis of length 1."""
     from . import _ufuncs as f
-    from ._array_api import take_along_axis
+    from ._selection import take_along_axis
     from ._creation import full
 
     dev_n = isinstance(n, _core.ndarray)
@@ -652,7 +629,7 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False, 
     slice makes its result NaN (nan_aware: NaNs are left out, as nanquantile)."""
     from . import _ufuncs as f
     from ._creation import arange
-    from ._array_api import take_along_axis
+    from ._selection import take_along_axis
     from ._manipulation import expand_dims, moveaxis
 
     if method not in _METHODS:
@@ -765,7 +742,7 @@ def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, pe
     weights, the normalised cumulative weights, and per quantile the first value whose cumulative weight reaches
     it (leading zero weights never chosen). NaN values: the result is NaN (nan_aware: they weigh nothing)."""
     from . import _ufuncs as f
-    from ._array_api import take_along_axis
+    from ._selection import take_along_axis
     from ._manipulation import broadcast_to, expand_dims, moveaxis, stack
     from ._reductions import cumsum
 
@@ -861,23 +838,3 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
     return _quantile_or_weighted(a, q, axis, keepdims, method, weights, True, out, True)
-
-
-def repeat_counts(a, counts, axis):
-    """repeat with one count per element along `axis` (counts: an array broadcast to that length)."""
-    from ._creation import arange
-    from ._manipulation import broadcast_to
-    from ._reductions import cumsum
-    from ._selection import take
-
-    length = a.shape[axis]
-    c = _arr(counts, a).astype("int64")
-    if c.ndim > 1:
-        raise ValueError("repeats must be a scalar or a 1-D array")
-    c = broadcast_to(c, (length,)) if c.shape != (length,) else c
-    if bool((c < 0).any()):
-        raise ValueError("repeats may not contain negative values.")
-    ends = cumsum(c)
-    total = int(ends[-1]) if length else 0
-    src = searchsorted(ends, arange(total, dtype="int64", device=_core.device_of(a)), side="right")
-    return take(a, src, axis=axis)

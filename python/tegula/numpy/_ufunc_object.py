@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import numpy as _np
 
-from ._ndarray import _tnp
+from . import _creation, _manipulation, _nanfunctions, _reductions, _ufunc_segments
+from ._histogram import _counts
+from ._scan import scan_by_doubling
 
-_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
-           "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+_REDUCE = {"add": _reductions.sum, "multiply": _reductions.prod, "maximum": _reductions.max,
+           "minimum": _reductions.min, "logical_and": _reductions.all, "logical_or": _reductions.any,
+           "fmax": _nanfunctions.nanmax, "fmin": _nanfunctions.nanmin}
+_ACCUMULATE = {"add": _reductions.cumsum, "multiply": _reductions.cumprod}
 _DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or")
 _NO_INITIAL = object()  # reduce's initial= when not given (None is a value NumPy accepts there)
 
@@ -47,37 +50,35 @@ class ufunc:
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_INITIAL, where=True):
         self._binary("reduce")
-        name = _REDUCE.get(self.__name__)
-        if name is None:
+        reduction = _REDUCE.get(self.__name__)
+        if reduction is None:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduce: only add, multiply, maximum, minimum, "
                                       "fmax, fmin, logical_and and logical_or reduce")
         kwargs = {"axis": axis, "out": out, "keepdims": keepdims}
         if where is not True:
             kwargs["where"] = where
         if initial is not _NO_INITIAL:
-            if name in ("all", "any"):
+            if reduction in (_reductions.all, _reductions.any):
                 raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduce(initial=...)")
             kwargs["initial"] = initial
         if dtype is not None:
-            if name not in ("sum", "prod"):
-                array = _tnp("asarray")(array).astype(_np.dtype(dtype).name)
+            if reduction not in (_reductions.sum, _reductions.prod):
+                array = _creation.asarray(array).astype(_np.dtype(dtype).name)
             else:
                 kwargs["dtype"] = dtype
-        return _tnp(name)(array, **kwargs)
+        return reduction(array, **kwargs)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         self._binary("accumulate")
-        a = _tnp("asarray")(array)
+        a = _creation.asarray(array)
         if dtype is not None:
             a = a.astype(_np.dtype(dtype).name)
         if self.__name__ in _ACCUMULATE:
-            return _tnp(_ACCUMULATE[self.__name__])(a, axis=axis, out=out)
+            return _ACCUMULATE[self.__name__](a, axis=axis, out=out)
         if self.__name__ not in _DOUBLING:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.accumulate")
         if a.ndim == 0:
             raise ValueError("accumulate on a 0-d array")  # NumPy's AxisError text differs; the type matches
-        from ._reductions import scan_by_doubling
-
         r = scan_by_doubling(a, axis, self._fn)
         if out is not None:
             out[...] = r
@@ -86,7 +87,7 @@ class ufunc:
 
     def outer(self, A, B, **kwargs):
         self._binary("outer")
-        a, b = _tnp("asarray")(A), _tnp("asarray")(B)
+        a, b = _creation.asarray(A), _creation.asarray(B)
         return self._fn(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
 
     def at(self, a, indices, b=None):
@@ -96,8 +97,6 @@ class ufunc:
         complex), added to a once."""
         if isinstance(a, _np.ndarray):  # a NumPy array: NumPy's own, in place on the host
             return getattr(_np, self.__name__).at(a, indices, b)
-        from . import _ufunc_segments
-
         if self.__name__ not in ("add", "subtract") + _ufunc_segments.AT:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.at: implemented for add, subtract and the "
                                       f"associative ufuncs ({', '.join(_ufunc_segments.AT)})")
@@ -108,12 +107,8 @@ class ufunc:
         if self.__name__ == "subtract" and a._dtype_name == "bool":
             raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                             "`^` operator, or the logical_xor function instead.")
-        import tegula.numpy as tnp
-
-        from ._histogram import _counts
-
-        pos = tnp.arange(a.size, dtype="int64", device=a.device).reshape(a.shape)[indices]
-        vals = tnp.broadcast_to(tnp.asarray(b, device=a.device), pos.shape).reshape(-1)
+        pos = _creation.arange(a.size, dtype="int64", device=a.device).reshape(a.shape)[indices]
+        vals = _manipulation.broadcast_to(_creation.asarray(b, device=a.device), pos.shape).reshape(-1)
         pos = pos.reshape(-1)
         if self.__name__ == "subtract":
             vals = -vals
@@ -133,8 +128,6 @@ class ufunc:
         """The reduction of each slice [indices[i], indices[i+1]) along `axis` (a[indices[i]] where
         indices[i] >= indices[i+1]), for add, multiply, maximum, minimum, fmax, fmin, logical_and, logical_or."""
         self._binary("reduceat")
-        from . import _ufunc_segments
-
         if self.__name__ not in _ufunc_segments.REDUCEAT:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduceat: implemented for "
                                       f"{', '.join(_ufunc_segments.REDUCEAT)}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as _np
 
-from . import _core
+from . import _core, _creation, _manipulation, _reshaping, _sort, _ufuncs
 from ._common import _axis
 
 # at: ufuncs whose repeated applications can be combined first (associative and commutative).
@@ -24,30 +24,22 @@ AT = ("multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_
 REDUCEAT = ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or")
 
 
-def _tnp():
-    import tegula.numpy as tnp
-
-    return tnp
-
-
 def _segmented_scan(keys, vals, combine):
     """The running combine(earlier, later) of vals within each run of equal sorted keys (inclusive)."""
-    tnp = _tnp()
     n, d = vals.shape[0], 1
     while d < n:
         same = keys[d:] == keys[:-d]
-        vals = _core.settled(tnp.concatenate([vals[:d], tnp.where(same, combine(vals[:-d], vals[d:]), vals[d:])]))
+        vals = _core.settled(_manipulation.concatenate([vals[:d], _ufuncs.where(same, combine(vals[:-d], vals[d:]), vals[d:])]))
         d *= 2
     return vals
 
 
 def at(uf, a, indices, b):
     """a[indices] = uf(a[indices], b), every repeated index applied, in place (NumPy's unsafe cast into a)."""
-    tnp = _tnp()
     name = uf.__name__
-    pos = tnp.arange(a.size, dtype="int64", device=a.device).reshape(a.shape)[indices]
+    pos = _creation.arange(a.size, dtype="int64", device=a.device).reshape(a.shape)[indices]
     b_scalar = isinstance(b, (bool, int, float, complex)) and not isinstance(b, _np.generic)
-    vals = tnp.broadcast_to(tnp.asarray(b, device=a.device), pos.shape).reshape(-1)
+    vals = _manipulation.broadcast_to(_creation.asarray(b, device=a.device), pos.shape).reshape(-1)
     if b_scalar and a._dtype_name != "bfloat16":  # a Python number is weak (NEP 50): a's dtype where it fits
         vals = vals.astype(_np.result_type(_np.dtype(a._dtype_name), b).name)
     pos = pos.reshape(-1)
@@ -59,11 +51,11 @@ def at(uf, a, indices, b):
                                   "array: NumPy rounds into the array after every product, which combining the "
                                   "repeated products first does not reproduce")
     vals = vals.astype(uf(vals[:0], vals[:0])._dtype_name)
-    order = tnp.argsort(pos, kind="stable")
+    order = _sort.argsort(pos, kind="stable")
     keys, vals = pos[order], vals[order]
     vals = _segmented_scan(keys, vals, uf)
-    last = tnp.concatenate([keys[1:] != keys[:-1], tnp.ones(1, dtype="bool", device=a.device)])
-    where = tnp.unravel_index(keys[last], a.shape)
+    last = _manipulation.concatenate([keys[1:] != keys[:-1], _creation.ones(1, dtype="bool", device=a.device)])
+    where = _reshaping.unravel_index(keys[last], a.shape)
     a[where] = uf(a[where], vals[last]).astype(a._dtype_name)
 
 
@@ -83,23 +75,22 @@ def _index_list(indices, n, name):
 
 
 def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
-    tnp = _tnp()
     name = uf.__name__
-    a = tnp.asarray(array)
+    a = _creation.asarray(array)
     if dtype is not None:
         a = a.astype(_np.dtype(dtype).name)
     if a.ndim == 0:
         raise TypeError("cannot reduceat on a scalar")  # NumPy's
-    x = tnp.moveaxis(a, _axis(axis, a.ndim), 0)
+    x = _manipulation.moveaxis(a, _axis(axis, a.ndim), 0)
     n = x.shape[0]
     idx = _index_list(indices, n, name)
     if n:  # the reduction's dtype (int8 sums in int64, ...), from a reduction that is never computed
         x = x.astype(uf.reduce(x[:1], axis=0)._dtype_name)
     m = idx.shape[0]
-    res = tnp.empty((m,) + x.shape[1:], dtype=x._dtype_name, device=a.device)
+    res = _creation.empty((m,) + x.shape[1:], dtype=x._dtype_name, device=a.device)
 
     def dev(host_indices):
-        return tnp.asarray(host_indices, device=a.device)
+        return _creation.asarray(host_indices, device=a.device)
 
     if m:
         ends = _np.append(idx[1:], n)
@@ -123,7 +114,7 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
             h = 1 << k  # the combinations of 2^(k+1) neighbours from those of 2^k
             table = _core.settled(uf(table[:-h], table[h:]).astype(x._dtype_name))
             k += 1
-    res = tnp.moveaxis(res, 0, axis)
+    res = _manipulation.moveaxis(res, 0, axis)
     if out is not None:
         out[...] = res
         return out

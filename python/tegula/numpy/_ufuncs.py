@@ -10,7 +10,6 @@ from ._common import (_arr, _copy_of, _done, _finish, _is_complex, _is_float, _i
 from .. import _tegula
 from . import _indexing
 from ._core import as_array, dtype_name, ndarray
-from ._selection import nonzero
 
 
 def _in_dtype(x, dtype):
@@ -463,7 +462,7 @@ def copysign(x1, x2, /, out=None, **kw):
 
 def where(condition, x=None, y=None, /):
     if x is None and y is None:
-        return nonzero(condition)
+        return _indexing.nonzero(_arr(condition))
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     c = _arr(condition)

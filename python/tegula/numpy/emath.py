@@ -3,6 +3,10 @@ arctanh that give complex results where the real functions have none (sqrt(-1) =
 input needs the complex form depends on its values: deciding it reads one flag back (a synchronisation)."""
 from __future__ import annotations
 
+from . import _array_api, _ufuncs
+from ._creation import asarray
+from ._ufuncs import absolute
+
 __all__ = ["sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", "arctanh"]
 
 # NumPy's choice of complex type for a real input made complex: single precision for the small types.
@@ -10,8 +14,6 @@ _SINGLE = ("float32", "int8", "int16", "uint8", "uint16")
 
 
 def _as_array(x):
-    from ._creation import asarray
-
     return asarray(x)
 
 
@@ -32,15 +34,12 @@ def _negative(x):
 
 
 def _outside_unit(x):
-    from ._ufuncs import absolute
-
     return _fix(x, lambda v: absolute(v) > 1)
 
 
 def _ufunc(name):
-    import tegula.numpy as tnp
-
-    return getattr(tnp, name)
+    """The real function `name` (tegula.numpy's, applied once the input is made complex where it must be)."""
+    return getattr(_array_api, name) if name in ("arccos", "arcsin", "arctanh") else getattr(_ufuncs, name)
 
 
 def sqrt(x):

@@ -47,6 +47,8 @@ def autotune(configs, key=None, warmup=2, repeat=5):
 
 
 class Autotuned:
+    _tile_launchable = True  # tt.launch hands it the launch (tile._kernel._launch_slow)
+
     def __init__(self, kernel, configs, key, warmup, repeat):
         self.kernel = kernel
         self.__name__ = kernel.__name__

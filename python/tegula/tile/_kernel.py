@@ -229,9 +229,7 @@ def _launch_slow(kernel_, grid, args, stream, interpret, fast_key):
     if interpret is None:
         interpret = _interpret_by_default()
     if not isinstance(kernel_, Kernel):
-        from ._autotune import Autotuned
-
-        if isinstance(kernel_, Autotuned):
+        if getattr(kernel_, "_tile_launchable", False):  # tt.autotune's Autotuned (it sits above this module)
             return kernel_.launch(grid, tuple(args), stream, interpret)
         raise TypeError(f"tt.launch needs a @tt.kernel function, got {type(kernel_).__name__}")
     grid = _args.grid_tuple(grid)
