@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 from ._common import _parts
+from ._ufuncs import signbit
 
 _INF = float("inf")
 _NAN = float("nan")
@@ -121,8 +122,6 @@ def _asin_parts(x, y):
 def _atanh_parts(x, y):
     """atanh(x + iy) as parts, from -x - iy where x is negative (atanh is odd), so the log1p argument is never
     near -1 and the result keeps its accuracy next to -1 as well as +1."""
-    from ._ufuncs import signbit
-
     neg = signbit(x)
     x = neg._where(-x, x)
     y = neg._where(-y, y)
@@ -171,8 +170,6 @@ def _acos_parts(x, y):
 
 def _acos_special(x, y):
     """acos z = -i acosh z where Im z >= 0 (sign bit clear), i acosh z below: Annex G.6.1.1 from G.6.2.1."""
-    from ._ufuncs import signbit
-
     special, re, im = _acosh_special(x, y)
     below = signbit(y)
     return special, below._where(-im, im), below._where(re, -re)

@@ -12,19 +12,15 @@ import numpy as _np
 from . import _core
 from ._common import _arr
 from ._scan import scan_by_doubling
-
-
-def _f():
-    from . import _ufuncs
-
-    return _ufuncs
+from . import _ufuncs
+from ._creation import ones
+from ._manipulation import concatenate, moveaxis
+from ._selection import take_along_axis
 
 
 def _to_last(a, axis):
     """a with the reduced axes moved last and merged into one: (array of shape rest + (n,), rest shape, the
     normalised axes). axis None reduces everything."""
-    from ._manipulation import moveaxis
-
     nd = a.ndim
     axes = list(range(nd)) if axis is None else ([axis] if isinstance(axis, (int, _np.integer)) else list(axis))
     norm = []
@@ -47,17 +43,13 @@ def _keep(r, a_shape, axes, keepdims):
 
 
 def _is_nan(z):
-    f = _f()
-    return f.isnan(z.real) | f.isnan(z.imag)
+    return _ufuncs.isnan(z.real) | _ufuncs.isnan(z.imag)
 
 
 def prod(a, axis=None, keepdims=False, initial=None, where=True):
-    from ._creation import ones
-    from ._manipulation import concatenate
-
     a = _arr(a)
     if where is not True:
-        a = _f().where(_arr(where, a), a, 1)
+        a = _ufuncs.where(_arr(where, a), a, 1)
     x, rest, axes = _to_last(a, axis)
     n = x.shape[-1]
     if n == 0:
@@ -89,7 +81,6 @@ def cumprod(a, axis=None):
 def argextreme(a, axis, want_max, skip_nan=False):
     """The index of the first lexicographic maximum (minimum) along one axis (flattened for None). A value with a
     NaN part wins at once (NumPy), unless skip_nan: then NaN values never win and an all-NaN slice gives 0."""
-    f = _f()
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -98,22 +89,20 @@ def argextreme(a, axis, want_max, skip_nan=False):
     re, im = a.real, a.imag
     nan = _is_nan(a)
     worst = -_np.inf if want_max else _np.inf
-    re_ok = f.where(nan, worst, re)
+    re_ok = _ufuncs.where(nan, worst, re)
     best_re = re_ok._reduce("max" if want_max else "min", axis, True)  # real, no NaN: the engine's
     cand = (re_ok == best_re) & ~nan
-    im_ok = f.where(cand, im, worst)
+    im_ok = _ufuncs.where(cand, im, worst)
     best_im = im_ok._reduce("max" if want_max else "min", axis, True)
     sel = cand & (im_ok == best_im)
     idx = sel._reduce("argmax", axis, False)
     if skip_nan:
         return idx
-    return f.where(nan.any(axis=axis), nan._reduce("argmax", axis, False), idx)
+    return _ufuncs.where(nan.any(axis=axis), nan._reduce("argmax", axis, False), idx)
 
 
 def extreme(a, axis, keepdims, want_max, skip_nan=False, initial=None, where=True):
     """max/min (nanmax/nanmin with skip_nan: NaN values skipped) of a complex array."""
-    from ._selection import take_along_axis
-
     a = _arr(a)
     if where is not True or initial is not None:
         raise NotImplementedError("max/min of complex arrays with where= or initial= is not supported yet")
@@ -124,7 +113,7 @@ def extreme(a, axis, keepdims, want_max, skip_nan=False, initial=None, where=Tru
     idx = argextreme(x, -1, want_max, skip_nan)
     r = take_along_axis(x, idx[..., None], axis=-1)[..., 0]
     if skip_nan:  # an all-NaN slice gives its first value, as NumPy's fmax/fmin reduction does
-        r = _f().where(_is_nan(x).all(axis=-1), x[..., 0], r)
+        r = _ufuncs.where(_is_nan(x).all(axis=-1), x[..., 0], r)
     return _keep(r, a.shape, axes, keepdims)
 
 

@@ -9,13 +9,14 @@ import numpy as _np
 
 from . import _core, _value_ranges
 from ._common import _arr
+from ._creation import arange, empty, linspace, ones, zeros
+from ._indexing import nonzero
+from ._manipulation import broadcast_to, moveaxis, stack
+from ._special import i0
+from ._ufuncs import absolute, cos, exp, power, sqrt
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *, device=None):
-    from ._creation import linspace
-    from ._manipulation import moveaxis
-    from ._ufuncs import power
-
     y = moveaxis(linspace(start, stop, num=num, endpoint=endpoint, axis=0, device=device), 0, -1)
     b = _arr(_np.asarray(base, dtype=_np.float64), y)[..., None] if _np.ndim(base) else base
     r = moveaxis(power(b, y), -1, axis)
@@ -25,10 +26,6 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=None):
     """Numbers spaced evenly on a log scale, as NumPy's: the sign (or complex phase) of start is factored out, so a
     stop of the other sign gives NaNs between the ends; the ends are start and stop exactly."""
-    from ._creation import linspace
-    from ._manipulation import moveaxis
-    from ._ufuncs import exp
-
     s, e = _np.asarray(start), _np.asarray(stop)
     if _np.any(s == 0) or _np.any(e == 0):
         raise ValueError("Geometric sequence cannot include zero")
@@ -48,9 +45,6 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=
 
 
 def indices(dimensions, dtype=int, sparse=False, *, device=None):
-    from ._creation import arange
-    from ._manipulation import broadcast_to, stack
-
     dims = tuple(int(d) for d in dimensions)
     n = len(dims)
     grids = []
@@ -76,8 +70,6 @@ def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
 
 def diag(v, k=0):
     """A 1-D v: the square array with v on diagonal k; a 2-D v: its diagonal k (a copy)."""
-    from ._creation import zeros
-
     v = _arr(v)
     if v.ndim == 1:
         n = v.shape[0] + abs(k)
@@ -99,9 +91,6 @@ def diagflat(v, k=0):
 
 
 def vander(x, N=None, increasing=False):
-    from ._creation import arange
-    from ._ufuncs import power
-
     x = _arr(x)
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
@@ -114,9 +103,6 @@ def vander(x, N=None, increasing=False):
 
 
 def _tri_indices(n, k, m, upper):
-    from ._creation import arange
-    from ._indexing import nonzero
-
     m = n if m is None else m
     i = arange(n, dtype="int64")[:, None]
     j = arange(m, dtype="int64")[None, :]
@@ -148,15 +134,10 @@ def triu_indices_from(arr, k=0):
 
 def mask_indices(n, mask_func, k=0):
     """The indices where mask_func(ones((n, n)), k) is non-zero (for triu/tril: the triangle's indices)."""
-    from ._creation import ones
-    from ._indexing import nonzero
-
     return nonzero(mask_func(ones((n, n), "int64"), k) != 0)
 
 
 def diag_indices(n, ndim=2):
-    from ._creation import arange
-
     i = arange(n, dtype="int64")
     return (i,) * ndim
 
@@ -186,8 +167,6 @@ def atleast_3d(*arys):
 
 # ---- windows ------------------------------------------------------------------------------------
 def _window_n(M):
-    from ._creation import arange, empty, ones
-
     if M < 1:
         return None, empty((0,), "float64")
     if M == 1:
@@ -196,15 +175,11 @@ def _window_n(M):
 
 
 def bartlett(M):
-    from ._ufuncs import abs as fabs
-
     n, done = _window_n(int(M))
-    return done if done is not None else 1.0 - fabs(n) / (M - 1)
+    return done if done is not None else 1.0 - absolute(n) / (M - 1)
 
 
 def blackman(M):
-    from ._ufuncs import cos
-
     n, done = _window_n(int(M))
     if done is not None:
         return done
@@ -212,24 +187,16 @@ def blackman(M):
 
 
 def hamming(M):
-    from ._ufuncs import cos
-
     n, done = _window_n(int(M))
     return done if done is not None else 0.54 + 0.46 * cos(math.pi * n / (M - 1))
 
 
 def hanning(M):
-    from ._ufuncs import cos
-
     n, done = _window_n(int(M))
     return done if done is not None else 0.5 + 0.5 * cos(math.pi * n / (M - 1))
 
 
 def kaiser(M, beta):
-    from ._creation import arange
-    from ._special import i0
-    from ._ufuncs import sqrt
-
     M = int(M)
     if M < 1:
         from ._creation import empty

@@ -7,6 +7,10 @@ import numpy as _np
 
 from . import _core
 from ._common import _arr
+from ._creation import arange, zeros
+from ._dtypes import result_type
+from ._manipulation import concatenate
+from ._ufuncs import conjugate
 
 _TAPS = 64  # taps per chunk
 
@@ -27,10 +31,6 @@ def _one_d(x, name):
 
 
 def convolve(a, v, mode="full"):
-    from ._creation import arange, zeros
-    from ._dtypes import result_type
-    from ._manipulation import concatenate
-
     mode = _modes(mode)
     a, v = _arr(a), _arr(v)
     a, v = _one_d(a, "a"), _one_d(v, "v")
@@ -57,8 +57,6 @@ def convolve(a, v, mode="full"):
 def correlate(a, v, mode="valid"):
     """c[k] = sum_n a[n + k] conj(v[n]): the convolution of a with v reversed and conjugated (NumPy's order of
     the output, also when v is the longer one)."""
-    from ._ufuncs import conjugate
-
     mode = _modes(mode)
     a, v = _arr(a), _arr(v)
     a, v = _one_d(a, "a"), _one_d(v, "v")

@@ -8,6 +8,8 @@ import string
 import numpy as _np
 
 from ._common import _arr
+from ._manipulation import broadcast_to, diagonal
+from ._matmul import matmul
 
 _LETTERS = set(string.ascii_letters)
 
@@ -61,8 +63,6 @@ def _parse(subscripts, operands):
 
 def _diagonals(x, t):
     """x with repeated subscripts of t reduced to their diagonal: (array, subscripts without repeats)."""
-    from ._manipulation import diagonal, moveaxis
-
     while True:
         dup = next((c for c in t if t.count(c) > 1), None)
         if dup is None:
@@ -84,9 +84,6 @@ def _sum_only_here(x, t, keep):
 
 def _pair(a, ta, b, tb, keep):
     """Contract a (subscripts ta) with b (tb), keeping the subscripts in `keep`: one batched matmul."""
-    from ._manipulation import broadcast_to
-    from ._matmul import matmul
-
     batch = [c for c in ta if c in tb and c in keep]
     contract = [c for c in ta if c in tb and c not in keep]
     left = [c for c in ta if c not in tb]

@@ -4,19 +4,17 @@ repeating the values cyclically when fewer are given than elements selected, as 
 from __future__ import annotations
 
 import numpy as _np
+from ._creation import asarray
+from ._manipulation import tile
 
 
 def _values(values, a):
     """The values a flat assignment into `a` writes: flat, in a's dtype, on a's device."""
-    from ._creation import asarray
-
     return asarray(values, dtype="bfloat16" if a._dtype_name == "bfloat16" else a.dtype, device=a.device).reshape(-1)
 
 
 def _cycled(v, count):
     """Flat values `v` (more than one) as `count` elements, repeated cyclically (NumPy's flat assignment)."""
-    from ._manipulation import tile
-
     return v if v.size == count else tile(v, -(-count // v.size))[:count]
 
 

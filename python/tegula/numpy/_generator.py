@@ -22,6 +22,12 @@ import tegula.tile as _tt
 
 from . import _core
 from ._random_checks import _size_tuple, check as _check
+from . import _ufuncs, linalg
+from ._creation import arange, empty
+from ._manipulation import reshape, stack
+from ._random_rejection import binomial, hypergeometric, logseries, poisson, standard_gamma, vonmises, zipf
+from ._selection import take, take_along_axis
+from ._sort import argsort
 
 __all__ = ["Generator", "Philox", "default_rng"]  # numpy.random's module-level functions: _random_global
 
@@ -82,8 +88,6 @@ class Philox:
 
     def words(self, n, device=None):
         """The next n 32-bit words of the stream (uint32 array), consuming ceil(n / 4) counters."""
-        from ._creation import empty
-
         blocks = -(-n // 4)
         out = empty((max(blocks, 1), 4), "uint32", device=device)
         if blocks:
@@ -134,8 +138,6 @@ class Generator:
 
     def _unit(self, shape, dtype, open_low=False):
         """Uniform floats in [0, 1) (or (0, 1] with open_low) of `shape`: 24 bits for float32, 53 for float64."""
-        from ._manipulation import reshape
-
         dtype = _float_dtype(dtype)
         n = math.prod(shape)
         if dtype == "float32":
@@ -181,31 +183,24 @@ class Generator:
 
     def _normal(self, shape, dtype):
         """Box-Muller over pairs of uniforms: (r cos t, r sin t), r = sqrt(-2 log u1) with u1 in (0, 1]."""
-        from . import _ufuncs as f
-        from ._manipulation import stack
-
         n = math.prod(shape)
         m = -(-n // 2)
         u1 = self._unit((m,), dtype, open_low=True)
         u2 = self._unit((m,), dtype)
-        r = f.sqrt(-2.0 * f.log(u1))
+        r = _ufuncs.sqrt(-2.0 * _ufuncs.log(u1))
         t = (2.0 * math.pi) * u2
-        z = stack([r * f.cos(t), r * f.sin(t)], axis=1).reshape(-1)
+        z = stack([r * _ufuncs.cos(t), r * _ufuncs.sin(t)], axis=1).reshape(-1)
         z = z[:n] if 2 * m != n else z
         return z.reshape(shape) if shape != (n,) else z
 
     def exponential(self, scale=1.0, size=None, dtype="float64"):
-        from . import _ufuncs as f
-
         _check("exponential", scale=scale)
         shape = _size_tuple(size) if size is not None else _np.shape(scale)
         dt = _float_dtype(dtype)
-        return -self._param(scale, dt) * f.log(self._unit(shape, dtype, open_low=True))
+        return -self._param(scale, dt) * _ufuncs.log(self._unit(shape, dtype, open_low=True))
 
     def standard_exponential(self, size=None, dtype="float64", method="inv", out=None):
-        from . import _ufuncs as f
-
-        return _finish(-f.log(self._unit(_size_tuple(size), dtype, open_low=True)), out)
+        return _finish(-_ufuncs.log(self._unit(_size_tuple(size), dtype, open_low=True)), out)
 
     def _by_inverse(self, name, size, transform, **params):
         """float64 samples transform(u, *params) with u uniform in (0, 1], of `size` or the parameters' broadcast
@@ -217,106 +212,73 @@ class Generator:
         return transform(u, *[self._param(v) for v in params.values()])
 
     def laplace(self, loc=0.0, scale=1.0, size=None):
-        from . import _ufuncs as f
-
         def lap(u, m, b):  # u in (0, 1]: the two halves by the sign of u - 1/2
-            return m - b * f.sign(u - 0.5) * f.log(1.0 - 2.0 * f.abs(u - 0.5) + 2.0 ** -54)
+            return m - b * _ufuncs.sign(u - 0.5) * _ufuncs.log(1.0 - 2.0 * _ufuncs.abs(u - 0.5) + 2.0 ** -54)
         return self._by_inverse("laplace", size, lap, loc=loc, scale=scale)
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
-        from . import _ufuncs as f
-
-        return self._by_inverse("logistic", size, lambda u, m, s: m + s * f.log(u / (1.0 - u + 2.0 ** -54)),
+        return self._by_inverse("logistic", size, lambda u, m, s: m + s * _ufuncs.log(u / (1.0 - u + 2.0 ** -54)),
                                 loc=loc, scale=scale)
 
     def gumbel(self, loc=0.0, scale=1.0, size=None):
-        from . import _ufuncs as f
-
-        return self._by_inverse("gumbel", size, lambda u, m, b: m - b * f.log(-f.log(u * (1.0 - 2.0 ** -53))),
+        return self._by_inverse("gumbel", size, lambda u, m, b: m - b * _ufuncs.log(-_ufuncs.log(u * (1.0 - 2.0 ** -53))),
                                 loc=loc, scale=scale)
 
     def rayleigh(self, scale=1.0, size=None):
-        from . import _ufuncs as f
-
-        return self._by_inverse("rayleigh", size, lambda u, s: s * f.sqrt(-2.0 * f.log(u)), scale=scale)
+        return self._by_inverse("rayleigh", size, lambda u, s: s * _ufuncs.sqrt(-2.0 * _ufuncs.log(u)), scale=scale)
 
     def weibull(self, a, size=None):
-        from . import _ufuncs as f
-
-        return self._by_inverse("weibull", size, lambda u, k: (-f.log(u)) ** (1.0 / k), a=a)
+        return self._by_inverse("weibull", size, lambda u, k: (-_ufuncs.log(u)) ** (1.0 / k), a=a)
 
     def pareto(self, a, size=None):
-        from . import _ufuncs as f
-
-        return self._by_inverse("pareto", size, lambda u, k: f.exp(-f.log(u) / k) - 1.0, a=a)
+        return self._by_inverse("pareto", size, lambda u, k: _ufuncs.exp(-_ufuncs.log(u) / k) - 1.0, a=a)
 
     def power(self, a, size=None):
-        from . import _ufuncs as f
-
-        return self._by_inverse("power", size, lambda u, k: f.exp(f.log(u) / k), a=a)
+        return self._by_inverse("power", size, lambda u, k: _ufuncs.exp(_ufuncs.log(u) / k), a=a)
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
-        from . import _ufuncs as f
-
         _check("lognormal", mean=mean, sigma=sigma)
-        return f.exp(self._scaled_normal(mean, sigma, size, "float64"))
+        return _ufuncs.exp(self._scaled_normal(mean, sigma, size, "float64"))
 
     def standard_cauchy(self, size=None):
-        from . import _ufuncs as f
-
-        return self._by_inverse("standard_cauchy", size, lambda u: f.tan(math.pi * (u - 0.5)))
+        return self._by_inverse("standard_cauchy", size, lambda u: _ufuncs.tan(math.pi * (u - 0.5)))
 
     def geometric(self, p, size=None):
         """Trials to the first success: 1 + floor(log(u) / log(1 - p)), as int64."""
-        from . import _ufuncs as f
-
-        r = self._by_inverse("geometric", size, lambda u, q: f.floor(f.log(u) / f.log1p(-q)) + 1.0, p=p)
-        return f.where(r != r, 1.0, r).astype("int64")  # p == 1: log(u) / -inf is NaN or 0; one trial
+        r = self._by_inverse("geometric", size, lambda u, q: _ufuncs.floor(_ufuncs.log(u) / _ufuncs.log1p(-q)) + 1.0, p=p)
+        return _ufuncs.where(r != r, 1.0, r).astype("int64")  # p == 1: log(u) / -inf is NaN or 0; one trial
 
     def triangular(self, left, mode, right, size=None):
-        from . import _ufuncs as f
-
         def tri(u, lo, mo, hi):
             c = (mo - lo) / (hi - lo)
-            return f.where(u <= c, lo + f.sqrt(u * (hi - lo) * (mo - lo)), hi - f.sqrt((1.0 - u) * (hi - lo) * (hi - mo)))
+            return _ufuncs.where(u <= c, lo + _ufuncs.sqrt(u * (hi - lo) * (mo - lo)), hi - _ufuncs.sqrt((1.0 - u) * (hi - lo) * (hi - mo)))
         return self._by_inverse("triangular", size, tri, left=left, mode=mode, right=right)
 
     # ---- drawn by rejection (tegula/numpy/_random_rejection.py) ----
     def standard_gamma(self, shape, size=None, dtype="float64", out=None):
-        from ._random_rejection import standard_gamma
-
         _check("standard_gamma", shape=shape)
         return _finish(standard_gamma(self, shape, size, _float_dtype(dtype, "standard_gamma")), out)
 
     def gamma(self, shape, scale=1.0, size=None):
-        from ._random_rejection import standard_gamma
-
         _check("gamma", shape=shape, scale=scale)
         return standard_gamma(self, shape, size) * self._param(scale)
 
     def chisquare(self, df, size=None):
-        from ._random_rejection import standard_gamma
-
         _check("chisquare", df=df)
         return 2.0 * standard_gamma(self, self._param(df) * 0.5, size)
 
     def beta(self, a, b, size=None):
         """X / (X + Y) with X ~ gamma(a), Y ~ gamma(b); where both underflow to 0 (a and b tiny), a draw of the
         limit, 0 or 1 with probability b / (a + b) and a / (a + b)."""
-        from . import _ufuncs as f
-        from ._random_rejection import standard_gamma
-
         _check("beta", a=a, b=b)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(a), _np.shape(b))
         x, y = standard_gamma(self, a, shape), standard_gamma(self, b, shape)
         s = x + y
         ca, cb = self._param(a), self._param(b)
-        limit = f.where(self._unit(shape, "float64") < ca / (ca + cb), 1.0, 0.0)
-        return f.where(s == 0, limit, x / f.where(s == 0, 1.0, s))  # NaN where a or b is NaN, as NumPy
+        limit = _ufuncs.where(self._unit(shape, "float64") < ca / (ca + cb), 1.0, 0.0)
+        return _ufuncs.where(s == 0, limit, x / _ufuncs.where(s == 0, 1.0, s))  # NaN where a or b is NaN, as NumPy
 
     def dirichlet(self, alpha, size=None):
-        from ._random_rejection import standard_gamma
-
         al = alpha if isinstance(alpha, _core.ndarray) else _np.asarray(alpha, dtype=_np.float64)
         if al.ndim != 1:
             raise ValueError("object of too small depth for desired array" if al.ndim == 0 else
@@ -325,23 +287,17 @@ class Generator:
         shape = _size_tuple(size) + (al.shape[0],)
         g = standard_gamma(self, al, shape)
         total = g.sum(axis=-1, keepdims=True)
-        from . import _ufuncs as f
 
-        return g / f.where(total == 0, 1.0, total)
+        return g / _ufuncs.where(total == 0, 1.0, total)
 
     def standard_t(self, df, size=None):
-        from . import _ufuncs as f
-        from ._random_rejection import standard_gamma
-
         _check("standard_t", df=df)
         shape = _size_tuple(size) if size is not None else _np.shape(df)
         z = self._normal(shape, "float64")
         d = self._param(df)
-        return z / f.sqrt(2.0 * standard_gamma(self, d * 0.5, shape) / d)
+        return z / _ufuncs.sqrt(2.0 * standard_gamma(self, d * 0.5, shape) / d)
 
     def f(self, dfnum, dfden, size=None):
-        from ._random_rejection import standard_gamma
-
         _check("f", dfnum=dfnum, dfden=dfden)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(dfnum), _np.shape(dfden))
         dn, dd = self._param(dfnum), self._param(dfden)
@@ -350,21 +306,15 @@ class Generator:
         return num / den
 
     def poisson(self, lam=1.0, size=None):
-        from ._random_rejection import poisson
-
         _check("poisson", lam=lam)
         return poisson(self, lam, size)
 
     def binomial(self, n, p, size=None):
-        from ._random_rejection import binomial
-
         _check("binomial", n=n, p=p)
         return binomial(self, n, p, size)
 
     def negative_binomial(self, n, p, size=None):
         """Failures before the n-th success: poisson(gamma(n, (1 - p) / p)), as NumPy's."""
-        from ._random_rejection import poisson, standard_gamma
-
         _check("negative_binomial", n=n, p=p)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(n), _np.shape(p))
         pp = self._param(p)
@@ -372,16 +322,14 @@ class Generator:
 
     def wald(self, mean, scale, size=None):
         """The inverse Gaussian by Michael, Schucany and Haas's transformation of a normal and a uniform."""
-        from . import _ufuncs as f
-
         _check("wald", mean=mean, scale=scale)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(mean), _np.shape(scale))
         mu, lam = self._param(mean), self._param(scale)
         y = self._normal(shape, "float64")
         y = mu * y * y
-        x = mu + (mu / (2.0 * lam)) * (y - f.sqrt(4.0 * lam * y + y * y))
+        x = mu + (mu / (2.0 * lam)) * (y - _ufuncs.sqrt(4.0 * lam * y + y * y))
         u = self._unit(shape, "float64")
-        return f.where(u <= mu / (mu + x), x, mu * mu / x)
+        return _ufuncs.where(u <= mu / (mu + x), x, mu * mu / x)
 
     def noncentral_chisquare(self, df, nonc, size=None):
         _check("noncentral_chisquare", df=df, nonc=nonc)
@@ -390,22 +338,17 @@ class Generator:
     def _noncentral_chisquare(self, df, nonc, size):
         """nonc 0: chisquare(df); df > 1: chisquare(df - 1) + (z + sqrt(nonc))**2; else chisquare(df + 2 poisson(
         nonc / 2)): NumPy's three cases, chosen per element."""
-        from . import _ufuncs as f
-        from ._random_rejection import poisson, standard_gamma
-
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(df), _np.shape(nonc))
         d = self._param(df) + self._host(_np.zeros(shape))
         lam = self._param(nonc)
         plain = 2.0 * standard_gamma(self, d * 0.5, shape)
-        z = self._normal(shape, "float64") + f.sqrt(lam * 1.0)
-        above = 2.0 * standard_gamma(self, f.where(d > 1, d - 1.0, 1.0) * 0.5, shape) + z * z
+        z = self._normal(shape, "float64") + _ufuncs.sqrt(lam * 1.0)
+        above = 2.0 * standard_gamma(self, _ufuncs.where(d > 1, d - 1.0, 1.0) * 0.5, shape) + z * z
         i = poisson(self, lam * 0.5 + d * 0.0, shape)
         below = 2.0 * standard_gamma(self, (d + 2.0 * i) * 0.5, shape)
-        return f.where(lam * 1.0 + d * 0.0 == 0, plain, f.where(d > 1, above, f.where(lam != lam, lam, below)))
+        return _ufuncs.where(lam * 1.0 + d * 0.0 == 0, plain, _ufuncs.where(d > 1, above, _ufuncs.where(lam != lam, lam, below)))
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None):
-        from ._random_rejection import standard_gamma
-
         _check("noncentral_f", dfnum=dfnum, dfden=dfden, nonc=nonc)
         shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(_np.shape(dfnum), _np.shape(dfden),
                                                                                 _np.shape(nonc))
@@ -416,10 +359,6 @@ class Generator:
     def multinomial(self, n, pvals, size=None):
         """Counts of n draws over the categories of pvals (the last one takes what is left): one binomial per
         category, each conditioned on the draws before it."""
-        from . import _ufuncs as f
-        from ._manipulation import stack
-        from ._random_rejection import binomial
-
         pv = pvals.get() if isinstance(pvals, _core.ndarray) else _np.asarray(pvals, dtype=_np.float64)
         if pv.ndim == 0:
             raise ValueError("pvals must have at least 1 dimension")
@@ -435,7 +374,7 @@ class Generator:
         counts = []
         for j in range(k - 1):
             pj = self._host(_np.broadcast_to(pv[..., j], batch).astype(_np.float64))
-            q = f.clip(pj / f.where(rest > 0, rest, 1.0), 0.0, 1.0)
+            q = _ufuncs.clip(pj / _ufuncs.where(rest > 0, rest, 1.0), 0.0, 1.0)
             x = binomial(self, left, q, batch).astype("float64")
             counts.append(x)
             left, rest = _core.settled(left - x, rest - pj)
@@ -443,20 +382,14 @@ class Generator:
         return stack(counts, axis=-1).astype("int64")
 
     def zipf(self, a, size=None):
-        from ._random_rejection import zipf
-
         _check("zipf", a=a)
         return zipf(self, a, size)
 
     def logseries(self, p, size=None):
-        from ._random_rejection import logseries
-
         _check("logseries", p=p)
         return logseries(self, p, size)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None):
-        from ._random_rejection import hypergeometric
-
         _check("hypergeometric", ngood=ngood, nbad=nbad, nsample=nsample)
         return hypergeometric(self, ngood, nbad, nsample, size)
 
@@ -467,9 +400,6 @@ class Generator:
 
     def permuted(self, x, axis=None, out=None):
         """x with each slice along axis shuffled independently (all elements together when axis is None)."""
-        from ._selection import take_along_axis
-        from ._sort import argsort
-
         a = x if isinstance(x, _core.ndarray) else self._host(x)
         if axis is None:
             r = a.reshape(-1)[self._perm(a.size)].reshape(a.shape)
@@ -492,9 +422,6 @@ class Generator:
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
         """Draws of nsample items without replacement from groups of the given sizes: one hypergeometric draw per
         group, each from what the earlier groups left (both of NumPy's methods give this distribution)."""
-        from ._manipulation import stack
-        from ._random_rejection import hypergeometric
-
         if method not in ("count", "marginals"):
             raise ValueError('method must be "count" or "marginals".')
         c = _np.asarray(colors.get() if isinstance(colors, _core.ndarray) else colors)
@@ -521,16 +448,11 @@ class Generator:
         return stack(counts, axis=-1).astype("int64") if counts else self._host(_np.zeros(shape + (0,), _np.int64))
 
     def vonmises(self, mu, kappa, size=None):
-        from ._random_rejection import vonmises
-
         _check("vonmises", mu=mu, kappa=kappa)
         return vonmises(self, mu, kappa, size)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
         """mean + z @ F with F from cov by svd (NumPy's default), eigh or cholesky, on tegula arrays."""
-        from . import linalg
-        from . import _ufuncs as f
-
         if method not in ("svd", "eigh", "cholesky"):
             raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
         m = mean if isinstance(mean, _core.ndarray) else self._host(mean, _np.float64)
@@ -555,11 +477,11 @@ class Generator:
                 from ._reductions import allclose
 
                 psd = bool(allclose((vh.T * sv) @ vh, c, rtol=tol, atol=tol))
-                factor = f.sqrt(sv)[:, None] * vh
+                factor = _ufuncs.sqrt(sv)[:, None] * vh
             else:
                 sv, u = linalg.eigh(c)
                 psd = not bool((sv < -tol).any())
-                factor = (u * f.sqrt(f.abs(sv))).T
+                factor = (u * _ufuncs.sqrt(_ufuncs.abs(sv))).T
             if not psd and check_valid != "ignore":
                 if check_valid == "raise":
                     raise ValueError("covariance is not symmetric positive-semidefinite.")
@@ -606,20 +528,15 @@ class Generator:
 
     def _perm(self, n):
         """A uniformly random permutation of range(n): the argsort of 64 random bits per element."""
-        from ._sort import argsort
-
         w = self._words(2 * n).reshape(-1, 2).astype("uint64")
         return argsort((w[:, 0] << 32) | w[:, 1])
 
     def permutation(self, x, axis=0):
-        from ._creation import arange
-
         if isinstance(x, (int, _np.integer)):
             return arange(int(x), dtype="int64", device=self.device)[self._perm(int(x))]
         a = self._host(x) if not isinstance(x, _core.ndarray) else x
         if a.ndim == 0:
             raise _np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
-        from ._selection import take
 
         return take(a, self._perm(a.shape[axis]), axis=axis)
 
@@ -633,8 +550,6 @@ class Generator:
         """NumPy's choice. With p: draws with replacement invert the cumulative probabilities (a binary search per
         draw); draws without replacement take the k largest of log(u) / p (Efraimidis and Spirakis), which picks
         as p-weighted sequential sampling does."""
-        from ._selection import take
-
         if isinstance(a, (int, _np.integer)):
             if a < 0:
                 raise ValueError("a must be a positive integer unless no samples are taken")
@@ -663,19 +578,19 @@ class Generator:
                 cdf = cumsum(w)
                 cdf = cdf / cdf[-1]
                 idx = searchsorted(cdf, self._unit((k,), "float64"), side="right")
-                from . import _ufuncs as f
+                from . import _ufuncs
 
-                idx = f.minimum(idx, n - 1)
+                idx = _ufuncs.minimum(idx, n - 1)
         else:
             if k > n:
                 raise ValueError("Cannot take a larger sample than population when replace is False")
             if w is None:
                 idx = self._perm(n)[:k]
             else:
-                from . import _ufuncs as f
+                from . import _ufuncs
                 from ._sort import argsort
 
-                keys = f.log(self._unit((n,), "float64", open_low=True)) / w  # -inf where p == 0: never chosen
+                keys = _ufuncs.log(self._unit((n,), "float64", open_low=True)) / w  # -inf where p == 0: never chosen
                 idx = argsort(-keys)[:k]
         r = take(pool, idx, axis=axis)
         return r.reshape(pool.shape[:axis] + shape + pool.shape[axis + 1:]) if shape != (k,) else r

@@ -24,6 +24,10 @@ import tegula.tile as _tt
 from . import _core
 from ._common import _arr, _is_complex
 from ._indexing import _launch
+from ._creation import asarray, ascontiguousarray, zeros
+from ._manipulation import stack
+from ._sort import percentile, searchsorted
+from ._ufuncs import where
 
 _T = 512  # elements per block of the interpreter's counting kernel
 
@@ -44,8 +48,6 @@ def _count(idx, w, counts, n: _tt.int64, nb: _tt.int64, HAS_W: _tt.Constant[bool
 def _counts(idx, nb, weights=None):
     """Per-bin totals of `weights` (or of ones) over the flat int64 bin indices `idx`; indices outside 0..nb-1 are
     skipped. int64 counts, float64 sums of real weights."""
-    from ._creation import ascontiguousarray, zeros
-
     dev = _core.device_of(idx)
     acc = "int64" if weights is None or not (weights._dtype_name.startswith(("float", "bfloat"))) else "float64"
     idx = ascontiguousarray(idx).reshape(-1)
@@ -91,9 +93,6 @@ def _weighted_counts(idx, nb, weights):
 def _bin_of(x, edges):
     """The bin of each element of x among the sorted `edges` (last bin closed on the right); -1 or len(edges) - 1
     when outside, NaN included."""
-    from ._sort import searchsorted
-    from ._ufuncs import where
-
     nb = edges.shape[0] - 1
     i = searchsorted(edges, x, side="right") - 1
     return where(x == edges[-1], nb - 1, i)
@@ -109,8 +108,6 @@ def _host_float(a):
 
 def _min_max(a):
     """a's min and max as NumPy scalars of its dtype (float32 for bfloat16), read with one synchronisation."""
-    from ._manipulation import stack
-
     both = _np.asarray(stack([a.min(), a.max()]).get())
     if a._dtype_name == "bfloat16":
         both = both.astype(_np.float32)
@@ -173,8 +170,6 @@ def _bw_doane(x):
 
 
 def _bw_fd(x):
-    from ._sort import percentile
-
     q75, q25 = _np.asarray(percentile(x, [75, 25]).get()).tolist()
     return 2.0 * (q75 - q25) * x.size ** (-1.0 / 3.0)
 
@@ -195,8 +190,6 @@ _ESTIMATORS = {"auto": _bw_auto, "fd": _bw_fd, "doane": _bw_doane, "rice": _bw_r
 
 def _bin_edges(a, bins, range, weights):
     """NumPy's _get_bin_edges: (edges as a device array, number of equal bins or None)."""
-    from ._creation import asarray
-
     dev = _core.device_of(a)
     if isinstance(bins, str):
         if bins not in _ESTIMATORS:
@@ -313,8 +306,6 @@ def bincount(x, weights=None, minlength=0):
 
 def digitize(x, bins, right=False):
     """The index of the bin each element of x falls in, for monotonically increasing or decreasing `bins`."""
-    from ._sort import searchsorted
-
     x = _arr(x)
     if _is_complex(x):
         raise TypeError("x may not be complex")
@@ -337,9 +328,6 @@ def digitize(x, bins, right=False):
 
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     """The multidimensional histogram of the (N, D) sample (or a sequence of D arrays): float64 counts and D edges."""
-    from ._creation import asarray
-    from ._manipulation import stack
-
     if isinstance(sample, (list, tuple)):
         like = next((s for s in sample if isinstance(s, _core.ndarray)), None)
         sample = stack([_arr(s, like) if like is not None else _arr(s) for s in sample], axis=1)
@@ -382,9 +370,6 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         edges.append(e)
         nbin.append(e.shape[0] + 1)
         dedges.append((e[1:] - e[:-1]).astype("float64"))
-    from ._sort import searchsorted
-    from ._ufuncs import where
-
     flat = None
     for i in builtins.range(d):
         col = sample[:, i]

@@ -14,6 +14,8 @@ from ._common import _arr
 from numpy import (base_repr, binary_repr, errstate, format_float_positional, format_float_scientific,  # noqa: F401
                    get_printoptions, getbufsize, geterr, geterrcall, iterable, min_scalar_type, mintypecode,
                    printoptions, promote_types, set_printoptions, setbufsize, seterr, seterrcall, typename)
+from ._creation import asarray
+from ._ufuncs import isfinite
 # (seterr/geterr/errstate govern NumPy's own floating-point warnings on the host: tegula's kernels raise none,
 # as CuPy's do not)
 
@@ -178,9 +180,6 @@ class vectorize:
 
 
 def asarray_chkfinite(a, dtype=None, order=None, *, device=None):
-    from ._creation import asarray
-    from ._ufuncs import isfinite
-
     r = asarray(a, dtype=dtype, device=device)
     if r._dtype_name.startswith(("float", "complex", "bfloat")) and not bool(isfinite(r).all()):
         raise ValueError("array must not contain infs or NaNs")

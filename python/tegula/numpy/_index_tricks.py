@@ -10,6 +10,9 @@ from numpy import index_exp, ndindex, s_  # noqa: F401 - NumPy's: no arrays invo
 
 from . import _value_ranges
 from ._core import ndarray
+from ._creation import arange, array, linspace
+from ._host_utils import _host
+from ._manipulation import broadcast_shapes, broadcast_to, concatenate, stack
 
 __all__ = ["mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "ndindex", "ndenumerate", "broadcast"]
 
@@ -34,8 +37,6 @@ def _range(k):
 
 def _slice_array(k):
     """The 1-D array a slice stands for in r_/c_ and a one-slice mgrid/ogrid."""
-    from ._creation import arange, linspace
-
     start, stop, step, points, _ = _range(k)
     if _is_complex_step(step):
         return linspace(start, stop, num=points)
@@ -50,9 +51,6 @@ class _Grid:
         self.sparse = sparse
 
     def __getitem__(self, key):
-        from ._creation import arange
-        from ._manipulation import broadcast_to, stack
-
         if isinstance(key, slice):
             start, stop, step, points, spacing = _range(key)
             if _is_complex_step(step):
@@ -94,9 +92,6 @@ class _Concatenator:
         self.axis, self.ndmin, self.trans1d, self.name = axis, ndmin, trans1d, name
 
     def __getitem__(self, key):
-        from ._creation import array
-        from ._manipulation import concatenate
-
         if not isinstance(key, tuple):
             key = (key,)
         axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
@@ -158,8 +153,6 @@ c_ = _Concatenator(-1, 2, 0, "c_")
 
 def ndenumerate(arr):
     """NumPy's ndenumerate over a host copy of `arr` (one synchronisation): (index, value) pairs."""
-    from ._host_utils import _host
-
     return _np.ndenumerate(_host(arr))
 
 
@@ -168,8 +161,6 @@ class broadcast:
     ValueError when they do not; iterating it walks host copies of the arguments (tuples of NumPy scalars)."""
 
     def __init__(self, *args):
-        from ._manipulation import broadcast_shapes
-
         if len(args) > 64:
             raise ValueError(f"Need at most 64 array objects, got {len(args)}")  # NumPy's limit (NPY_MAXARGS)
         self._args = args
@@ -180,8 +171,6 @@ class broadcast:
         self.index = 0
 
     def __iter__(self):
-        from ._host_utils import _host
-
         for item in _np.broadcast(*[_host(a) for a in self._args]):
             self.index += 1
             yield item

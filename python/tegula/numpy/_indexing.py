@@ -21,6 +21,7 @@ from . import _core, _scan_engines, _value_ranges
 from ._core import ndarray
 from ._creation import arange, empty
 from ._manipulation import broadcast_to
+from . import _index_kernels
 
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
                   "arrays are valid indices")
@@ -62,12 +63,6 @@ def host_view(a):
     if a._device_id >= 0:
         raise ValueError("host_view of a GPU array: copy it with .get()")
     return _np.asarray(_HostInterface(a))
-
-
-def _kernels():
-    from . import _index_kernels
-
-    return _index_kernels
 
 
 def _tiles(n, t):
@@ -257,7 +252,7 @@ def compress_flat(x, keep):
     out = empty((m.count,), x._dtype_name, device=_core.device_of(x))
     if m.count:
         known = _value_ranges.bounds(x)
-        _spread_packed(_kernels().compress, m, x, out, x._device_id, out)
+        _spread_packed(_index_kernels.compress, m, x, out, x._device_id, out)
         if known is not None:  # a subset of x's values
             _value_ranges.note(out, *known)
     return out
@@ -277,7 +272,7 @@ def expand_flat(a, keep, value):
     if not m.count:
         return True
     value = value._contiguous() if value._pending else value
-    _spread_packed(_kernels().expand, m, flat, value, a._device_id, flat)
+    _spread_packed(_index_kernels.expand, m, flat, value, a._device_id, flat)
     return True
 
 
@@ -288,7 +283,7 @@ def _spread_packed(kernel, m, spread, packed, device_id, written):
     if _is_complex(spread):
         width, real = 2, "float32" if spread._dtype_name == "complex64" else "float64"
         spread, packed = spread._view_as(real), packed._contiguous()._view_as(real)
-    T = _kernels().TILE
+    T = _index_kernels.TILE
     _launch(kernel, _tiles(m.keep.size, T), (spread, m.keep, m.pos, packed, T, width), device_id, written)
 
 
@@ -592,9 +587,9 @@ def _run(plan, vals, write):
     # at most 16 columns: every one of the 64 threads then owns rows of the tile; wider tiles (8 x 128) come out
     # wrong from the GPU code generator today (the interpreter gets them right)
     TC = min(16, 1 << max(0, Q - 1).bit_length())
-    TR = _kernels().TILE // TC
+    TR = _index_kernels.TILE // TC
     col_tiles = _tiles(Q, TC)
-    _launch(_kernels().indexed, _tiles(R, TR) * col_tiles,
+    _launch(_index_kernels.indexed, _tiles(R, TR) * col_tiles,
             (base, idx, idx if pre is None else pre, idx if post is None else post, vals, pre_step, post_step,
              col_tiles, TR, TC, pre is not None, post is not None, write), plan.a._device_id, base if write else vals)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _core, _layout
-from ._common import (_arr, _arrays_on_one_device, _axis, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis,
-                      same_dtype_copy)
+from ._common import _arr, _arrays_on_one_device, _axis, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis
 from ._core import _tegula, as_array, dtype_name, ndarray
 from ._creation import empty
+from ._creation import arange
 
 
 def _index_order(a, order, allowed="CFA"):
@@ -307,8 +307,6 @@ def size(a, axis=None):
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """NumPy's diagonal (as a copy: a gather of the elements, where NumPy returns a read-only view)."""
-    from ._creation import arange
-
     a = _arr(a)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")

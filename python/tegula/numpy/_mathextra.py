@@ -11,12 +11,18 @@ import numpy as _np
 from . import _core
 from ._common import _arr, _axis
 from ._special import i0  # noqa: F401  (exported here: __all__)
-
-
-def _f():
-    from . import _ufuncs
-
-    return _ufuncs
+from . import _ufuncs, linalg
+from ._array_api import nextafter
+from ._common import _is_py_scalar, _no_complex
+from ._construct import vander
+from ._convolve import convolve
+from ._creation import arange, zeros
+from ._dtypes import result_type
+from ._manipulation import broadcast_arrays, concatenate, moveaxis
+from ._matmul import matmul, outer
+from ._reductions import allclose, cumprod, cumsum
+from ._sort import searchsorted, sort
+from ._ufuncs import _float_loop, conjugate
 
 
 # ---- element-wise -------------------------------------------------------------------------------
@@ -24,9 +30,6 @@ def _floating(x, name):
     """x as a tegula array of a floating type: integers and booleans in NumPy's float loop dtype for them (bool
     and 8-bit integers float16, 16-bit float32, wider float64); complex x is NumPy's TypeError for the float-only
     ufunc `name`."""
-    from ._common import _no_complex
-    from ._ufuncs import _float_loop
-
     _no_complex(name, x)
     x = _arr(x)
     return x if x._dtype_name.startswith(("float", "bfloat")) else x.astype(_float_loop(x._dtype_name))
@@ -34,99 +37,83 @@ def _floating(x, name):
 
 def cbrt(x):
     """The real cube root: |x| ** (1/3) with x's sign, refined by one Newton step (NumPy's cbrt is libm's)."""
-    f = _f()
     x = _floating(x, "cbrt")
-    ax = f.abs(x)
+    ax = _ufuncs.abs(x)
     y = ax ** (1.0 / 3.0)
-    safe = f.where(y > 0, y, 1.0)
-    y = f.where((y > 0) & f.isfinite(y), y - (y * y * y - ax) / (3.0 * safe * safe), y)
-    return f.copysign(y, x)
+    safe = _ufuncs.where(y > 0, y, 1.0)
+    y = _ufuncs.where((y > 0) & _ufuncs.isfinite(y), y - (y * y * y - ax) / (3.0 * safe * safe), y)
+    return _ufuncs.copysign(y, x)
 
 
 def gcd(x1, x2):
     """Greatest common divisor of integers (Euclid's steps on the whole array until every pair is done)."""
-    f = _f()
     a, b = _arr(x1), _arr(x2)
     for t in (a, b):
         if not t._dtype_name.startswith(("int", "uint", "bool")):
             raise TypeError("ufunc 'gcd' did not contain a loop with signature matching types")
-    from ._dtypes import result_type
 
     dt = _np.dtype(result_type(a, b)).name
-    a, b = f.abs(a.astype(dt)), f.abs(b.astype(dt))
+    a, b = _ufuncs.abs(a.astype(dt)), _ufuncs.abs(b.astype(dt))
     a, b = _broadcast(a, b)
     a, b = a.copy(), b.copy()
     while bool((b != 0).any()):
         nz = b != 0
-        r = f.where(nz, a % f.where(nz, b, 1), 0)
-        a, b = _core.settled(f.where(nz, b, a), r)
+        r = _ufuncs.where(nz, a % _ufuncs.where(nz, b, 1), 0)
+        a, b = _core.settled(_ufuncs.where(nz, b, a), r)
     return a
 
 
 def _broadcast(a, b):
-    from ._manipulation import broadcast_arrays
-
     return broadcast_arrays(a, b)
 
 
 def lcm(x1, x2):
-    f = _f()
     a, b = _arr(x1), _arr(x2)
     g = gcd(a, b)
-    from ._dtypes import result_type
 
     dt = _np.dtype(result_type(a, b)).name
-    return f.where(g == 0, 0, f.abs(a.astype(dt) // f.where(g == 0, 1, g) * b.astype(dt)))
+    return _ufuncs.where(g == 0, 0, _ufuncs.abs(a.astype(dt) // _ufuncs.where(g == 0, 1, g) * b.astype(dt)))
 
 
 def divmod(x1, x2):  # noqa: A001 - NumPy's name
-    f = _f()
-    return f.floor_divide(x1, x2), f.remainder(x1, x2)
+    return _ufuncs.floor_divide(x1, x2), _ufuncs.remainder(x1, x2)
 
 
 def modf(x):
-    f = _f()
     x = _floating(x, "modf")
-    whole = f.trunc(x)
-    frac = f.where(f.isinf(x), f.copysign(0.0, x), x - whole)
-    return f.copysign(frac, x), whole
+    whole = _ufuncs.trunc(x)
+    frac = _ufuncs.where(_ufuncs.isinf(x), _ufuncs.copysign(0.0, x), x - whole)
+    return _ufuncs.copysign(frac, x), whole
 
 
 def frexp(x):
     """(mantissa in [0.5, 1), exponent) with x = m * 2**e; 0, inf and NaN give (x, 0) as NumPy."""
-    f = _f()
     x = _floating(x, "frexp")
-    ax = f.abs(x)
-    finite = f.isfinite(x) & (x != 0)
-    e = f.where(finite, f.floor(f.log2(f.where(finite, ax, 1.0))) + 1.0, 0.0)
-    m = f.where(finite, x / f.exp2(e), x)
+    ax = _ufuncs.abs(x)
+    finite = _ufuncs.isfinite(x) & (x != 0)
+    e = _ufuncs.where(finite, _ufuncs.floor(_ufuncs.log2(_ufuncs.where(finite, ax, 1.0))) + 1.0, 0.0)
+    m = _ufuncs.where(finite, x / _ufuncs.exp2(e), x)
     # log2 can round across a power of two: bring m into [0.5, 1)
-    big = finite & (f.abs(m) >= 1.0)
-    m, e = f.where(big, m * 0.5, m), f.where(big, e + 1.0, e)
-    small = finite & (f.abs(m) < 0.5)
-    m, e = f.where(small, m * 2.0, m), f.where(small, e - 1.0, e)
+    big = finite & (_ufuncs.abs(m) >= 1.0)
+    m, e = _ufuncs.where(big, m * 0.5, m), _ufuncs.where(big, e + 1.0, e)
+    small = finite & (_ufuncs.abs(m) < 0.5)
+    m, e = _ufuncs.where(small, m * 2.0, m), _ufuncs.where(small, e - 1.0, e)
     return m, e.astype("int32")
 
 
 def ldexp(x1, x2):
-    f = _f()
     x = _floating(x1, "ldexp")
     # a Python int exponent is an integer (next to a float array a weak scalar would turn float)
     e = _arr(_np.asarray(x2) if isinstance(x2, int) and not isinstance(x2, bool) else x2, x)
     if e._dtype_name.startswith(("float", "complex")):
         raise TypeError("ufunc 'ldexp' not supported for the input types, and the inputs could not be safely coerced")
     half = (e // 2).astype(x._dtype_name)  # in two steps, so 2**e alone never overflows while the product fits
-    return x * f.exp2(half) * f.exp2(e.astype(x._dtype_name) - half)
+    return x * _ufuncs.exp2(half) * _ufuncs.exp2(e.astype(x._dtype_name) - half)
 
 
 def heaviside(x1, x2):
     """NumPy's float loops (ee, ff, dd): the operands' promoted dtype (Python scalars weak), integers and bools
     in their float loop dtype."""
-    from ._common import _is_py_scalar, _no_complex
-    from ._dtypes import result_type
-    from ._ufuncs import _float_loop
-
-    f = _f()
     for v in (x1, x2):
         _no_complex("heaviside", v)
     a = x1 if _is_py_scalar(x1) else _arr(x1)
@@ -139,21 +126,19 @@ def heaviside(x1, x2):
         rt = _np.dtype(result_type(a, b)).name
         rt = rt if rt.startswith("float") else _float_loop(rt)
     x = _arr(a).astype(rt) if _is_py_scalar(a) or a._dtype_name != rt else a
-    return f.where(f.isnan(x), x, f.where(x < 0, 0.0, f.where(x > 0, 1.0, b))).astype(rt)
+    return _ufuncs.where(_ufuncs.isnan(x), x, _ufuncs.where(x < 0, 0.0, _ufuncs.where(x > 0, 1.0, b))).astype(rt)
 
 
 def sinc(x):
-    f = _f()
     x = _arr(x)
     if not x._dtype_name.startswith(("float", "complex", "bfloat")):
         x = x.astype("float64")
-    y = math.pi * f.where(x == 0, 1.0e-20, x)
-    return f.sin(y) / y
+    y = math.pi * _ufuncs.where(x == 0, 1.0e-20, x)
+    return _ufuncs.sin(y) / y
 
 
 def bitwise_count(x):
     """The number of 1 bits in |x| (NumPy's bitwise_count), as uint8: a SWAR popcount in the unsigned type."""
-    f = _f()
     x = _arr(x)
     name = x._dtype_name
     if not name.startswith(("int", "uint", "bool")):
@@ -163,7 +148,7 @@ def bitwise_count(x):
         return x.astype("uint8")
     bits = 8 * x.itemsize
     # |INT_MIN| wraps to INT_MIN: as the same-width unsigned type it is 2**(bits-1), whose one bit is right
-    u = (f.abs(x) if name.startswith("int") else x).astype(f"uint{bits}").astype("uint64")
+    u = (_ufuncs.abs(x) if name.startswith("int") else x).astype(f"uint{bits}").astype("uint64")
     m1, m2, m4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
     u = u - ((u >> 1) & m1)
     u = (u & m2) + ((u >> 2) & m2)
@@ -175,29 +160,24 @@ def bitwise_count(x):
 def spacing(x):
     """The distance from x to the next representable value away from zero (negative for negative x), as
     NumPy's: nextafter(x, +-inf) - x; NaN for inf and NaN."""
-    from ._array_api import nextafter
-
-    f = _f()
     x = _floating(x, "spacing")
-    away = f.where(f.signbit(x), -_np.inf, _np.inf).astype(x._dtype_name)
-    r = f.where(f.isfinite(x), nextafter(x, away) - x, _np.nan)
-    r = f.where(x == 0, nextafter(f.abs(x), _np.inf), r)  # NumPy: +0 and -0 both give the smallest positive value
+    away = _ufuncs.where(_ufuncs.signbit(x), -_np.inf, _np.inf).astype(x._dtype_name)
+    r = _ufuncs.where(_ufuncs.isfinite(x), nextafter(x, away) - x, _np.nan)
+    r = _ufuncs.where(x == 0, nextafter(_ufuncs.abs(x), _np.inf), r)  # NumPy: +0 and -0 both give the smallest positive value
     if x._dtype_name == "float16":  # NumPy's float16 loop: a negative x gets the (positive) gap below |x|
-        m = f.abs(x)
-        r = f.where((x < 0) & f.isfinite(x), m - nextafter(m, _np.float16(0)), r)
+        m = _ufuncs.abs(x)
+        r = _ufuncs.where((x < 0) & _ufuncs.isfinite(x), m - nextafter(m, _np.float16(0)), r)
     return r
 
 
 def isposinf(x):
-    f = _f()
     x = _arr(x)
-    return f.isinf(x) & ~f.signbit(x)
+    return _ufuncs.isinf(x) & ~_ufuncs.signbit(x)
 
 
 def isneginf(x):
-    f = _f()
     x = _arr(x)
-    return f.isinf(x) & f.signbit(x)
+    return _ufuncs.isinf(x) & _ufuncs.signbit(x)
 
 
 # ---- reductions and differences -----------------------------------------------------------------
@@ -211,25 +191,17 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
-    from ._reductions import cumsum
-
-    f = _f()
     a = _arr(a)
-    return cumsum(f.where(f.isnan(a), 0, a) if a._dtype_name.startswith(("float", "complex")) else a, axis, dtype, out)
+    return cumsum(_ufuncs.where(_ufuncs.isnan(a), 0, a) if a._dtype_name.startswith(("float", "complex")) else a, axis, dtype, out)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
-    from ._reductions import cumprod
-
-    f = _f()
     a = _arr(a)
-    return cumprod(f.where(f.isnan(a), 1, a) if a._dtype_name.startswith(("float", "complex")) else a, axis, dtype,
+    return cumprod(_ufuncs.where(_ufuncs.isnan(a), 1, a) if a._dtype_name.startswith(("float", "complex")) else a, axis, dtype,
                    out)
 
 
 def ediff1d(ary, to_end=None, to_begin=None):
-    from ._manipulation import concatenate
-
     a = _arr(ary).reshape(-1)
     parts = [a[1:] - a[:-1]]
     if to_begin is not None:
@@ -242,8 +214,6 @@ def ediff1d(ary, to_end=None, to_begin=None):
 def gradient(f_, *varargs, axis=None, edge_order=1):
     """Second-order central differences inside, first- or second-order one-sided ones at the edges; uniform
     spacing per axis (a scalar per axis) or coordinates (a 1-D array per axis), as NumPy's."""
-    from ._manipulation import concatenate, moveaxis
-
     y = _arr(f_)
     if not y._dtype_name.startswith(("float", "complex")):
         y = y.astype("float64")
@@ -301,7 +271,6 @@ def gradient(f_, *varargs, axis=None, edge_order=1):
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     y = _arr(y)
-    from ._manipulation import moveaxis
 
     m = moveaxis(y, axis, -1)
     if x is None:
@@ -314,9 +283,6 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 def interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of the increasing points (xp, fp) at x, as NumPy's (left/right past the
     ends, or the periodic extension with period)."""
-    from ._sort import searchsorted
-
-    f = _f()
     xa = _arr(x)
     xpa, fpa = _arr(xp, xa), _arr(fp, xa)
     if xpa.ndim != 1 or fpa.ndim != 1:
@@ -345,26 +311,22 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         fpv = concatenate([fpv[-1:], fpv, fpv[:1]])
     n = xpv.shape[0]
     if n == 1:
-        r = f.where(xv < xpv[0], fpv[0] if left is None else left, f.where(xv > xpv[0], fpv[0] if right is None
+        r = _ufuncs.where(xv < xpv[0], fpv[0] if left is None else left, _ufuncs.where(xv > xpv[0], fpv[0] if right is None
                                                                             else right, fpv[0]))
         return r + 0 * xv
-    j = f.minimum(f.maximum(searchsorted(xpv, xv.reshape(-1), side="right") - 1, 0), n - 2).reshape(xv.shape)
+    j = _ufuncs.minimum(_ufuncs.maximum(searchsorted(xpv, xv.reshape(-1), side="right") - 1, 0), n - 2).reshape(xv.shape)
     x0, x1, y0, y1 = xpv[j], xpv[j + 1], fpv[j], fpv[j + 1]
     dxp = x1 - x0
-    slope = (y1 - y0) / f.where(dxp == 0, 1.0, dxp)
-    r = f.where(dxp == 0, y0, y0 + slope * (xv - x0))
-    r = f.where(xv == x1, y1, r)  # exactly at a point: its value
+    slope = (y1 - y0) / _ufuncs.where(dxp == 0, 1.0, dxp)
+    r = _ufuncs.where(dxp == 0, y0, y0 + slope * (xv - x0))
+    r = _ufuncs.where(xv == x1, y1, r)  # exactly at a point: its value
     lo = fpv[0] if left is None else left
     hi = fpv[-1] if right is None else right
-    r = f.where(xv < xpv[0], lo, f.where(xv > xpv[-1], hi, r))
+    r = _ufuncs.where(xv < xpv[0], lo, _ufuncs.where(xv > xpv[-1], hi, r))
     return r
 
 
 def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
-    from ._manipulation import concatenate, moveaxis
-    from ._reductions import cumsum
-
-    f = _f()
     p = _arr(p)
     if not p._dtype_name.startswith("float"):
         p = p.astype("float64")
@@ -374,8 +336,8 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
         discont = period / 2
     high = period / 2
     ddmod = (dd + high) % period - high
-    ddmod = f.where((ddmod == -high) & (dd > 0), high, ddmod)
-    correct = f.where(f.abs(dd) < discont, 0.0, ddmod - dd)
+    ddmod = _ufuncs.where((ddmod == -high) & (dd > 0), high, ddmod)
+    correct = _ufuncs.where(_ufuncs.abs(dd) < discont, 0.0, ddmod - dd)
     out = concatenate([m[..., :1], m[..., 1:] + cumsum(correct, axis=-1)], axis=-1)
     return moveaxis(out, -1, axis)
 
@@ -410,8 +372,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
-    from ._manipulation import concatenate
-
     x = _arr(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
@@ -449,7 +409,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             fact = wsum - ddof * (w * _arr(aweights, x).astype("float64")).sum() / wsum
         xc = x - avg
     xw = xc if w is None else xc * w
-    from ._ufuncs import conjugate
 
     c = xw @ (conjugate(xc).T if xc._dtype_name.startswith("complex") else xc.T)
     c = c / fact
@@ -457,15 +416,14 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
-    f = _f()
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
         return c / c
     d = c.diagonal().copy()
-    sd = f.sqrt(d.real if d._dtype_name.startswith("complex") else d)
+    sd = _ufuncs.sqrt(d.real if d._dtype_name.startswith("complex") else d)
     c = c / sd[:, None] / sd[None, :]
     if not c._dtype_name.startswith("complex"):
-        c = f.clip(c, -1, 1)
+        c = _ufuncs.clip(c, -1, 1)
     return c
 
 
@@ -479,8 +437,6 @@ def array_equiv(a1, a2):
 
 
 def sort_complex(a):
-    from ._sort import sort
-
     a = _arr(a)
     r = sort(a)
     if r._dtype_name.startswith("complex"):
@@ -490,15 +446,10 @@ def sort_complex(a):
 
 
 def matvec(x1, x2):
-    from ._matmul import matmul
-
     return matmul(_arr(x1), _arr(x2)[..., None])[..., 0]
 
 
 def vecmat(x1, x2):
-    from ._matmul import matmul
-    from ._ufuncs import conjugate
-
     a = _arr(x1)
     a = conjugate(a) if a._dtype_name.startswith("complex") else a
     return matmul(a[..., None, :], _arr(x2))[..., 0, :]
@@ -516,9 +467,6 @@ def polyval(p, x):
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """Least squares through tegula.numpy.linalg.lstsq on the scaled Vandermonde matrix (as NumPy's)."""
-    from . import linalg
-    from ._construct import vander
-
     deg = int(deg)
     if deg < 0:
         raise ValueError("expected deg >= 0")
@@ -540,7 +488,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         rhs = rhs * (wa if rhs.ndim == 1 else wa[:, None])
     if rcond is None:
         rcond = xa.shape[0] * _np.finfo(_np.float64).eps
-    scale = _f().sqrt((lhs * lhs).sum(axis=0))
+    scale = _ufuncs.sqrt((lhs * lhs).sum(axis=0))
     lhs = lhs / scale
     c, resids, rank, sv = linalg.lstsq(lhs, rhs, rcond=rcond)
     c = (c.T / scale).T
@@ -553,10 +501,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         return c, resids, rank, sv, rcond
     if not cov:
         return c
-    from . import linalg as la
-    from ._matmul import outer
-
-    base = la.inv(lhs.T @ lhs) / outer(scale, scale)
+    base = linalg.inv(lhs.T @ lhs) / outer(scale, scale)
     if cov == "unscaled":
         fac = 1.0
     else:
@@ -611,9 +556,6 @@ def roots(p):
 
 
 def _poly_pad(a, b):
-    from ._creation import zeros
-    from ._manipulation import concatenate
-
     a, b = _arr(a), _arr(b)
     a, b = _arr(_np.atleast_1d(a.get()) if a.ndim == 0 else a), _arr(_np.atleast_1d(b.get()) if b.ndim == 0 else b)
     n = max(a.shape[0], b.shape[0])
@@ -633,17 +575,12 @@ def polysub(a1, a2):
 
 
 def polymul(a1, a2):
-    from ._convolve import convolve
-
     return convolve(_arr(a1), _arr(a2))
 
 
 def polydiv(u, v):
     """(quotient, remainder) of the polynomial division u / v, as NumPy's (floats; the remainder's leading
     near-zero coefficients dropped)."""
-    from ._creation import zeros
-    from ._reductions import allclose
-
     ua, va = _arr(u), _arr(v)
     dt = "complex128" if ua._dtype_name.startswith("complex") or va._dtype_name.startswith("complex") else "float64"
     w = ua.astype(dt).reshape(-1)
@@ -662,8 +599,6 @@ def polydiv(u, v):
 
 
 def polyder(p, m=1):
-    from ._creation import arange
-
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -678,9 +613,6 @@ def polyder(p, m=1):
 
 
 def polyint(p, m=1, k=None):
-    from ._creation import arange
-    from ._manipulation import concatenate
-
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")

@@ -17,6 +17,11 @@ import numpy as _np
 from . import _core
 from ._common import _arr, _axis
 from ._core import ndarray
+from ._creation import ascontiguousarray, empty
+from ._dtypes import result_type
+from ._indexing import _launch
+from ._manipulation import broadcast_to, moveaxis
+from ._ufuncs import conjugate
 
 _BLAS = ("float16", "bfloat16", "float32", "float64")
 
@@ -24,8 +29,6 @@ _BLAS = ("float16", "bfloat16", "float32", "float64")
 def _matmul_on_axes(a, b, axes, out, dtype):
     """matmul with the gufunc axes= argument: each operand's core axes (two, or one for a 1-D operand) moved last,
     multiplied, and the result's core axes moved where axes[2] says."""
-    from ._manipulation import moveaxis
-
     if not isinstance(axes, (list, tuple)) or len(axes) != 3:
         raise ValueError("axes should be a list with an entry for all 3 inputs and outputs")
     a, b = _arr(a), _arr(b)
@@ -134,7 +137,6 @@ def _result_dtype(a, b):
         return "bfloat16" if da == db else "float32"
     if da == db:
         return da
-    from ._dtypes import result_type
 
     return _np.dtype(result_type(a, b)).name
 
@@ -220,10 +222,6 @@ def _complex(a, b, batch, m, n, k, rt):
 
 def _tile(a, b, batch, m, n, k, rt):
     """Integers and bool on the GPU: a tile kernel on the CUDA cores (exact, wrapping as NumPy does)."""
-    from ._creation import ascontiguousarray, empty
-    from ._indexing import _launch
-    from ._manipulation import broadcast_to
-
     count = math.prod(batch) if batch else 1
     work = "int32" if rt == "bool" else rt
     ca = ascontiguousarray(broadcast_to(a, tuple(batch) + (m, k)).astype(work).reshape(count, m, k))
@@ -284,8 +282,6 @@ def dot(a, b, out=None):
 
 def vdot(a, b):
     """The dot product of the flattened arrays, the first conjugated (NumPy's vdot): a 0-d array."""
-    from ._ufuncs import conjugate
-
     a, b = _arr(a), _arr(b)
     fa, fb = a.reshape(-1), b.reshape(-1)
     if fa.shape != fb.shape:
@@ -307,7 +303,6 @@ def inner(a, b):
     a, b = _arr(a), _arr(b)
     if a.ndim == 0 or b.ndim == 0:
         return a * b
-    from ._manipulation import moveaxis
 
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
 
@@ -323,8 +318,6 @@ def outer(a, b, out=None):
 
 def tensordot(a, b, axes=2):
     """Contract axes of a with axes of b: the contracted axes are moved last / first and folded into one matmul."""
-    from ._manipulation import moveaxis
-
     a, b = _arr(a), _arr(b)
     if isinstance(axes, int):
         if axes < 0:

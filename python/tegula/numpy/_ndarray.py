@@ -6,6 +6,10 @@ import numpy as _np
 
 from . import _core
 from ._core import ndarray, np_dtype, to_numpy
+from . import _creation, _flatiter, _functions, _layout, _manipulation
+from ._common import _complex_warning
+from ._creation import asarray, empty
+from ._indexing import getitem_advanced, setitem_advanced
 
 
 def _normalize_shape(args):
@@ -35,7 +39,6 @@ def _getitem(self, key):
         r = self._getitem_basic((None,) if key is None else key)
         if r is not None:
             return r
-    from ._indexing import getitem_advanced
 
     return getitem_advanced(self, key)
 
@@ -69,7 +72,6 @@ def _setitem(self, key, value):
             basic = value.reshape(value.shape[lead:])
         if self._setitem_basic(key, basic):
             return
-    from ._indexing import setitem_advanced
 
     setitem_advanced(self, key, value)
 
@@ -84,12 +86,6 @@ def _is_complex_value(v):
     if isinstance(v, (complex, _np.complexfloating)):
         return True
     return isinstance(v, _np.ndarray) and v.dtype.kind == "c"
-
-
-def _complex_warning():
-    from ._common import _complex_warning as warn
-
-    warn()
 
 
 # .real / .imag: NumPy's views. A complex array's parts are float views of its storage (a pending array is
@@ -196,8 +192,6 @@ def _iter(self):
 
 
 def _reshape(self, *shape, order="C", copy=None):
-    from . import _manipulation
-
     return _manipulation.reshape(self, _normalize_shape(shape), order=order, copy=copy)
 
 
@@ -253,14 +247,10 @@ def _to_device(self, device, stream=None):
 
 def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     """NumPy's astype: any dtype spelling; a new array even for the same dtype unless copy=False."""
-    from . import _creation
-
     return _creation._astype(self, dtype, order, copy)
 
 
 def _copy(self, order="C"):
-    from . import _creation
-
     return _creation.copy(self, order)
 
 
@@ -275,8 +265,6 @@ _SCALAR_LEFT = {_np.add: "add", _np.subtract: "sub", _np.multiply: "mul", _np.tr
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    from . import _functions
-
     if method == "__call__" and not kwargs and len(inputs) == 2 and inputs[1] is self:
         op = _SCALAR_LEFT.get(ufunc)
         x = inputs[0]
@@ -325,8 +313,6 @@ def _tnp_method(name):
 
 def _method(name):
     def call(self, *args, **kwargs):
-        from . import _functions
-
         return getattr(_functions, name)(self, *args, **kwargs)
 
     call.__name__ = name
@@ -335,8 +321,6 @@ def _method(name):
 
 def _clip(self, min=None, max=None, out=None, **kwargs):  # noqa: A002
     """NumPy's ndarray.clip: positional bounds are min and max (the function's a_min/a_max must come in pairs)."""
-    from . import _functions
-
     return _functions.clip(self, min=min, max=max, out=out, **kwargs)
 
 
@@ -401,8 +385,6 @@ def _dump(self, file):
 def _rebuild(host, dtype_name, device_id):
     """Unpickling: the values back on the device they were pickled from (the default device when this process has
     no such device; the CPU interpreter for CPU arrays)."""
-    from ._creation import asarray
-
     if device_id < 0:
         device = _core.Device("cpu")
     else:
@@ -428,7 +410,6 @@ def _construct(shape, dtype=float, buffer=None, offset=0, strides=None, order=No
     if buffer is not None or strides is not None or offset:
         raise NotImplementedError("tegula.numpy.ndarray(shape, dtype, buffer=/offset=/strides=): an array over existing "
                                   "memory is made with tegula.numpy.asarray or from_dlpack")
-    from ._creation import empty
 
     return empty(shape, dtype, "C" if order is None else order)
 
@@ -481,7 +462,6 @@ def install(namespace):
     A.copy = _copy
     A.fill = _fill
     A.to_device = _to_device
-    from . import _layout
 
     A.flags = property(_layout.Flags)
     for name in ("sum", "prod", "mean", "std", "var", "max", "min", "argmax", "argmin", "all", "any", "ravel",
@@ -510,6 +490,5 @@ def install(namespace):
     import types
 
     A.__class_getitem__ = classmethod(types.GenericAlias)  # ndarray[shape, dtype] in annotations, as NumPy's
-    from . import _flatiter
 
     A.flat = property(_flatiter.get_flat, _flatiter.set_flat)

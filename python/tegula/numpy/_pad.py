@@ -17,13 +17,12 @@ from . import _reductions
 from ._common import _arr, _is_float, _is_py_scalar, _py_all, _py_min
 from ._core import as_array
 from ._creation import arange, empty, full
+from ._sort import median
 
 _ALLOWED = {"empty": [], "edge": [], "wrap": [], "constant": ["constant_values"], "linear_ramp": ["end_values"],
             "maximum": ["stat_length"], "mean": ["stat_length"], "median": ["stat_length"],
             "minimum": ["stat_length"], "reflect": ["reflect_type"], "symmetric": ["reflect_type"]}
 def _median(x, axis, keepdims):
-    from ._sort import median
-
     return median(x, axis=axis, keepdims=keepdims)
 
 

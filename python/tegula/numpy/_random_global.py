@@ -5,6 +5,7 @@ Twister's (see tegula.numpy.random)."""
 from __future__ import annotations
 
 import numpy as _np
+from ._generator import Philox, default_rng
 
 __all__ = ["RandomState", "seed", "rand", "randn", "randint", "random", "random_sample", "ranf", "sample", "uniform", "normal",
            "standard_normal", "exponential", "standard_exponential", "choice", "permutation", "shuffle", "laplace",
@@ -51,8 +52,6 @@ class RandomState:
     def seed(self, seed=None):
         """Restarts the generator from `seed` (an int, a sequence of ints, a BitGenerator or None for fresh
         entropy)."""
-        from ._generator import default_rng
-
         if seed is not None and not hasattr(seed, "random_raw") and _np.any(_np.asarray(seed) < 0):
             raise ValueError("Seed must be between 0 and 2**32 - 1")
         self._gen = default_rng(seed)
@@ -125,8 +124,6 @@ class RandomState:
         return dict(self._g().bit_generator.state)
 
     def set_state(self, state):
-        from ._generator import Philox, default_rng
-
         if not isinstance(state, dict) or state.get("bit_generator") != "Philox4x32":
             raise ValueError("set_state takes the dict get_state() returns (bit_generator 'Philox4x32')")
         key = (int(state["key"][1]) << 32) | int(state["key"][0])

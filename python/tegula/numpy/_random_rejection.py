@@ -15,6 +15,12 @@ import math
 import numpy as _np
 
 from . import _core
+from . import _ufuncs
+from ._array_api import arccos
+from ._creation import ascontiguousarray, full
+from ._indexing import nonzero_flat
+from ._manipulation import broadcast_to
+from ._random_checks import _size_tuple
 
 _STIRLING = (8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04, -5.952380952380952e-04,
              8.417508417508418e-04, -1.917526917526918e-03, 6.410256410256410e-03, -2.955065359477124e-02,
@@ -24,18 +30,16 @@ _STIRLING = (8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-0
 def loggam(x):
     """log Gamma(x) for x >= 1 (a tegula array): the Stirling series at x shifted to 7 or more, less the logs of
     the factors skipped."""
-    from . import _ufuncs as f
-
-    shift = f.where(x < 7.0, f.floor(7.0 - x), 0.0)
+    shift = _ufuncs.where(x < 7.0, _ufuncs.floor(7.0 - x), 0.0)
     x0 = x + shift
     x2 = 1.0 / (x0 * x0)
     s = _STIRLING[9]
     for c in reversed(_STIRLING[:9]):
         s = s * x2 + c
-    gl = s / x0 + 0.5 * math.log(2 * math.pi) + (x0 - 0.5) * f.log(x0) - x0
+    gl = s / x0 + 0.5 * math.log(2 * math.pi) + (x0 - 0.5) * _ufuncs.log(x0) - x0
     for j in range(7):
-        gl = gl - f.where(j < shift, f.log(x + j), 0.0)
-    return f.where((x == 1.0) | (x == 2.0), 0.0, gl)
+        gl = gl - _ufuncs.where(j < shift, _ufuncs.log(x + j), 0.0)
+    return _ufuncs.where((x == 1.0) | (x == 2.0), 0.0, gl)
 
 
 def _params(gen, values):
@@ -48,17 +52,12 @@ def _params(gen, values):
 
 def _flat(params, shape):
     """Each parameter broadcast to `shape` and flattened (contiguous, so rounds can gather the pending ones)."""
-    from ._creation import ascontiguousarray
-    from ._manipulation import broadcast_to
-
     return [ascontiguousarray(broadcast_to(p, shape)).reshape(-1) for p in params]
 
 
 def _prepared(gen, values, size):
     """(each parameter (host or device values, as _params takes them) broadcast to the draw's shape and flattened,
     that shape, the number of draws); the flat parameters are None when there are no draws."""
-    from ._random_checks import _size_tuple
-
     arrays = _params(gen, values)
     shape = _size_tuple(size) if size is not None else _np.broadcast_shapes(*[a.shape for a in arrays])
     n = math.prod(shape)
@@ -79,12 +78,8 @@ def _rounds(device, first, params, draw):
     shrink the arrays round by round, and on the GPU every new size class compiles the round's kernels again), and
     its work is about n + r q n for r later rounds (a value is still pending after them with probability q^r).
     Each round's one sync is whether any value is still pending."""
-    from . import _ufuncs as f
-    from ._creation import full
-    from ._indexing import nonzero_flat
-
     ok, values = _core.settled(*draw(params))
-    out = _core.settled(f.where(ok, values, first))
+    out = _core.settled(_ufuncs.where(ok, values, first))
     idx = nonzero_flat(~ok)
     m = idx.shape[0]
     if m == 0:
@@ -94,7 +89,7 @@ def _rounds(device, first, params, draw):
     pending = full((m,), True, "bool", device=device)
     while True:
         ok, values = _core.settled(*draw(sub))
-        got, pending = _core.settled(f.where(pending & ok, values, got), pending & ~ok)
+        got, pending = _core.settled(_ufuncs.where(pending & ok, values, got), pending & ~ok)
         if not bool(pending.any()):
             break
     out[idx] = got
@@ -107,17 +102,14 @@ def _subset(idx, arrays):
 
 
 def standard_gamma(gen, shape_k, size, dtype="float64"):
-    from . import _ufuncs as f
-    from ._random_checks import _size_tuple
-
     (k,) = _params(gen, (shape_k,))
     shape = _size_tuple(size) if size is not None else k.shape
     n = math.prod(shape)
     (kf,) = _flat((k,), shape)
     boost = kf < 1.0
-    alpha = f.where(boost, kf + 1.0, kf)
+    alpha = _ufuncs.where(boost, kf + 1.0, kf)
     d = alpha - 1.0 / 3.0
-    c = 1.0 / f.sqrt(9.0 * d)
+    c = 1.0 / _ufuncs.sqrt(9.0 * d)
     d, c = _core.settled(d, c)  # computed once, not again in every round
 
     def draw(params):
@@ -126,29 +118,27 @@ def standard_gamma(gen, shape_k, size, dtype="float64"):
         x = gen._normal((m,), "float64")
         u = gen._unit((m,), "float64", open_low=True)
         v = (1.0 + cc * x) ** 3
-        ok = (v > 0.0) & (f.log(u) < 0.5 * x * x + dd - dd * v + dd * f.log(f.where(v > 0.0, v, 1.0)))
+        ok = (v > 0.0) & (_ufuncs.log(u) < 0.5 * x * x + dd - dd * v + dd * _ufuncs.log(_ufuncs.where(v > 0.0, v, 1.0)))
         return ok | (dd != dd), dd * v  # a NaN shape (NumPy lets it through) gives NaN at once
 
     g = _rounds(gen.device, 0.0, (d, c), draw) if n else gen._host(_np.zeros(0))
     if n:
         u = gen._unit((n,), "float64", open_low=True)
-        g = f.where(boost, g * f.exp(f.log(u) / f.where(kf > 0, kf, 1.0)), g)
-        g = f.where(kf == 0, 0.0, g)
+        g = _ufuncs.where(boost, g * _ufuncs.exp(_ufuncs.log(u) / _ufuncs.where(kf > 0, kf, 1.0)), g)
+        g = _ufuncs.where(kf == 0, 0.0, g)
     r = g.reshape(shape)
     return r.astype(dtype) if dtype != "float64" else r
 
 
 def poisson(gen, lam, size):
-    from . import _ufuncs as f
-
     flat, shape, n = _prepared(gen, (lam,), size)
     if n == 0:
         return _no_draws(gen, shape)
     (lf,) = flat
     small = ~(lf >= 10.0)  # NaN lam (from noncentral_chisquare's NaN parameters) ends at once in the product loop
-    limit = f.exp(-lf)
-    slam = f.sqrt(lf)
-    loglam = f.log(f.where(lf > 0, lf, 1.0))
+    limit = _ufuncs.exp(-lf)
+    slam = _ufuncs.sqrt(lf)
+    loglam = _ufuncs.log(_ufuncs.where(lf > 0, lf, 1.0))
     b = 0.931 + 2.53 * slam
     a = -0.059 + 0.02483 * b
     invalpha = 1.1239 + 1.1328 / (b - 3.4)
@@ -159,15 +149,14 @@ def poisson(gen, lam, size):
         m = lam_.shape[0]
         u = gen._unit((m,), "float64") - 0.5
         v = gen._unit((m,), "float64", open_low=True)
-        us = 0.5 - f.abs(u)
-        k = f.floor((2.0 * a_ / us + b_) * u + lam_ + 0.43)
+        us = 0.5 - _ufuncs.abs(u)
+        k = _ufuncs.floor((2.0 * a_ / us + b_) * u + lam_ + 0.43)
         quick = (us >= 0.07) & (v <= vr_)
-        kk = f.where(k >= 0, k, 0.0)
+        kk = _ufuncs.where(k >= 0, k, 0.0)
         slow = (k >= 0) & ~((us < 0.013) & (v > us)) & (
-            f.log(v) + f.log(ia) - f.log(a_ / (us * us) + b_) <= -lam_ + kk * ll - loggam(kk + 1.0))
+            _ufuncs.log(v) + _ufuncs.log(ia) - _ufuncs.log(a_ / (us * us) + b_) <= -lam_ + kk * ll - loggam(kk + 1.0))
         return quick | slow, k
 
-    from ._indexing import nonzero_flat
 
     out = gen._host(_np.zeros(n))
     ib = nonzero_flat(~small)
@@ -182,33 +171,31 @@ def poisson(gen, lam, size):
         lim = limit[idx]
         live = prod > lim
         while bool(live.any()):
-            count = count + f.where(live, 1.0, 0.0)
-            prod = prod * f.where(live, gen._unit((idx.shape[0],), "float64", open_low=True), 1.0)
+            count = count + _ufuncs.where(live, 1.0, 0.0)
+            prod = prod * _ufuncs.where(live, gen._unit((idx.shape[0],), "float64", open_low=True), 1.0)
             count, prod, live = _core.settled(count, prod, live & (prod > lim))
         out[idx] = count
     return out.astype("int64").reshape(shape)
 
 
 def binomial(gen, n_trials, p, size):
-    from . import _ufuncs as f
-
     flat, shape, count = _prepared(gen, (n_trials, p), size)
     if count == 0:
         return _no_draws(gen, shape)
     nf, pf = flat
-    nf = f.floor(nf)  # NumPy takes the integer part of n
+    nf = _ufuncs.floor(nf)  # NumPy takes the integer part of n
     flip = pf > 0.5
-    q_small = f.where(flip, 1.0 - pf, pf)  # draw with min(p, q), then n - k where p was flipped
+    q_small = _ufuncs.where(flip, 1.0 - pf, pf)  # draw with min(p, q), then n - k where p was flipped
     big = nf * q_small >= 10.0
     qq = 1.0 - q_small
-    spq = f.sqrt(nf * q_small * qq)
+    spq = _ufuncs.sqrt(nf * q_small * qq)
     b = 1.15 + 2.53 * spq
     a = -0.0873 + 0.0248 * b + 0.01 * q_small
     c = nf * q_small + 0.5
     vr = 0.92 - 4.2 / b
     alpha = (2.83 + 5.1 / b) * spq
-    lpq = f.log(f.where(big, q_small / qq, 1.0))
-    m = f.floor((nf + 1.0) * q_small)
+    lpq = _ufuncs.log(_ufuncs.where(big, q_small / qq, 1.0))
+    m = _ufuncs.floor((nf + 1.0) * q_small)
     h = loggam(m + 1.0) + loggam(nf - m + 1.0)
 
     def btrs(params):
@@ -216,15 +203,14 @@ def binomial(gen, n_trials, p, size):
         k_n = n_.shape[0]
         u = gen._unit((k_n,), "float64") - 0.5
         v = gen._unit((k_n,), "float64", open_low=True)
-        us = 0.5 - f.abs(u)
-        k = f.floor((2.0 * a_ / us + b_) * u + c_)
+        us = 0.5 - _ufuncs.abs(u)
+        k = _ufuncs.floor((2.0 * a_ / us + b_) * u + c_)
         inside = (k >= 0) & (k <= n_)
-        kk = f.where(inside, k, 0.0)
+        kk = _ufuncs.where(inside, k, 0.0)
         quick = (us >= 0.07) & (v <= vr_)
-        slow = f.log(v * al / (a_ / (us * us) + b_)) <= h_ - loggam(kk + 1.0) - loggam(n_ - kk + 1.0) + (kk - m_) * lp
+        slow = _ufuncs.log(v * al / (a_ / (us * us) + b_)) <= h_ - loggam(kk + 1.0) - loggam(n_ - kk + 1.0) + (kk - m_) * lp
         return inside & (quick | slow), k
 
-    from ._indexing import nonzero_flat
 
     out = gen._host(_np.zeros(count))
     ib = nonzero_flat(big)
@@ -237,71 +223,66 @@ def binomial(gen, n_trials, p, size):
         q_ = 1.0 - p_
         u = gen._unit((isml.shape[0],), "float64")
         k = gen._host(_np.zeros(isml.shape[0]))
-        pk = f.where(p_ < 1.0, f.exp(n_ * f.log1p(-f.where(p_ < 1.0, p_, 0.0))), 0.0)  # P(K = 0) = q^n
+        pk = _ufuncs.where(p_ < 1.0, _ufuncs.exp(n_ * _ufuncs.log1p(-_ufuncs.where(p_ < 1.0, p_, 0.0))), 0.0)  # P(K = 0) = q^n
         cdf = pk
         live = (u > cdf) & (k < n_)
         while bool(live.any()):
-            pk = pk * (n_ - k) / (k + 1.0) * (p_ / f.where(q_ > 0, q_, 1.0))
-            k = k + f.where(live, 1.0, 0.0)
-            cdf = cdf + f.where(live, pk, 0.0)
+            pk = pk * (n_ - k) / (k + 1.0) * (p_ / _ufuncs.where(q_ > 0, q_, 1.0))
+            k = k + _ufuncs.where(live, 1.0, 0.0)
+            cdf = cdf + _ufuncs.where(live, pk, 0.0)
             pk, k, cdf, live = _core.settled(pk, k, cdf, live & (u > cdf) & (k < n_))
         out[isml] = k
-    out = f.where(flip, nf - out, out)
+    out = _ufuncs.where(flip, nf - out, out)
     return out.astype("int64").reshape(shape)
 
 
 def vonmises(gen, mu, kappa, size):
     """Best and Fisher's rejection on the wrapped Cauchy envelope (as NumPy's), kappa < 1e-8 uniform on the
     circle, kappa > 1e6 the wrapped normal; results in [-pi, pi]."""
-    from . import _ufuncs as f
-
     flat, shape, n = _prepared(gen, (mu, kappa), size)
     if n == 0:
         return gen._host(_np.zeros(shape))
     mf, kf = flat
-    kk = f.where(kf > 0, kf, 1.0)
-    r = 1.0 + f.sqrt(1.0 + 4.0 * kk * kk)
-    rho = (r - f.sqrt(2.0 * r)) / (2.0 * kk)
-    s = f.where(kf < 1e-5, 1.0 / kk + kk, (1.0 + rho * rho) / (2.0 * rho))
+    kk = _ufuncs.where(kf > 0, kf, 1.0)
+    r = 1.0 + _ufuncs.sqrt(1.0 + 4.0 * kk * kk)
+    rho = (r - _ufuncs.sqrt(2.0 * r)) / (2.0 * kk)
+    s = _ufuncs.where(kf < 1e-5, 1.0 / kk + kk, (1.0 + rho * rho) / (2.0 * rho))
     s, kk = _core.settled(s, kk)
 
     def best_fisher(params):
         s_, k_ = params
         m = s_.shape[0]
         u = gen._unit((m,), "float64")
-        z = f.cos(math.pi * u)
+        z = _ufuncs.cos(math.pi * u)
         w = (1.0 + s_ * z) / (s_ + z)
         y = k_ * (s_ - w)
         v = gen._unit((m,), "float64", open_low=True)
-        ok = (y * (2.0 - y) - v >= 0) | ((y > 0) & (f.log(f.where(y > 0, y, 1.0) / v) + 1.0 - y >= 0))
+        ok = (y * (2.0 - y) - v >= 0) | ((y > 0) & (_ufuncs.log(_ufuncs.where(y > 0, y, 1.0) / v) + 1.0 - y >= 0))
         return ok, w
 
     w = _rounds(gen.device, 0.0, (s, kk), best_fisher)
     half = gen._unit((n,), "float64")
-    from ._array_api import arccos
 
-    angle = arccos(f.clip(w, -1.0, 1.0))
+    angle = arccos(_ufuncs.clip(w, -1.0, 1.0))
     def wrap(t):  # into [-pi, pi] as NumPy: |t| + pi modulo 2 pi, less pi, negated for negative t
-        m_ = f.fmod(f.abs(t) + math.pi, 2.0 * math.pi) - math.pi
-        return f.where(t < 0, -m_, m_)
+        m_ = _ufuncs.fmod(_ufuncs.abs(t) + math.pi, 2.0 * math.pi) - math.pi
+        return _ufuncs.where(t < 0, -m_, m_)
 
-    wrapped = wrap(f.where(half < 0.5, -angle, angle) + mf)
+    wrapped = wrap(_ufuncs.where(half < 0.5, -angle, angle) + mf)
     uniform = math.pi * (2.0 * gen._unit((n,), "float64") - 1.0) + mf * 0.0
-    normal = wrap(mf + f.sqrt(1.0 / kk) * gen._normal((n,), "float64"))
-    out = f.where(kf < 1e-8, uniform, f.where(kf > 1e6, normal, f.where(kf != kf, kf, wrapped)))
+    normal = wrap(mf + _ufuncs.sqrt(1.0 / kk) * gen._normal((n,), "float64"))
+    out = _ufuncs.where(kf < 1e-8, uniform, _ufuncs.where(kf > 1e6, normal, _ufuncs.where(kf != kf, kf, wrapped)))
     return out.reshape(shape)
 
 
 def zipf(gen, a, size):
     """Devroye's rejection for the Zipf (zeta) distribution, as NumPy's; values past int64's range are redrawn."""
-    from . import _ufuncs as f
-
     flat, shape, n = _prepared(gen, (a,), size)
     if n == 0:
         return _no_draws(gen, shape)
     (af,) = flat
     am1 = af - 1.0
-    b = f.exp2(am1)
+    b = _ufuncs.exp2(am1)
     am1, b = _core.settled(am1, b)
 
     def devroye(params):
@@ -309,10 +290,10 @@ def zipf(gen, a, size):
         m = am.shape[0]
         u = 1.0 - gen._unit((m,), "float64")  # in (0, 1]
         v = gen._unit((m,), "float64")
-        x = f.floor(f.exp(-f.log(u) / am))
+        x = _ufuncs.floor(_ufuncs.exp(-_ufuncs.log(u) / am))
         fits = (x >= 1.0) & (x <= 9.2e18)
-        xs = f.where(fits, x, 1.0)
-        t = f.exp(am * f.log1p(1.0 / xs))
+        xs = _ufuncs.where(fits, x, 1.0)
+        t = _ufuncs.exp(am * _ufuncs.log1p(1.0 / xs))
         return fits & (v * xs * (t - 1.0) / (bb - 1.0) <= t / bb), xs
 
     return _rounds(gen.device, 1.0, (am1, b), devroye).astype("int64").reshape(shape)
@@ -320,25 +301,23 @@ def zipf(gen, a, size):
 
 def logseries(gen, p, size):
     """Kemp's second algorithm for the logarithmic series distribution, as NumPy's."""
-    from . import _ufuncs as f
-
     flat, shape, n = _prepared(gen, (p,), size)
     if n == 0:
         return _no_draws(gen, shape)
     (pf,) = flat
-    r = _core.settled(f.log1p(-pf))
+    r = _core.settled(_ufuncs.log1p(-pf))
 
     def kemp(params):
         p_, r_ = params
         m = p_.shape[0]
         v = gen._unit((m,), "float64")
         u = gen._unit((m,), "float64")
-        q = -f.expm1(r_ * u)
-        q_ok = f.where((q > 0) & (q < 1), q, 0.5)
-        deep = f.floor(1.0 + f.log(f.where(v > 0, v, 1.0)) / f.log(q_ok))
+        q = -_ufuncs.expm1(r_ * u)
+        q_ok = _ufuncs.where((q > 0) & (q < 1), q, 0.5)
+        deep = _ufuncs.floor(1.0 + _ufuncs.log(_ufuncs.where(v > 0, v, 1.0)) / _ufuncs.log(q_ok))
         one = v >= p_
         deep_ok = (v <= q * q) & (deep >= 1.0) & (v > 0)
-        value = f.where(one, 1.0, f.where(v <= q * q, deep, f.where(v >= q, 1.0, 2.0)))
+        value = _ufuncs.where(one, 1.0, _ufuncs.where(v <= q * q, deep, _ufuncs.where(v >= q, 1.0, 2.0)))
         return one | deep_ok | (v > q * q), value
 
     return _rounds(gen.device, 1.0, (pf, r), kemp).astype("int64").reshape(shape)
@@ -347,21 +326,19 @@ def logseries(gen, p, size):
 def hypergeometric(gen, ngood, nbad, nsample, size):
     """Good items in nsample drawn without replacement from ngood good and nbad bad ones: one Bernoulli draw per
     item taken, with the odds of what is left (min(nsample, total - nsample) rounds, by the symmetry NumPy uses)."""
-    from . import _ufuncs as f
-
     flat, shape, n = _prepared(gen, (ngood, nbad, nsample), size)
     if n == 0:
         return _no_draws(gen, shape)
     gf, bf, sf = flat
     total = gf + bf
     flip = sf > total * 0.5
-    draws = f.where(flip, total - sf, sf)  # draw the smaller side, take the complement after
+    draws = _ufuncs.where(flip, total - sf, sf)  # draw the smaller side, take the complement after
     rounds = int(draws.max()) if n else 0
     good_left, left, got = gf, total, gf * 0.0
     for k in range(rounds):
         active = draws > k
         u = gen._unit((n,), "float64")
         hit = active & (u * left < good_left)
-        got, good_left, left = _core.settled(got + f.where(hit, 1.0, 0.0), good_left - f.where(hit, 1.0, 0.0),
-                                             left - f.where(active, 1.0, 0.0))
-    return f.where(flip, gf - got, got).astype("int64").reshape(shape)
+        got, good_left, left = _core.settled(got + _ufuncs.where(hit, 1.0, 0.0), good_left - _ufuncs.where(hit, 1.0, 0.0),
+                                             left - _ufuncs.where(active, 1.0, 0.0))
+    return _ufuncs.where(flip, gf - got, got).astype("int64").reshape(shape)

@@ -10,6 +10,14 @@ import numpy as _np
 
 from . import _core
 from ._common import _arr
+from . import _ufuncs
+from ._construct import atleast_3d
+from ._creation import arange, asarray, ascontiguousarray, zeros
+from ._dtypes import result_type
+from ._indexing import nonzero
+from ._manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_dims, flip, moveaxis, split, stack,
+                            vstack)
+from ._selection import _clip_indices
 
 
 def _norm_axis(axis, ndim):
@@ -19,8 +27,6 @@ def _norm_axis(axis, ndim):
 
 
 def append(arr, values, axis=None):
-    from ._manipulation import concatenate
-
     a = _arr(arr)
     v = _arr(values, a)
     if axis is None:
@@ -44,8 +50,6 @@ def _positions(obj, n, what):
 
 
 def delete(arr, obj, axis=None):
-    from ._manipulation import moveaxis
-
     a = _arr(arr)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -63,8 +67,6 @@ def delete(arr, obj, axis=None):
 
 def insert(arr, obj, values, axis=None):
     """values inserted before the given positions along axis (flattened when None), as NumPy's."""
-    from ._manipulation import broadcast_to, concatenate, moveaxis
-
     a = _arr(arr)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -101,8 +103,6 @@ def insert(arr, obj, values, axis=None):
 
 
 def column_stack(tup):
-    from ._manipulation import concatenate
-
     arrays = []
     for v in tup:
         v = _arr(v)
@@ -111,22 +111,15 @@ def column_stack(tup):
 
 
 def row_stack(tup):
-    from ._manipulation import vstack
-
     return vstack(tup)
 
 
 def dstack(tup):
-    from ._construct import atleast_3d
-    from ._manipulation import concatenate
-
     arrs = [atleast_3d(_arr(v)) for v in tup]
     return concatenate(arrs, axis=2)
 
 
 def _split(a, indices_or_sections, axis, name, min_ndim):
-    from ._manipulation import split
-
     a = _arr(a)
     if a.ndim < min_ndim:
         raise ValueError(f"{name} only works on arrays of {min_ndim} or more dimensions")
@@ -149,8 +142,6 @@ def dsplit(ary, indices_or_sections):
 
 
 def rot90(m, k=1, axes=(0, 1)):
-    from ._manipulation import flip
-
     a = _arr(m)
     axes = tuple(axes)
     if len(axes) != 2:
@@ -172,8 +163,6 @@ def rot90(m, k=1, axes=(0, 1)):
 
 
 def rollaxis(a, axis, start=0):
-    from ._manipulation import moveaxis
-
     a = _arr(a)
     n = a.ndim
     axis = _norm_axis(axis, n)
@@ -190,8 +179,6 @@ def rollaxis(a, axis, start=0):
 
 def resize(a, new_shape):
     """new_shape filled with a's elements, repeated in order (NumPy's np.resize, not ndarray.resize)."""
-    from ._manipulation import concatenate
-
     a = _arr(a).reshape(-1)
     shape = (int(new_shape),) if isinstance(new_shape, (int, _np.integer)) else tuple(int(s) for s in new_shape)
     if any(s < 0 for s in shape):
@@ -258,7 +245,6 @@ def unravel_index(indices, shape, order="C"):
 def _index_mode(i, n, mode, message):
     """Integer indices i for a length n by NumPy's clip modes: 'raise' (ValueError(message) for any outside
     [0, n)), 'wrap' (modulo n) or 'clip' (clamped)."""
-    f = _ufuncs()
     if mode == "raise":
         if bool(((i < 0) | (i >= n)).any()):
             raise ValueError(message)
@@ -266,20 +252,12 @@ def _index_mode(i, n, mode, message):
     if mode == "wrap":
         return i % n
     if mode == "clip":
-        return f.minimum(f.maximum(i, 0), n - 1)
+        return _ufuncs.minimum(_ufuncs.maximum(i, 0), n - 1)
     raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-
-
-def _ufuncs():
-    from . import _ufuncs as f
-
-    return f
 
 
 def fill_diagonal(a, val, wrap=False):
     """Writes val along a's main diagonal, in place (a must be a tegula array)."""
-    from ._creation import arange
-
     if not isinstance(a, _core.ndarray):
         raise TypeError("fill_diagonal writes in place: a must be a tegula.numpy array")
     if a.ndim < 2:
@@ -302,8 +280,6 @@ def fill_diagonal(a, val, wrap=False):
 
 def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v in place, v repeated as needed (NumPy's put)."""
-    from ._selection import _clip_indices
-
     if not isinstance(a, _core.ndarray):
         raise TypeError("put writes in place: a must be a tegula.numpy array")
     n = a.size
@@ -352,15 +328,11 @@ def putmask(a, mask, values):
     v = _arr(values, a).astype(a._dtype_name)
     if v.shape != a.shape:
         v = resize(v, a.shape)
-    from . import _ufuncs as f
 
-    a[...] = f.where(m, v, a)
+    a[...] = _ufuncs.where(m, v, a)
 
 
 def put_along_axis(arr, indices, values, axis):
-    from ._creation import arange
-    from ._manipulation import broadcast_to
-
     if not isinstance(arr, _core.ndarray):
         raise TypeError("put_along_axis writes in place: arr must be a tegula.numpy array")
     idx = _arr(indices, arr)
@@ -383,8 +355,6 @@ def put_along_axis(arr, indices, values, axis):
 
 
 def select(condlist, choicelist, default=0):
-    from . import _ufuncs as f
-
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
@@ -394,19 +364,15 @@ def select(condlist, choicelist, default=0):
         if c._dtype_name != "bool":
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
     choices = [_arr(c, conds[0]) for c in choicelist]
-    from ._dtypes import result_type
 
     dt = _np.dtype(result_type(*choices, _np.asarray(default))).name
     out = _arr(_np.asarray(default), conds[0]).astype(dt)
     for c, v in zip(reversed(conds), reversed(choices)):
-        out = f.where(c, v.astype(dt), out)
+        out = _ufuncs.where(c, v.astype(dt), out)
     return out
 
 
 def choose(a, choices, out=None, mode="raise"):
-    from . import _ufuncs as f
-    from ._manipulation import broadcast_arrays
-
     ch = [_arr(c, _arr(a)) for c in choices]
     n = len(ch)
     idx = _index_mode(_arr(a), n, mode, "invalid entry in choice array")
@@ -414,7 +380,7 @@ def choose(a, choices, out=None, mode="raise"):
     idx, ch = parts[0], parts[1:]
     r = ch[-1]
     for k in range(n - 2, -1, -1):
-        r = f.where(idx == k, ch[k], r)
+        r = _ufuncs.where(idx == k, ch[k], r)
     if out is not None:
         out[...] = r
         return out
@@ -422,8 +388,6 @@ def choose(a, choices, out=None, mode="raise"):
 
 
 def piecewise(x, condlist, funclist, *args, **kw):
-    from . import _ufuncs as f
-
     x = _arr(x)
     single = _np.isscalar(condlist) or (isinstance(condlist, (_core.ndarray, _np.ndarray)) and
                                         _np.ndim(condlist) == x.ndim)
@@ -443,14 +407,12 @@ def piecewise(x, condlist, funclist, *args, **kw):
     out = x * 0
     for c, fn in zip(conds, funclist):
         val = fn(x, *args, **kw) if callable(fn) else fn
-        out = f.where(c, _arr(val, x).astype(out._dtype_name) if not _np.isscalar(val) else val, out)
+        out = _ufuncs.where(c, _arr(val, x).astype(out._dtype_name) if not _np.isscalar(val) else val, out)
     return out
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """func1d on each 1-D slice along axis: one call per slice (a Python loop, as NumPy's)."""
-    from ._manipulation import moveaxis, stack
-
     a = _arr(arr)
     axis = _norm_axis(axis, a.ndim)
     m = moveaxis(a, axis, -1)
@@ -465,8 +427,6 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
 
 def apply_over_axes(func, a, axes):
     """func(a, axis) over each axis in turn, the result kept at a's rank (NumPy's apply_over_axes)."""
-    from ._manipulation import expand_dims
-
     val = _arr(a)
     n = val.ndim
     for axis in ([axes] if isinstance(axes, int) else list(axes)):
@@ -485,8 +445,6 @@ def apply_over_axes(func, a, axes):
 def require(a, dtype=None, requirements=None, *, like=None):
     """a as a tegula array of dtype, C-contiguous when requirements ask for C (or contiguous / aligned / writeable
     / owned data, which every new tegula array has); 'F' is not supported (tegula arrays are C-ordered)."""
-    from ._creation import ascontiguousarray
-
     r = _arr(a)
     if dtype is not None:
         r = r.astype(_np.dtype(dtype).name)
@@ -505,8 +463,6 @@ def require(a, dtype=None, requirements=None, *, like=None):
 
 def ix_(*args):
     """An open mesh: the k-th 1-D sequence shaped to index axis k (booleans by their True positions)."""
-    from ._indexing import nonzero
-
     out = []
     n = len(args)
     for k, a in enumerate(args):
@@ -521,8 +477,6 @@ def ix_(*args):
 
 def _bits_along(x, axis, bitorder):
     """(x with `axis` moved last, that axis normalised): flattened for axis None; bitorder checked."""
-    from ._manipulation import moveaxis
-
     if bitorder not in ("big", "little"):
         raise ValueError("'order' must be either 'little' or 'big'")
     if axis is None:
@@ -533,9 +487,6 @@ def _bits_along(x, axis, bitorder):
 
 def packbits(a, axis=None, bitorder="big"):
     """Each 8 elements of (a != 0) along axis (flattened for None) packed into a uint8, zero-padded at the end."""
-    from ._creation import asarray, zeros
-    from ._manipulation import concatenate, moveaxis
-
     x = _arr(a)
     if x._dtype_name.startswith(("float", "complex", "bfloat")):
         raise TypeError("Expected an input array of integer or boolean data type")
@@ -552,9 +503,6 @@ def packbits(a, axis=None, bitorder="big"):
 
 
 def unpackbits(a, axis=None, count=None, bitorder="big"):
-    from ._creation import asarray, zeros
-    from ._manipulation import concatenate, moveaxis
-
     x = _arr(a)
     if x._dtype_name != "uint8":
         raise TypeError("Expected an input array of unsigned byte data type")
@@ -576,8 +524,6 @@ def unpackbits(a, axis=None, count=None, bitorder="big"):
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """NumPy's cross product of 3-element (or 2-element, as NumPy still takes them) vectors along the given axes."""
-    from ._manipulation import broadcast_arrays, moveaxis, stack
-
     if axis is not None:
         axisa = axisb = axisc = axis
     x, y = _arr(a), _arr(b)
@@ -601,8 +547,6 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 def block(arrays):
     """Nested lists of arrays joined innermost along the last axis, outward along earlier ones (NumPy's block)."""
-    from ._manipulation import concatenate
-
     def depth(x):
         return 1 + depth(x[0]) if isinstance(x, list) and x else (1 if isinstance(x, list) else 0)
 

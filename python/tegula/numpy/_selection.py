@@ -11,17 +11,15 @@ from ._common import _arr, _arrays_on_one_device, _axis, _finish
 from ._core import ndarray
 from ._creation import arange, empty
 from ._manipulation import broadcast_to, moveaxis, stack
+from ._indexing import compress_flat, nonzero as nz, nonzero_flat, take_rows
+from ._ufuncs import maximum, minimum
 
 
 def nonzero(a):
-    from ._indexing import nonzero as nz
-
     return nz(_arr(a))
 
 
 def flatnonzero(a):
-    from ._indexing import nonzero_flat
-
     return nonzero_flat(_arr(a))
 
 
@@ -38,8 +36,6 @@ def argwhere(a):
 def take(a, indices, axis=None, out=None, mode="raise"):
     """np.take: mode 'raise' checks the indices; 'wrap' takes them modulo the axis length; 'clip' clamps them to it
     (negative ones to 0, as NumPy's)."""
-    from ._indexing import take_rows
-
     a = _arr(a)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
@@ -97,8 +93,6 @@ def take_along_axis(arr, indices, axis=-1):
 
 
 def _clip_indices(idx, n):
-    from ._ufuncs import maximum, minimum
-
     return minimum(maximum(idx, 0), n - 1)
 
 
@@ -111,7 +105,5 @@ def compress(condition, a, axis=None, out=None):
 
 
 def extract(condition, arr):
-    from ._indexing import compress_flat
-
     arr, condition = _arrays_on_one_device([arr, condition])
     return compress_flat(arr, condition != 0)

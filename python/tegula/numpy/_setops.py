@@ -7,14 +7,14 @@ import numpy as _np
 
 from . import _core
 from ._common import _arr, _arrays_on_one_device
+from ._creation import zeros
+from ._manipulation import concatenate
+from ._sort import searchsorted, sort, unique
+from ._ufuncs import minimum
 
 
 def _member(values, sorted_unique):
     """values (flat) found in the sorted, duplicate-free sorted_unique: a bool array of values' length."""
-    from ._creation import zeros
-    from ._sort import searchsorted
-    from ._ufuncs import minimum
-
     n = sorted_unique.shape[0]
     if n == 0:
         return zeros(values.shape, "bool", device=_core.device_of(values))
@@ -24,8 +24,6 @@ def _member(values, sorted_unique):
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """Whether each element of `element` is in `test_elements`, in element's shape."""
-    from ._sort import unique
-
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     e, t = _arrays_on_one_device([element, test_elements])
@@ -36,9 +34,6 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """The sorted values in both; with return_indices, where each first occurs in ar1 and in ar2."""
-    from ._manipulation import concatenate
-    from ._sort import searchsorted, unique
-
     a, b = _arr(ar1).reshape(-1), _arr(ar2).reshape(-1)
     common = concatenate([a[:0], b[:0]]).dtype  # NumPy's result: the two dtypes' common one
     a, b = a.astype(common), b.astype(common)
@@ -53,18 +48,11 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 
 def union1d(ar1, ar2):
-    from ._manipulation import concatenate
-    from ._sort import unique
-
     return unique(concatenate([_arr(ar1).reshape(-1), _arr(ar2).reshape(-1)]))
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
     """The sorted unique values of ar1 that are not in ar2 (ar1 as given, in order, with assume_unique)."""
-    from ._sort import unique
-
-    from ._manipulation import concatenate
-
     a = _arr(ar1).reshape(-1)
     if not assume_unique:
         a = unique(a)
@@ -75,11 +63,6 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 def setxor1d(ar1, ar2, assume_unique=False):
     """The sorted values in exactly one of the two."""
-    from ._manipulation import concatenate
-    from ._sort import unique
-
-    from ._sort import sort
-
     a, b = _arr(ar1).reshape(-1), _arr(ar2).reshape(-1)
     aux = sort(concatenate([a if assume_unique else unique(a), b if assume_unique else unique(b)]))
     if aux.shape[0] == 0:

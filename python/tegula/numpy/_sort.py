@@ -25,6 +25,14 @@ import tegula.tile as _tt
 
 from . import _core, _cub
 from ._common import _arr, _arrays_on_one_device, _axis
+from . import _ufuncs
+from ._common import _parts
+from ._creation import arange, ascontiguousarray, empty, full
+from ._dtypes import result_type
+from ._indexing import _launch, nonzero_flat
+from ._manipulation import broadcast_to, concatenate, expand_dims, moveaxis, stack
+from ._reductions import cumsum, sum as _sum
+from ._selection import take_along_axis
 
 _T = 1024
 _RADIX = 16  # 4-bit digits: the (T, 16) one-hot tile stays small
@@ -130,17 +138,8 @@ def _scatter(keys, vals, offsets, keys_out, vals_out, n: _tt.int64, shift: _tt.i
     _tt.scatter(vals_out, (dest,), v, mask=valid)
 
 
-def _launch(kernel, grid, args, device_id):
-    from ._indexing import _launch as launch
-
-    launch(kernel, grid, args, device_id)
-
-
 def _radix_pass(keys, vals, shift, n, dev):
     """One stable pass over the 4-bit digit at `shift`: new (keys, vals)."""
-    from ._creation import empty
-    from ._reductions import cumsum
-
     blocks = -(-n // _T)
     hist = empty((blocks, _RADIX), "int64", device=_core.device_of(keys))
     _launch(_hist, blocks, (keys, hist, n, _np.int32(shift), _T, _RADIX), dev)
@@ -165,8 +164,6 @@ def _cub_sort(keys, vals, end_bit):
 
 def _argsort_rows(x, descending=False):
     """Stable argsort of each row of the C-contiguous 2-D array x (flat indices into x), as a flat int64 array."""
-    from ._creation import arange, ascontiguousarray, empty
-
     rows, cols = x.shape
     if x._dtype_name.startswith("complex"):
         # NumPy's order: the numbers, then those with a NaN imaginary part, a NaN real part, both ([R + Rj, R + nanj,
@@ -212,8 +209,6 @@ def _sort_one_row(c, descending):
     """The sorted values of the contiguous 1-D c through CUB: keys alone (-0.0 kept, just before +0.0). NumPy's 4-
     and 8-byte types sort ascending as they are (CUB reads c and writes the result: no key-mapping passes; NaNs come
     back positive); the others, and descending sorts, through unsigned keys mapped back."""
-    from ._creation import empty
-
     n = c.shape[0]
     if c._dtype_name in _NATIVE_KEYS and not descending:
         return _core._tegula.radix_sort(c, None, 8 * c.itemsize)[0]  # c is read, left alone
@@ -227,8 +222,6 @@ def _sort_one_row(c, descending):
 
 
 def _along_last(a, axis):
-    from ._manipulation import moveaxis
-
     a = _arr(a)
     if axis is None:
         return a.reshape(-1), None
@@ -243,8 +236,6 @@ def _along_last(a, axis):
 def _rows(a, axis, order):
     """What sort and argsort work on: (the array with `axis` moved last, C-contiguous and flat, the axis it came
     from or None, its shape, rows, cols)."""
-    from ._creation import ascontiguousarray
-
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     x, ax = _along_last(a, axis)
@@ -269,8 +260,6 @@ def _check_kind(kind):
 
 def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
     """Stable (every kind is stable here) argsort along `axis`; NaNs last as in NumPy."""
-    from ._manipulation import moveaxis
-
     _check_kind(kind)
     if axis is not None and _arr(a).ndim == 0:  # NumPy ravels a 0-d array first (its axes are then 0 and -1)
         a = _arr(a).reshape(1)
@@ -281,8 +270,6 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True)
 
 
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    from ._manipulation import moveaxis
-
     _check_kind(kind)
     c, ax, shape, rows, cols = _rows(a, axis, order)
     if rows == 1 and c.shape[0] > 1 and not c._dtype_name.startswith("complex") and _cub.ready(c):
@@ -331,10 +318,6 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 def lexsort(keys, axis=-1):
     """Indices sorting by several keys, the last one primary: one stable argsort per key, from the first (least
     significant) to the last. keys: a sequence of same-shaped arrays, or an array whose first axis lists them."""
-    from ._selection import take_along_axis
-    from ._creation import arange
-    from ._manipulation import broadcast_to, moveaxis
-
     if isinstance(keys, _core.ndarray):
         keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else [keys]
     elif isinstance(keys, _np.ndarray) or not isinstance(keys, (list, tuple)):
@@ -359,8 +342,6 @@ def lexsort(keys, axis=-1):
 
 def searchsorted(a, v, side="left", sorter=None):
     """Indices where v's elements would be inserted into the sorted 1-D a (NumPy's order: NaN last)."""
-    from ._creation import empty
-
     if side not in ("left", "right"):
         raise ValueError(f"search side must be 'left' or 'right' (got '{side}')")
     a = _arr(a)
@@ -370,7 +351,6 @@ def searchsorted(a, v, side="left", sorter=None):
         a = a[_arr(sorter, a)]
     scalar = not isinstance(v, _core.ndarray) and _np.ndim(v) == 0
     vv = _arr(v, a)
-    from ._dtypes import result_type
 
     if a._dtype_name.startswith("complex") or vv._dtype_name.startswith("complex"):
         r = _searchsorted_by_counting(a, vv.reshape(-1), side)
@@ -389,8 +369,6 @@ def searchsorted(a, v, side="left", sorter=None):
 def _sorts_before(x, y):
     """x before y in NumPy's sort order of complex values: first the numbers, then those with a NaN imaginary part,
     a NaN real part, both (R + Rj, R + nanj, nan + Rj, nan + nanj); within each, by real then imaginary part."""
-    from ._common import _parts
-
     (xr, xi), (yr, yi) = _parts(x.astype("complex128")), _parts(y.astype("complex128"))
     xc = (xr != xr).astype("int8") * 2 + (xi != xi).astype("int8")
     yc = (yr != yr).astype("int8") * 2 + (yi != yi).astype("int8")
@@ -402,9 +380,6 @@ def _searchsorted_by_counting(a, v, side):
     """searchsorted for complex values (no radix key holds both parts): per value of v, the count of a's elements
     before it in NumPy's lexicographic order with NaNs last, from comparisons of v against all of a, in chunks of
     v. O(len(a) len(v)) work, said by a PerformanceWarning once the product passes 2^24."""
-    from ._manipulation import concatenate
-    from ._reductions import sum as total
-
     n, m = a.shape[0], v.shape[0]
     if n * m > 1 << 24:
         import warnings
@@ -418,7 +393,7 @@ def _searchsorted_by_counting(a, v, side):
     for i in range(0, m, step):
         x = v[i:i + step][:, None]
         before = ~_sorts_before(x, a[None, :]) if side == "right" else _sorts_before(a[None, :], x)
-        parts.append(total(before, axis=1).astype("int64"))
+        parts.append(_sum(before, axis=1).astype("int64"))
     if not parts:
         from ._creation import empty
 
@@ -427,8 +402,6 @@ def _searchsorted_by_counting(a, v, side):
 
 
 def _radix_keys(x):
-    from ._creation import ascontiguousarray, empty
-
     flat = ascontiguousarray(x).reshape(-1)
     kd = "uint64" if _key_bits(x._dtype_name) == 64 else "uint32"
     keys = empty((flat.shape[0],), kd, device=_core.device_of(x))
@@ -455,10 +428,6 @@ def _bsearch(a, v, out, n: _tt.int64, m: _tt.int64, steps: _tt.int32, RIGHT: _tt
 
 # ---- unique -------------------------------------------------------------------------------------
 def _unique_parts(ar, want_index, want_inverse, want_counts, equal_nan=True):
-    from ._creation import arange
-    from ._indexing import nonzero_flat
-    from ._manipulation import concatenate
-
     x = _arr(ar).reshape(-1)
     n = x.shape[0]
     perm = argsort(x)
@@ -492,10 +461,6 @@ def _unique_along(a, axis, want_index, want_inverse, want_counts):
     """unique(a, axis=axis): the distinct subarrays along `axis`, in lexicographic order of their elements (as
     NumPy's, which compares them field by field; NaNs are never equal here, as there). The subarrays are sorted by
     one stable argsort per element position, last position first."""
-    from ._creation import arange, ascontiguousarray, empty
-    from ._indexing import nonzero_flat
-    from ._manipulation import concatenate, moveaxis
-
     if not -a.ndim <= axis < a.ndim:
         raise _core._tegula.AxisError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
     axis %= a.ndim
@@ -579,42 +544,36 @@ def _hyndman_fan_value(xs, n, qv, method):
     """One quantile by NumPy's virtual-index rules for the methods beyond linear/lower/higher/nearest/midpoint:
     xs sorted along its last axis, n the number of values that count (a float, or an array of shape rest + (1,)
     for nanquantile); the result keeps a last axis of length 1."""
-    from . import _ufuncs as f
-    from ._selection import take_along_axis
-    from ._creation import full
-
     dev_n = isinstance(n, _core.ndarray)
     nn = n if dev_n else full(xs.shape[:-1] + (1,), float(n), "float64", device=_core.device_of(xs))
     if method in ("inverted_cdf", "closest_observation"):  # discrete: one of the two neighbours
         idx = nn * qv - 1 - (0.5 if method == "closest_observation" else 0.0)
-        prev = f.floor(idx)
+        prev = _ufuncs.floor(idx)
         gamma = idx - prev
         take_prev = (gamma == 0) if method == "inverted_cdf" else (gamma == 0) & (prev % 2 == 1)
-        at = f.maximum(f.where(take_prev, prev, prev + 1), 0)
-        at = f.minimum(at, f.maximum(nn - 1, 0)).astype("int64")
+        at = _ufuncs.maximum(_ufuncs.where(take_prev, prev, prev + 1), 0)
+        at = _ufuncs.minimum(at, _ufuncs.maximum(nn - 1, 0)).astype("int64")
         return take_along_axis(xs, at, -1)
     if method == "averaged_inverted_cdf":
         v = nn * qv - 1
     else:
         alpha, beta = _HYNDMAN_FAN[method]
         v = nn * qv + (alpha + qv * (1 - alpha - beta)) - 1
-    prev = f.floor(v)
-    last = f.maximum(nn - 1, 0)
+    prev = _ufuncs.floor(v)
+    last = _ufuncs.maximum(nn - 1, 0)
     above, below = v >= nn - 1, v < 0
-    lo = f.where(above, last, f.where(below, 0.0, prev)).astype("int64")
-    hi = f.where(above, last, f.where(below, 0.0, prev + 1)).astype("int64")
+    lo = _ufuncs.where(above, last, _ufuncs.where(below, 0.0, prev)).astype("int64")
+    hi = _ufuncs.where(above, last, _ufuncs.where(below, 0.0, prev + 1)).astype("int64")
     gamma = v - prev
     if method == "averaged_inverted_cdf":
-        gamma = f.where(gamma == 0, 0.5, 1.0)
+        gamma = _ufuncs.where(gamma == 0, 0.5, 1.0)
     a, b = take_along_axis(xs, lo, -1), take_along_axis(xs, hi, -1)
     d = b - a
-    return f.where(gamma >= 0.5, b - d * (1 - gamma), a + d * gamma)  # NumPy's _lerp
+    return _ufuncs.where(gamma >= 0.5, b - d * (1 - gamma), a + d * gamma)  # NumPy's _lerp
 
 
 def _kept(r, a, axes, keepdims):
     """A reduction's result r with keepdims' extent-1 axes where `a` had the reduced `axes` (None: all)."""
-    from ._manipulation import expand_dims
-
     if not keepdims:
         return r
     if axes is None:
@@ -627,11 +586,6 @@ def _kept(r, a, axes, keepdims):
 def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False, median=False):
     """NumPy's quantile (methods linear/lower/higher/nearest/midpoint) from a sort along the axis; a NaN in a
     slice makes its result NaN (nan_aware: NaNs are left out, as nanquantile)."""
-    from . import _ufuncs as f
-    from ._creation import arange
-    from ._selection import take_along_axis
-    from ._manipulation import expand_dims, moveaxis
-
     if method not in _METHODS:
         raise ValueError(f"'{method}' is not a valid method. Use one of: {', '.join(_METHODS)}")
     a = _arr(a)
@@ -685,9 +639,9 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False, 
             frac = pos - lo_i
             lo_v, hi_v = xs[..., lo_i:lo_i + 1], xs[..., hi_i:hi_i + 1]
         else:
-            lo_p = f.floor(pos)
-            lo_i = f.maximum(lo_p, 0).astype("int64")
-            hi_i = f.minimum(lo_i + 1, f.maximum(valid - 1, 0).astype("int64"))
+            lo_p = _ufuncs.floor(pos)
+            lo_i = _ufuncs.maximum(lo_p, 0).astype("int64")
+            hi_i = _ufuncs.minimum(lo_i + 1, _ufuncs.maximum(valid - 1, 0).astype("int64"))
             frac = pos - lo_p
             lo_v, hi_v = take_along_axis(xs, lo_i, -1), take_along_axis(xs, hi_i, -1)
         if method not in _METHODS[:5]:
@@ -695,23 +649,23 @@ def _quantile(a, q, axis, keepdims, method, nan_aware, out=None, percent=False, 
         elif method == "lower":
             r = lo_v
         elif method == "higher":
-            r = f.where(frac > 0, hi_v, lo_v) if valid is not None else (hi_v if frac > 0 else lo_v)
+            r = _ufuncs.where(frac > 0, hi_v, lo_v) if valid is not None else (hi_v if frac > 0 else lo_v)
         elif method == "nearest":  # NumPy rounds the position half to even
-            r = f.where((frac > 0.5) | ((frac == 0.5) & (lo_i % 2 == 1)), hi_v, lo_v) if valid is not None else \
+            r = _ufuncs.where((frac > 0.5) | ((frac == 0.5) & (lo_i % 2 == 1)), hi_v, lo_v) if valid is not None else \
                 (hi_v if frac > 0.5 or (frac == 0.5 and lo_i % 2) else lo_v)
         elif method == "midpoint":
-            r = f.where(frac > 0, (lo_v + hi_v) * 0.5, lo_v) if valid is not None else \
+            r = _ufuncs.where(frac > 0, (lo_v + hi_v) * 0.5, lo_v) if valid is not None else \
                 ((lo_v + hi_v) * 0.5 if frac > 0 else lo_v)
         else:  # NumPy's _lerp, which reads the next value even at a whole position (1 + (inf - 1) * 0 is NaN)
             diff = hi_v - lo_v
             if valid is None:
                 r = hi_v - diff * (1 - frac) if frac >= 0.5 else lo_v + diff * frac
             else:
-                r = f.where(frac >= 0.5, hi_v - diff * (1 - frac), lo_v + diff * frac)
+                r = _ufuncs.where(frac >= 0.5, hi_v - diff * (1 - frac), lo_v + diff * frac)
         if isf and not nan_aware:
-            r = f.where(xs[..., -1:] != xs[..., -1:], xs[..., -1:], r)  # a NaN anywhere (sorted last): NaN
+            r = _ufuncs.where(xs[..., -1:] != xs[..., -1:], xs[..., -1:], r)  # a NaN anywhere (sorted last): NaN
         if valid is not None:
-            r = f.where(valid == 0, _np.nan, r)
+            r = _ufuncs.where(valid == 0, _np.nan, r)
             r = r.astype(xs._dtype_name)  # the float64 position must not widen float32 values
         results.append(_kept(r.reshape(r.shape[:-1]), a, axes, keepdims))
     if _np.ndim(q) == 0:
@@ -741,11 +695,6 @@ def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, pe
     """NumPy's weighted quantile (method 'inverted_cdf' only, as NumPy): values sorted along the axis with their
     weights, the normalised cumulative weights, and per quantile the first value whose cumulative weight reaches
     it (leading zero weights never chosen). NaN values: the result is NaN (nan_aware: they weigh nothing)."""
-    from . import _ufuncs as f
-    from ._selection import take_along_axis
-    from ._manipulation import broadcast_to, expand_dims, moveaxis, stack
-    from ._reductions import cumsum
-
     if method != "inverted_cdf":
         raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
     a = _arr(a)
@@ -779,19 +728,19 @@ def _weighted_quantile(a, q, axis, keepdims, method, weights, nan_aware, out, pe
     xs, ws = take_along_axis(x, order, -1), take_along_axis(ww, order, -1)
     isf = xs._dtype_name.startswith(("float", "bfloat", "complex"))  # the dtypes with NaNs (sorted last)
     if nan_aware and isf:
-        ws = f.where(xs != xs, 0.0, ws)
+        ws = _ufuncs.where(xs != xs, 0.0, ws)
     cdf = cumsum(ws, axis=-1)
     total = cdf[..., -1:]
-    if bool((~f.isfinite(total) | (total == 0)).any()):
+    if bool((~_ufuncs.isfinite(total) | (total == 0)).any()):
         raise ValueError("Weights included NaN, inf or were all zero.")
     cdf = cdf / total
-    cdf = f.where(cdf == 0, -1.0, cdf)  # leading zero weights: never the answer
+    cdf = _ufuncs.where(cdf == 0, -1.0, cdf)  # leading zero weights: never the answer
     results = []
     for qv in qa.reshape(-1).tolist():  # Python floats: weak next to the values (a float64 scalar would widen them)
-        idx = f.minimum((cdf < qv).sum(axis=-1, keepdims=True), n - 1)
+        idx = _ufuncs.minimum((cdf < qv).sum(axis=-1, keepdims=True), n - 1)
         r = take_along_axis(xs, idx, -1)
         if isf and not nan_aware:
-            r = f.where(xs[..., -1:] != xs[..., -1:], xs[..., -1:], r)  # a NaN in the slice: NaN
+            r = _ufuncs.where(xs[..., -1:] != xs[..., -1:], xs[..., -1:], r)  # a NaN in the slice: NaN
         r = r.reshape(r.shape[:-1])
         if keepdims:
             if axes is None:

@@ -6,7 +6,7 @@ import math
 import numpy as _np
 
 from ._common import (_arr, _copy_of, _done, _finish, _is_complex, _is_float, _is_inexact, _is_py_scalar, _no_complex,
-                      _not_supported, _operand, _parts, _real_dtype)
+                      _operand, _parts, _real_dtype)
 from .. import _tegula
 from . import _indexing
 from ._core import as_array, dtype_name, ndarray

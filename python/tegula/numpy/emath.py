@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import _array_api, _ufuncs
 from ._creation import asarray
 from ._ufuncs import absolute
+from ._core import as_array, ndarray
 
 __all__ = ["sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", "arctanh"]
 
@@ -59,8 +60,6 @@ def log10(x):
 
 
 def logn(n, x):
-    from ._core import as_array, ndarray
-
     # both on the device of whichever is a tegula array (a Python n must not land on the default device)
     like = x if isinstance(x, ndarray) else n if isinstance(n, ndarray) else None
     dev = None if like is None else like._device_id

@@ -10,6 +10,8 @@ import numpy as _np
 
 from . import _core
 from ._common import _arr
+from ._creation import arange, zeros
+from ._manipulation import concatenate, moveaxis, roll
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn",
            "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -46,7 +48,6 @@ def _resize_last(x, n):
         return x
     if n < m:
         return x[..., :n]
-    from ._creation import zeros
 
     y = zeros(x.shape[:-1] + (n,), x._dtype_name, device=_core.device_of(x))
     y[..., :m] = x
@@ -86,8 +87,6 @@ def _into(r, out):
 
 
 def _c2c(a, n, axis, norm, inverse, out=None):
-    from ._manipulation import moveaxis
-
     _check_norm(norm)
     a = _arr(a)
     fast = _c2c_fast(a, n, axis, norm, inverse, out)
@@ -133,8 +132,6 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
-    from ._manipulation import moveaxis
-
     _check_norm(norm)
     a = _arr(a)
     if a._dtype_name.startswith("complex"):
@@ -154,8 +151,6 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def irfft(a, n=None, axis=-1, norm=None, out=None):
-    from ._manipulation import moveaxis
-
     _check_norm(norm)
     a = _arr(a)
     ax = _axis(a, axis)
@@ -258,9 +253,6 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 
 
 def fftfreq(n, d=1.0, *, device=None, dtype=None):
-    from ._creation import arange
-    from ._manipulation import concatenate
-
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
     n = int(n)
@@ -273,8 +265,6 @@ def fftfreq(n, d=1.0, *, device=None, dtype=None):
 
 
 def rfftfreq(n, d=1.0, *, device=None, dtype=None):
-    from ._creation import arange
-
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
     n = int(n)
@@ -285,16 +275,12 @@ def rfftfreq(n, d=1.0, *, device=None, dtype=None):
 
 
 def fftshift(x, axes=None):
-    from ._manipulation import roll
-
     x = _arr(x)
     axes = list(range(x.ndim)) if axes is None else ([axes] if isinstance(axes, int) else list(axes))
     return roll(x, [x.shape[a] // 2 for a in axes], axes)
 
 
 def ifftshift(x, axes=None):
-    from ._manipulation import roll
-
     x = _arr(x)
     axes = list(range(x.ndim)) if axes is None else ([axes] if isinstance(axes, int) else list(axes))
     return roll(x, [-(x.shape[a] // 2) for a in axes], axes)

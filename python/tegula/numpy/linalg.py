@@ -54,8 +54,6 @@ def _to(x, like):
 
 def _cm(m):
     """A column-major device copy of the matrix m (its transpose in C order)."""
-    from ._creation import ascontiguousarray
-
     return ascontiguousarray(m.T)
 
 
@@ -66,8 +64,6 @@ def _batched(a, core_ndim):
 
 
 def _stack(parts, batch, like):
-    from ._manipulation import stack
-
     if not batch:
         return parts[0]
     r = stack(parts, axis=0)
@@ -89,8 +85,6 @@ def _lu_input(m, dt, transposed=False):
     """A new buffer for getrf to factor in place (one fused copy kernel), and int64 pivots: of m.T by default (m's
     C-order copy is m.T in column-major order, a plain copy; callers solve with trans "T", and det(m.T) = det(m));
     of m itself with transposed=True (a transposing copy; callers solve with trans "N")."""
-    from ._creation import ascontiguousarray, empty
-
     n = m.shape[-1]
     lu = _cm(m.astype(dt)) if transposed else ascontiguousarray(m.astype(dt))
     piv = empty((n,), "int64", device=_core.device_of(m))
@@ -117,7 +111,6 @@ def solve(a, b):
         raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          f"(m,m),(m,n)->(m,n) (size {bb.shape[-2]} is different from {n})")
     batch = tuple(_np.broadcast_shapes(a.shape[:-2], bb.shape[:-2]))
-    from ._manipulation import broadcast_to
 
     A = broadcast_to(a, batch + (n, n))
     B = broadcast_to(bb, batch + (n, bb.shape[-1]))
@@ -143,7 +136,6 @@ def inv(a):
     _square(a)
     if _host(a):
         return _to(_np.linalg.inv(a.get()), a)
-    from ._creation import eye
 
     n = a.shape[-1]
     return solve(a, eye(n, dtype=_work_dtype(a), device=_core.device_of(a)))
@@ -151,9 +143,6 @@ def inv(a):
 
 def _det_parts(a):
     """(sign, log|det|) arrays over the batch, from LU factors on the GPU."""
-    from . import _ufuncs as f
-    from ._creation import arange
-
     dt = _work_dtype(a)
     n = a.shape[-1]
     batch, idxs = _batched(a, 2)
@@ -163,23 +152,22 @@ def _det_parts(a):
         d = lu.diagonal()  # the factors' diagonal (the same elements in either major order)
         swaps = (piv != arange(1, n + 1, dtype="int64", device=_core.device_of(a))).sum()
         perm = 1 - 2 * (swaps % 2)
-        absd = f.abs(d)
-        logs.append(f.log(absd).sum())
+        absd = _ufuncs.abs(d)
+        logs.append(_ufuncs.log(absd).sum())
         if dt.startswith("complex"):
-            unit = d / f.where(absd == 0, 1, absd)
+            unit = d / _ufuncs.where(absd == 0, 1, absd)
             signs.append(_prod_complex(unit) * perm)
         else:
-            signs.append(f.sign(d).prod() * perm)
+            signs.append(_ufuncs.sign(d).prod() * perm)
     return _stack(signs, batch, a), _stack(logs, batch, a)
 
 
 def _prod_complex(z):
     # The array engine has no complex product reduction yet: multiply the phases as angles.
-    from . import _ufuncs as f
 
-    ang = f.angle(z).sum()
-    mag = (f.abs(z) > 0).all()
-    return f.where(mag, f.exp(1j * ang), 0)
+    ang = _ufuncs.angle(z).sum()
+    mag = (_ufuncs.abs(z) > 0).all()
+    return _ufuncs.where(mag, _ufuncs.exp(1j * ang), 0)
 
 
 def det(a):
@@ -187,10 +175,9 @@ def det(a):
     _square(a)
     if _host(a):
         return _to(_np.linalg.det(a.get()), a)
-    from . import _ufuncs as f
 
     sign, logabs = _det_parts(a)
-    return sign * f.exp(logabs)
+    return sign * _ufuncs.exp(logabs)
 
 
 def slogdet(a):
@@ -209,7 +196,6 @@ def cholesky(a, /, *, upper=False):
     _square(a)
     if _host(a):
         return _to(_np.linalg.cholesky(a.get(), upper=upper), a)
-    from ._array_api import tril, triu
 
     dt = _work_dtype(a)
     batch, idxs = _batched(a, 2)
@@ -232,9 +218,6 @@ def qr(a, mode="reduced"):
     if _host(a):
         r = _np.linalg.qr(a.get(), mode=mode)
         return tuple(_to(x, a) for x in r) if isinstance(r, tuple) else _to(r, a)
-    from ._array_api import triu
-    from ._creation import empty, zeros
-
     dt = _work_dtype(a)
     m, n = a.shape[-2], a.shape[-1]
     k = min(m, n)
@@ -272,7 +255,6 @@ def _eigh(a, UPLO, vectors):
     n = a.shape[-1]
     batch, idxs = _batched(a, 2)
     ws, vs = [], []
-    from ._creation import empty
 
     for idx in idxs:
         c = _cm(a[idx].astype(dt))
@@ -344,7 +326,6 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     if _host(a):
         r = _np.linalg.svd(a.get(), full_matrices, compute_uv, hermitian)
         return type(r)(*(_to(x, a) for x in r)) if compute_uv else _to(r, a)
-    from ._creation import empty
 
     dt = _work_dtype(a)
     rdt = "float32" if dt in ("float32", "complex64") else "float64"
@@ -382,8 +363,6 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 
 
 def _contig(x):
-    from ._creation import ascontiguousarray
-
     return ascontiguousarray(x)
 
 
@@ -397,9 +376,6 @@ def lstsq(a, b, rcond=None):
     if _host(a, b):
         x, res, rank, s = _np.linalg.lstsq(a.get(), b.get(), rcond=rcond)
         return _to(x, a), _to(res, a), int(rank), _to(s, a)
-    from . import _ufuncs as f
-    from ._matmul import matmul
-
     if a.ndim != 2:
         raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
     m, n = a.shape
@@ -412,12 +388,12 @@ def lstsq(a, b, rcond=None):
     cut = (eps * max(m, n) if rcond is None else rcond) * float(s[0]) if s.shape[0] else 0.0
     keep = s > cut
     rank = int(keep.sum())
-    inv_s = f.where(keep, 1.0 / f.where(keep, s, 1.0), 0.0)
+    inv_s = _ufuncs.where(keep, 1.0 / _ufuncs.where(keep, s, 1.0), 0.0)
     ub = matmul(u.conj().T, bb.astype(u.dtype))
     x = matmul(vh.conj().T, ub * inv_s.reshape(-1, 1).astype(ub.dtype))
     if rank == n and m > n:
         r = matmul(a.astype(x.dtype), x) - bb.astype(x.dtype)
-        res = (f.abs(r) ** 2).sum(axis=0)
+        res = (_ufuncs.abs(r) ** 2).sum(axis=0)
     else:
         from ._creation import empty
 
@@ -429,12 +405,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
     a = _arr(a)
     if _host(a):
         return _to(_np.linalg.pinv(a.get(), rcond=1e-15 if rcond is None and rtol is None else (rcond if rcond is not None else rtol), hermitian=hermitian), a)
-    from . import _ufuncs as f
-    from ._matmul import matmul
-
     u, s, vh = svd(a, full_matrices=False)
     tol = (1e-15 if rcond is None and rtol is None else (rcond if rcond is not None else rtol)) * s.max(axis=-1, keepdims=True)
-    inv_s = f.where(s > tol, 1.0 / f.where(s > tol, s, 1.0), 0.0)
+    inv_s = _ufuncs.where(s > tol, 1.0 / _ufuncs.where(s > tol, s, 1.0), 0.0)
     return matmul(vh.conj().swapaxes(-1, -2) * inv_s[..., None, :].astype(vh.dtype), u.conj().swapaxes(-1, -2))
 
 
@@ -483,9 +456,6 @@ def matrix_power(a, n):
     _square(a)
     if not isinstance(n, (int, _np.integer)):
         raise TypeError("exponent must be an integer")
-    from ._creation import eye
-    from ._matmul import matmul
-
     if n == 0:
         from ._manipulation import broadcast_to
 
@@ -503,8 +473,6 @@ def matrix_power(a, n):
 
 
 def multi_dot(arrays, *, out=None):
-    from ._matmul import matmul
-
     arrays = [_arr(x) for x in arrays]
     if len(arrays) < 2:
         raise ValueError("Expecting at least two arrays.")
@@ -518,11 +486,9 @@ def multi_dot(arrays, *, out=None):
 
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
-    from . import _ufuncs as f
-
     x = _arr(x)
     ax = axis
-    v = f.abs(x)
+    v = _ufuncs.abs(x)
     if ord == _np.inf:
         return v.max(axis=ax, keepdims=keepdims)
     if ord == -_np.inf:
@@ -532,7 +498,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     if ord == 1:
         return v.sum(axis=ax, keepdims=keepdims)
     if ord == 2:
-        return f.sqrt((v * v).sum(axis=ax, keepdims=keepdims))
+        return _ufuncs.sqrt((v * v).sum(axis=ax, keepdims=keepdims))
     return (v ** ord).sum(axis=ax, keepdims=keepdims) ** (1.0 / ord)
 
 
@@ -541,13 +507,11 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    from . import _ufuncs as f
-
     x = _arr(x)
     if x._dtype_name.startswith(("int", "uint", "bool")):
         x = x.astype("float64")
     if axis is None and ord is None:
-        r = f.sqrt((f.abs(x) ** 2).sum())
+        r = _ufuncs.sqrt((_ufuncs.abs(x) ** 2).sum())
         return r.reshape((1,) * x.ndim) if keepdims else r
     if axis is None:
         axis = tuple(range(x.ndim))
@@ -562,9 +526,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if len(axis) != 2:
         raise ValueError("Improper number of dimensions to norm.")
     r0, c0 = axis
-    v = f.abs(x)
+    v = _ufuncs.abs(x)
     if ord in (None, "fro"):
-        r = f.sqrt((v * v).sum(axis=axis, keepdims=keepdims))
+        r = _ufuncs.sqrt((v * v).sum(axis=axis, keepdims=keepdims))
     elif ord in (1, -1):
         s = v.sum(axis=r0, keepdims=True)
         r = s.max(axis=c0, keepdims=True) if ord == 1 else s.min(axis=c0, keepdims=True)
@@ -597,15 +561,11 @@ def cond(x, p=None):
 
 
 def trace(x, /, *, offset=0, dtype=None):
-    from ._manipulation import trace as tr
-
-    return tr(_arr(x), offset, -2, -1, dtype)
+    return _trace(_arr(x), offset, -2, -1, dtype)
 
 
 def diagonal(x, /, *, offset=0):
-    from ._manipulation import diagonal as dg
-
-    return dg(_arr(x), offset, -2, -1)
+    return _diagonal(_arr(x), offset, -2, -1)
 
 
 def matrix_transpose(x, /):
@@ -613,8 +573,6 @@ def matrix_transpose(x, /):
 
 
 def cross(x1, x2, /, *, axis=-1):
-    from ._manipulation import moveaxis, stack
-
     a, b = _arr(x1), _arr(x2)
     if a.shape[axis] != 3 or b.shape[axis] != 3:
         raise ValueError("incompatible dimensions for cross product (dimension must be 3)")
@@ -625,9 +583,11 @@ def cross(x1, x2, /, *, axis=-1):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    from ._array_api import vecdot as vd
-
-    return vd(x1, x2, axis=axis)
+    return _vecdot(x1, x2, axis=axis)
 
 
 from ._matmul import matmul, outer, tensordot  # noqa: E402,F401
+from . import _ufuncs
+from ._array_api import tril, triu, vecdot as _vecdot
+from ._creation import arange, ascontiguousarray, empty, eye, zeros
+from ._manipulation import broadcast_to, diagonal as _diagonal, moveaxis, stack, trace as _trace
