@@ -16,6 +16,7 @@ void bind_array(nb::module_& m);    // the ndarray type of tegula.numpy
 void bind_libs(nb::module_& m);     // CUDA libraries (cuBLASLt, cuFFT, cuSOLVER, CUB)
 void bind_profiler(nb::module_& m); // the profiler's recorder
 void bind_nccl(nb::module_& m);     // NCCL communicators and collectives
+void bind_promotion(nb::module_& m); // dtype rules (result_type, can_cast)
 // Sets the Python error for the exception in flight (for raw CPython entry points that bypass
 // nanobind's dispatch): tegula::error by kind, nb::python_error restored, others RuntimeError.
 void set_python_error_from_current_exception();

@@ -73,8 +73,7 @@ def _finish(result, out, where, dtype=None, casting="same_kind", fresh=False):
     if out is not None:
         if isinstance(out, tuple):
             (out,) = out
-        if not _np.can_cast(_np.dtype(result._dtype_name) if result._dtype_name != "bfloat16" else _np.float32,
-                            out.dtype if out._dtype_name != "bfloat16" else _np.float32, casting):
+        if not _tegula.can_cast(result._dtype_name, out._dtype_name, casting):
             raise TypeError(f"Cannot cast ufunc output from dtype('{result._dtype_name}') to "
                             f"dtype('{out._dtype_name}') with casting rule '{casting}'")
         out._assign(result, temporary=fresh)

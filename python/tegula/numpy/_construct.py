@@ -9,6 +9,7 @@ import numpy as _np
 
 from . import _core, _value_ranges
 from ._common import _arr
+from ._dtypes import result_type
 from ._creation import arange, empty, linspace, ones, zeros
 from ._indexing import nonzero
 from ._manipulation import broadcast_to, moveaxis, stack
@@ -34,7 +35,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=
         ls, le = _np.log(s / sign), _np.log(e / sign)
     r = exp(linspace(ls, le, num=num, endpoint=endpoint, axis=0, device=device))  # the samples on axis 0
     shape = _np.broadcast_shapes(s.shape, e.shape)
-    r = r * _arr(_np.broadcast_to(sign, shape).astype(_np.result_type(sign, r.dtype)), r)
+    r = r * _arr(_np.broadcast_to(sign, shape).astype(result_type(sign, r)), r)
     if num > 0:
         r = r.copy()
         r[0] = _arr(_np.broadcast_to(s, shape).astype(r.dtype), r)

@@ -9,6 +9,7 @@ import numpy as _np
 from . import _core, _layout
 from ._common import _arr, _complex_warning, _copy_of, _dev, _py_all, _py_any, _py_max
 from ._core import _tegula, as_array, dtype_name, ndarray
+from ._dtypes import result_type
 
 
 def _shape(shape):
@@ -251,8 +252,8 @@ def arange(start, stop=None, step=1, dtype=None, *, device=None, like=None):
     if step == 0:
         raise ZeroDivisionError("division by zero")
     if dtype is None:
-        dtype = _np.result_type(*[_np.asarray(v) if not isinstance(v, (int, float, bool)) else
-                                  (_np.int64 if isinstance(v, int) else _np.float64) for v in (start, stop, step)])
+        dtype = result_type(*[_np.asarray(v) if not isinstance(v, (int, float, bool)) else
+                              (_np.int64 if isinstance(v, int) else _np.float64) for v in (start, stop, step)])
     name = dtype_name(dtype)
     if _py_all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)):
         n = len(range(int(start), int(stop), int(step)))

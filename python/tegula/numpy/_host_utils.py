@@ -1,6 +1,6 @@
 """NumPy's functions that belong on the host by nature: file and buffer I/O (load, save, savez, loadtxt, savetxt,
 genfromtxt, fromfile, frombuffer, fromiter, fromstring), printing (array2string, array_repr, array_str and the
-print options), dtype utilities (issubdtype, promote_types, common_type, ...) and a few checks. Readers build the
+print options), dtype utilities (issubdtype, common_type, ...) and a few checks. Readers build the
 array with NumPy on the host and copy it to the device; writers copy the array back first. Said here, not
 warned: no GPU path could do these."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ._common import _arr
 # dtype utilities and print options: NumPy's own (they see dtypes and settings, never array data)
 from numpy import (base_repr, binary_repr, errstate, format_float_positional, format_float_scientific,  # noqa: F401
                    get_printoptions, getbufsize, geterr, geterrcall, iterable, min_scalar_type, mintypecode,
-                   printoptions, promote_types, set_printoptions, setbufsize, seterr, seterrcall, typename)
+                   printoptions, set_printoptions, setbufsize, seterr, seterrcall, typename)
 from ._creation import asarray
 from ._ufuncs import isfinite
 # (seterr/geterr/errstate govern NumPy's own floating-point warnings on the host: tegula's kernels raise none,
@@ -212,7 +212,7 @@ may_share_memory = shares_memory
 
 __all__ = ["fromregex", "isnat", "frompyfunc", "vectorize", "getbufsize", "setbufsize", "base_repr", "binary_repr", "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "einsum_path",
            "format_float_positional", "format_float_scientific", "get_printoptions",
-           "iterable", "min_scalar_type", "mintypecode", "printoptions", "promote_types", "set_printoptions",
+           "iterable", "min_scalar_type", "mintypecode", "printoptions", "set_printoptions",
            "typename", "issubdtype", "common_type", "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt",
            "genfromtxt", "fromfile", "frombuffer", "fromiter", "fromstring", "array2string", "array_repr", "array_str",
            "asarray_chkfinite", "isfortran", "shares_memory", "may_share_memory"]

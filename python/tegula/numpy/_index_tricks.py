@@ -11,6 +11,7 @@ from numpy import index_exp, ndindex, s_  # noqa: F401 - NumPy's: no arrays invo
 from . import _value_ranges
 from ._core import ndarray
 from ._creation import arange, array, linspace
+from ._dtypes import result_type
 from ._host_utils import _host
 from ._manipulation import broadcast_shapes, broadcast_to, concatenate, stack
 
@@ -60,7 +61,7 @@ class _Grid:
         if not all(isinstance(k, slice) for k in key):
             raise TypeError(f"{'ogrid' if self.sparse else 'mgrid'} takes slices, got {key!r}")
         ranges = [_range(k) for k in key]
-        typ = _np.result_type(*[v for r in ranges for v in r[:3]])
+        typ = result_type(*[v for r in ranges for v in r[:3]])
         if typ.kind == "c":  # a complex step counts points; the grid is real
             typ = _np.dtype("float64")
         shape = tuple(r[3] for r in ranges)
@@ -137,7 +138,7 @@ class _Concatenator:
             objs.append(obj)
         if not objs:
             return concatenate((), axis=axis)  # NumPy's ValueError: nothing to concatenate
-        dtype = _np.result_type(*types)
+        dtype = result_type(*types)
         objs = [array(o, dtype=dtype, copy=False, ndmin=ndmin) for o in objs]
         return concatenate(objs, axis=axis)
 

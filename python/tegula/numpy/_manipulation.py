@@ -7,8 +7,7 @@ import numpy as _np
 from . import _core, _layout
 from ._common import _arr, _arrays_on_one_device, _axis, _is_py_scalar, _py_any, _py_max, _py_sum, _raise_axis
 from ._core import _tegula, as_array, dtype_name, ndarray
-from ._creation import empty
-from ._creation import arange
+from ._creation import arange, empty
 
 
 def _index_order(a, order, allowed="CFA"):
@@ -166,7 +165,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     _check_concatenable(arrs, axis)
     shape = list(arrs[0].shape)
     shape[axis] = _py_sum(a.shape[axis] for a in arrs)
-    t = dtype_name(dtype) if dtype is not None else _np.result_type(*[_np.empty(0, a._dtype_name) for a in arrs]).name
+    t = dtype_name(dtype) if dtype is not None else _tegula.result_type(*[a._dtype_name for a in arrs])
     res = empty(tuple(shape), t, device=_core.device_of(arrs[0])) if out is None else out
     at = 0
     for a in arrs:
@@ -284,7 +283,7 @@ def tile(A, reps):
 
 def copyto(dst, src, casting="same_kind", where=True):
     s = _arr(src, dst)
-    if not _is_py_scalar(src) and not _np.can_cast(_np.dtype(s._dtype_name), dst.dtype, casting):
+    if not _is_py_scalar(src) and not _tegula.can_cast(s._dtype_name, dst._dtype_name, casting):
         raise TypeError(f"Cannot cast array data from dtype('{s._dtype_name}') to dtype('{dst._dtype_name}') "
                         f"according to the rule '{casting}'")
     if where is not True:

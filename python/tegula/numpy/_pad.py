@@ -15,7 +15,7 @@ import numpy as _np
 from . import _core
 from . import _reductions
 from ._common import _arr, _is_float, _is_py_scalar, _py_all, _py_min
-from ._core import as_array
+from ._core import _tegula, as_array, dtype_name
 from ._creation import arange, empty, full
 from ._sort import median
 
@@ -95,9 +95,8 @@ def _ramp_dtype(edge, end_value):
     scalar strong; integer results become float64."""
     if _is_float(edge) and _is_py_scalar(end_value):
         return edge._dtype_name
-    bf16 = edge._dtype_name == "bfloat16"
-    t = _np.result_type(_np.asarray(end_value).dtype, "float16" if bf16 else edge._dtype_name)
-    return ("bfloat16" if bf16 and t == _np.float16 else t.name) if t.kind == "f" else "float64"
+    t = _tegula.result_type(dtype_name(_np.asarray(end_value).dtype), edge._dtype_name)
+    return t if t.startswith(("float", "bfloat")) else "float64"
 
 
 def _ramp(edge, end_value, width, axis, reverse, dtype):

@@ -16,6 +16,7 @@ import numpy as _np
 
 from . import _core, _creation, _manipulation, _reshaping, _sort, _ufuncs
 from ._common import _axis
+from ._core import _tegula
 
 # at: ufuncs whose repeated applications can be combined first (associative and commutative).
 AT = ("multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
@@ -40,8 +41,8 @@ def at(uf, a, indices, b):
     pos = _creation.arange(a.size, dtype="int64", device=a.device).reshape(a.shape)[indices]
     b_scalar = isinstance(b, (bool, int, float, complex)) and not isinstance(b, _np.generic)
     vals = _manipulation.broadcast_to(_creation.asarray(b, device=a.device), pos.shape).reshape(-1)
-    if b_scalar and a._dtype_name != "bfloat16":  # a Python number is weak (NEP 50): a's dtype where it fits
-        vals = vals.astype(_np.result_type(_np.dtype(a._dtype_name), b).name)
+    if b_scalar:  # a Python number is weak (NEP 50): a's dtype where it fits
+        vals = vals.astype(_tegula.result_type(a._dtype_name, b))
     pos = pos.reshape(-1)
     if pos.shape[0] == 0:
         return

@@ -10,6 +10,7 @@ from ._common import (_arr, _copy_of, _done, _finish, _is_complex, _is_float, _i
 from .. import _tegula
 from . import _indexing
 from ._core import as_array, dtype_name, ndarray
+from ._dtypes import result_type
 
 
 def _in_dtype(x, dtype):
@@ -66,7 +67,7 @@ def _binary(op, doc):
             x1, x2 = _in_dtype(x1, dtype), _in_dtype(x2, dtype)
         if op == "pow" and isinstance(x1, ndarray) and _is_complex(x1) and not isinstance(x2, ndarray):
             n = _small_int(x2)
-            if n is not None and (_is_py_scalar(x2) or _np.result_type(x1.dtype, x2) == x1.dtype):
+            if n is not None and (_is_py_scalar(x2) or result_type(x1, x2) == x1.dtype):
                 return _finish(_int_power(x1, n), out, where, dtype, casting)
         if isinstance(x1, ndarray):
             r = x1._binary(op, _operand(x2, x1), False)
@@ -379,7 +380,7 @@ def _float_pair(x1, x2, name=None):
         s = _arr(float(scalar), other)
         return (s, other) if scalar is x1 else (other, s)
     a, b = floating(_arr(x1)), floating(_arr(x2))
-    t = a._binary("add", b, False)._dtype_name  # the promoted dtype (a lazy node, never computed)
+    t = _tegula.result_type(a._dtype_name, b._dtype_name)
     return a.astype(t), b.astype(t)
 
 
@@ -472,7 +473,7 @@ def where(condition, x=None, y=None, /):
     xa = xa if xa is not None else _arr(x, like)
     ya = ya if ya is not None else _arr(y, like)
     if _is_py_scalar(x) and _is_py_scalar(y):  # both Python scalars: NumPy's weak rules
-        t = _np.result_type(x, y)
+        t = result_type(x, y)
         xa, ya = as_array(_np.asarray(x, t), c._device_id), as_array(_np.asarray(y, t), c._device_id)
     return c._where(xa, ya)
 
