@@ -201,6 +201,21 @@ value_id complex_ops::less(cvalue x, cvalue y, bool or_equal) {
   return bin(op_kind::bit_or, bin(op_kind::bit_and, bin(op_kind::lt, x.re, y.re), no_nan), tie);
 }
 
+bool has_complex_loop(op_kind op) {
+  switch (op) {
+    // unary (complex_ops::unary)
+    case op_kind::neg: case op_kind::abs: case op_kind::rint: case op_kind::exp: case op_kind::exp2:
+    case op_kind::log: case op_kind::log2: case op_kind::log10: case op_kind::sqrt: case op_kind::sin:
+    case op_kind::cos: case op_kind::tan: case op_kind::sinh: case op_kind::cosh: case op_kind::tanh:
+    // binary (complex_ops::binary)
+    case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::pow:
+    case op_kind::maximum: case op_kind::minimum: case op_kind::eq: case op_kind::ne: case op_kind::lt:
+    case op_kind::le: case op_kind::gt: case op_kind::ge:
+      return true;
+    default: return false;
+  }
+}
+
 cvalue complex_ops::unary(op_kind op, cvalue z) {
   const double ln2 = std::log(2.0), ln10 = std::log(10.0);
   auto scaled = [&](cvalue v, double k) { return cvalue{bin(op_kind::mul, v.re, c(k)), bin(op_kind::mul, v.im, c(k))}; };

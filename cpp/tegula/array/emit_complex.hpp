@@ -11,13 +11,17 @@ struct cvalue {
   bool is_complex() const { return im >= 0; }
 };
 
+// Whether complex_ops lowers `op` for complex operands (unary or binary): the one list, kept beside the lowering;
+// the engine refuses the others when the node is built (expr.cpp), with NumPy's error.
+bool has_complex_loop(ir::op_kind op);
+
 class complex_ops {
  public:
   // `part`: the float dtype both parts compute in (float32 for complex64, float64 for complex128).
   complex_ops(ir::builder& b, ir::dtype part) : b_(b), t_(part) {}
 
-  // neg abs exp exp2 log log2 log10 sqrt sin cos tan sinh cosh tanh rint (expr.cpp admits only
-  // these). abs returns a real value; the others complex.
+  // neg abs exp exp2 log log2 log10 sqrt sin cos tan sinh cosh tanh rint (has_complex_loop). abs returns
+  // a real value; the others complex.
   cvalue unary(ir::op_kind op, cvalue z);
   // add sub mul div pow maximum minimum (complex results); eq ne lt le gt ge (bool: NumPy orders
   // complex numbers lexicographically, real part first).

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <string>
 
+#include "tegula/array/emit_complex.hpp"
 #include "tegula/array/materialize.hpp"
+#include "tegula/array/ufunc_names.hpp"
 #include "tegula/ir/infer.hpp"
 #include "tegula/support/error.hpp"
 
@@ -31,36 +33,9 @@ void same_device(const node_ptr& a, const node_ptr& b) {
          ") cannot be combined; move one with .to_device()");
 }
 
-const char* ufunc_name(op_kind op) {
-  switch (op) {
-    case op_kind::bit_and: return "bitwise_and";
-    case op_kind::bit_or: return "bitwise_or";
-    case op_kind::bit_xor: return "bitwise_xor";
-    case op_kind::shl: return "left_shift";
-    case op_kind::shr: return "right_shift";
-    case op_kind::logical_not: return "invert";
-    case op_kind::floordiv: return "floor_divide";
-    case op_kind::mod: return "remainder";
-    case op_kind::atan2: return "arctan2";
-    case op_kind::pow: return "power";
-    default: return ir::info(op).text;
-  }
-}
-
 [[noreturn]] void unsupported_types(op_kind op) {
   fail(error_kind::type_error, "ufunc '", ufunc_name(op), "' not supported for the input types, and the inputs could not be "
        "safely coerced to any supported types according to the casting rule ''safe''");
-}
-
-// The complex ufuncs the engine lowers to float parts (emit_complex.cpp); others are reported.
-bool complex_unary_supported(op_kind op) {
-  switch (op) {
-    case op_kind::neg: case op_kind::abs: case op_kind::exp: case op_kind::exp2: case op_kind::log:
-    case op_kind::log2: case op_kind::log10: case op_kind::sqrt: case op_kind::sin: case op_kind::cos:
-    case op_kind::tan: case op_kind::sinh: case op_kind::cosh: case op_kind::tanh: case op_kind::rint:
-      return true;
-    default: return false;
-  }
 }
 
 // NumPy raises at the operation for an integer power with a negative exponent; a lazy kernel would raise
@@ -356,7 +331,7 @@ dtype unary_result(op_kind op, dtype t) {
   if (ir::is_complex(t)) {
     if (op == op_kind::floor || op == op_kind::ceil || op == op_kind::trunc || op == op_kind::logical_not)
       unsupported_types(op);
-    if (!complex_unary_supported(op))
+    if (!has_complex_loop(op))
       fail(error_kind::not_implemented, "ufunc '", ufunc_name(op), "' of complex arrays is not implemented yet");
     return op == op_kind::abs ? ir::component(t) : t;
   }
@@ -399,13 +374,8 @@ node_ptr make_binary(op_kind op, const node_ptr& a, const node_ptr& b) {
   dtype common = a->t == b->t ? a->t : result_type({operand_kind::of(a->t), operand_kind::of(b->t)});
   dtype result = common, compute = common;
   if (ir::is_complex(common)) {
-    switch (op) {  // the binary ops with complex loops in emit_complex.cpp
-      case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::pow:
-      case op_kind::maximum: case op_kind::minimum: break;
-      default:
-        if (!is_comparison(op)) unsupported_types(op);  // floor_divide, remainder, bitwise, atan2, hypot, copysign
-        result = dtype::b1;
-    }
+    if (!has_complex_loop(op)) unsupported_types(op);  // floor_divide, remainder, bitwise, atan2, hypot, copysign
+    if (is_comparison(op)) result = dtype::b1;
   } else if (is_comparison(op)) {
     result = dtype::b1;
   } else if (op == op_kind::div) {

@@ -15,6 +15,7 @@
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/materialize.hpp"
 #include "tegula/array/pending_view.hpp"
+#include "tegula/array/ufunc_names.hpp"
 #include "tegula/array/value_key.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/interruptible.hpp"
@@ -232,31 +233,13 @@ nb::object binary(op_kind op, const py_array& self, nb::handle other, bool refle
   return nb::cast(wrap(reflected ? array::make_binary(op, b, self.n) : array::make_binary(op, self.n, b)));
 }
 
-// NumPy's name of the ufunc an in-place operator calls (the IR's are shorter: "div", "shl", ...).
-const char* ufunc_name(op_kind op) {
-  switch (op) {
-    case op_kind::sub: return "subtract";
-    case op_kind::mul: return "multiply";
-    case op_kind::div: return "divide";
-    case op_kind::floordiv: return "floor_divide";
-    case op_kind::mod: return "remainder";
-    case op_kind::pow: return "power";
-    case op_kind::bit_and: return "bitwise_and";
-    case op_kind::bit_or: return "bitwise_or";
-    case op_kind::bit_xor: return "bitwise_xor";
-    case op_kind::shl: return "left_shift";
-    case op_kind::shr: return "right_shift";
-    default: return ir::info(op).text;
-  }
-}
-
 // In-place: self <op>= other, NumPy's same_kind casting of the result into self's dtype.
 nb::object inplace(op_kind op, py_array& self, nb::handle other) {
   node_ptr b = operand(other, self.n, op);
   if (!b) return nb::borrow(Py_NotImplemented);
   node_ptr value = array::make_binary(op, self.n, b);
   if (!array::can_cast(value->t, self.n->t, array::casting::same_kind))
-    fail(error_kind::type_error, "Cannot cast ufunc '", ufunc_name(op), "' output from dtype('", ir::name(value->t),
+    fail(error_kind::type_error, "Cannot cast ufunc '", array::ufunc_name(op), "' output from dtype('", ir::name(value->t),
          "') to dtype('", ir::name(self.n->t), "') with casting rule 'same_kind'");
   array::materialize(self.n);
   array::assign(self.n->data, self.n->lay, self.n->t, value, true);
