@@ -68,3 +68,24 @@ TEST(KernelArguments, ScalarBytesFollowTheDtype) {
 
 }  // namespace
 }  // namespace tegula::kernel
+
+namespace tegula::kernel {
+namespace {
+
+TEST(KernelArguments, ForEachParamFollowsTheAbi) {
+  std::vector<argument> args{make_array(0x1230, ir::dtype::f32, {2, 3}), scalar_arg{ir::dtype::i32, 0, 7},
+                             scalar_arg{ir::dtype::b1, 0, 1}};
+  std::vector<std::size_t> sizes;
+  std::vector<std::int64_t> ints;
+  for_each_param(args, [&](const void* p, std::size_t n) {
+    sizes.push_back(n);
+    std::int64_t v = 0;
+    std::memcpy(&v, p, n);
+    ints.push_back(v);
+  });
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{8, 8, 8, 8, 8, 4, 1}));
+  EXPECT_EQ(ints, (std::vector<std::int64_t>{0x1230, 2, 3, 3, 1, 7, 1}));
+}
+
+}  // namespace
+}  // namespace tegula::kernel

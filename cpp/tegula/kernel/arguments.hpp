@@ -51,4 +51,22 @@ std::uint64_t bytes_touched(const std::vector<argument>& args);
 // the count written to `out` (at most 8).
 std::size_t scalar_bytes(const scalar_arg& s, unsigned char out[8]);
 
+// Calls put(bytes, n) for each kernel parameter of `args` in the ABI's order (codegen/cuda.hpp): an array as its
+// 8-byte pointer, extents and strides, a scalar as scalar_bytes. launch's packer and the tests read it.
+template <class F>
+void for_each_param(const std::vector<argument>& args, F&& put) {
+  for (const auto& a : args) {
+    if (const auto* x = std::get_if<array_arg>(&a)) {
+      const std::uint64_t ptr = x->address;
+      put(static_cast<const void*>(&ptr), std::size_t(8));
+      for (int d = 0; d < x->rank; ++d) put(static_cast<const void*>(&x->shape[d]), std::size_t(8));
+      for (int d = 0; d < x->rank; ++d) put(static_cast<const void*>(&x->strides[d]), std::size_t(8));
+    } else {
+      unsigned char bytes[8];
+      const std::size_t n = scalar_bytes(std::get<scalar_arg>(a), bytes);
+      put(static_cast<const void*>(bytes), n);
+    }
+  }
+}
+
 }  // namespace tegula::kernel

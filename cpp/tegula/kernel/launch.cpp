@@ -115,18 +115,7 @@ std::uint64_t pack(const compiled& k, const std::vector<argument>& args, const g
            p < layout.size() ? layout[p].size : 0, " in the image)");
     out.put(layout[p++].offset, bytes, n);
   };
-  for (const auto& a : args) {
-    if (const auto* x = std::get_if<array_arg>(&a)) {
-      const std::uint64_t ptr = x->address;
-      put(&ptr, 8);
-      for (int d = 0; d < x->rank; ++d) put(&x->shape[d], 8);
-      for (int d = 0; d < x->rank; ++d) put(&x->strides[d], 8);
-    } else {
-      unsigned char bytes[8];
-      const std::size_t n = scalar_bytes(std::get<scalar_arg>(a), bytes);
-      put(bytes, n);
-    }
-  }
+  for_each_param(args, put);
   std::uint64_t repacked = 0;
   if (!k.source.tensor_maps.empty()) {
     std::vector<const array_arg*> arrays;
@@ -152,12 +141,13 @@ std::uint64_t pack(const compiled& k, const std::vector<argument>& args, const g
   return repacked;
 }
 
-launch_report launch(const compiled& k, const std::vector<argument>& args, const grid3& grid, const rt::stream* s) {
+launch_report launch(const compiled& k, const std::vector<argument>& args, const grid3& grid, const rt::stream* s,
+                     const std::function<bool()>& interrupted) {
   check(k, args, grid);
   launch_report report;
   if (!k.on_gpu) {
     rt::prof::host_scope timing(rt::prof::kind::interpret, k.fn.name, nullptr, bytes_touched(args));
-    interp::run(k.fn, interp_arguments(args), grid);
+    interp::run(k.fn, interp_arguments(args), grid, interrupted);
     return report;
   }
   if (!s) fail(error_kind::invalid_argument, "kernel '", k.fn.name, "' runs on the GPU and needs a stream");

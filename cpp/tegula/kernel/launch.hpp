@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "tegula/kernel/arguments.hpp"
@@ -39,7 +40,9 @@ struct launch_report {
 };
 
 // Runs `k` over `grid`: on `s` for a GPU kernel (s must be on the kernel's device), on the interpreter for a CPU
-// one (s ignored; may be null). Checks first (check above); notes the bytes touched with an active profiler.
-launch_report launch(const compiled& k, const std::vector<argument>& args, const grid3& grid, const rt::stream* s);
+// one (s ignored; may be null; `interrupted`, when given, is polled by the interpreter and stops it with
+// error_kind::interrupted). Checks first (check above); notes the bytes touched with an active profiler.
+launch_report launch(const compiled& k, const std::vector<argument>& args, const grid3& grid, const rt::stream* s,
+                     const std::function<bool()>& interrupted = {});
 
 }  // namespace tegula::kernel

@@ -7,6 +7,7 @@
 #include "tegula/ir/builder.hpp"
 #include "tegula/ir/printer.hpp"
 #include "tegula/kernel/launch.hpp"
+#include "tegula/kernel/signature.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/stream.hpp"
 #include "tegula/support/error.hpp"
@@ -56,22 +57,20 @@ std::vector<::tegula::kernel::argument> kernel_arguments(const std::vector<argum
   return out;
 }
 
-// The specialization key: what the IR and the generated code depend on.
+// The specialization key (kernel/signature.hpp): arrays and scalars as the kernel module writes them, constants by
+// their text or value.
 std::string key_of(const std::vector<argument>& args, int arch) {
-  std::string k = std::to_string(arch);
+  std::string k;
+  ::tegula::kernel::key_target(k, arch);
   for (const argument& a : args) {
-    k += '|';
-    if (a.k == argument::kind::array) {
-      const auto l = ::tegula::kernel::actual_layout(::tegula::kernel::make_array(a.arr.data, a.arr.elem, a.arr.shape,
-                                                                                  a.arr.strides));
-      k += str("A", int(a.arr.elem), ",", a.arr.shape.size(), ",", l.last_dim_contiguous, l.aligned_16);
-    } else if (a.k == argument::kind::scalar) {
-      k += str("S", int(a.scalar_type));
-    } else if (a.is_text) {
-      k += "T" + a.text;
-    } else {
-      k += str("C", int(a.value.k), ",", a.value.i, ",", a.value.f);
-    }
+    if (a.k == argument::kind::array)
+      ::tegula::kernel::key_array(k, ::tegula::kernel::make_array(a.arr.data, a.arr.elem, a.arr.shape, a.arr.strides));
+    else if (a.k == argument::kind::scalar)
+      ::tegula::kernel::key_scalar(k, a.scalar_type);
+    else if (a.is_text)
+      ::tegula::kernel::key_constant(k, "T" + a.text);
+    else
+      ::tegula::kernel::key_constant(k, str(int(a.value.k), ",", a.value.i, ",", a.value.f));
   }
   return k;
 }
