@@ -5,7 +5,6 @@ import struct
 import numpy as np
 
 from tegula import _tegula
-from tegula.tile import _args
 
 
 class FakeDtype:
@@ -51,42 +50,71 @@ SCALARS = [(Tensor(FLOAT32, (10,), (1,), 1 << 20), 5, 1.5, True),
            (Tensor(FLOAT32, (10,), (1,), 1 << 20), -7, 2.5, False)]
 
 
-def python_key(args, constants):
-    specs = tuple(_args.describe(a, i, c, False, "k") for i, (a, c) in enumerate(zip(args, constants)))
-    return tuple(s[:5] if s[0] == "array" else s[:2] if s[0] == "scalar" else s for s in specs), specs
-
-
-def python_bytes(specs):
+def expected_key(args, constants):
+    """What a specialization depends on: per array its dtype, rank, last-axis contiguity and 16-byte alignment; per
+    scalar its dtype (int32 when it fits, else int64; float32; bool); per constant its value."""
     out = []
-    for value, s in zip(_args.flatten(specs), [s for s in specs for _ in range(1 + 2 * s[2] if s[0] == "array" else
-                                                                                   1 if s[0] == "scalar" else 0)]):
-        if isinstance(value, (bool, np.bool_)):
-            out.append(bytes([int(value)]))
-        elif isinstance(value, np.generic):
-            out.append(value.tobytes())
+    for a, c in zip(args, constants):
+        if c:
+            out.append(("const", a))
+        elif isinstance(a, Tensor):
+            item = {"float32": 4, "int32": 4, "float16": 2}[a.dtype.name_]
+            contiguous = a.shape[-1] == 1 or a._strides[-1] == 1
+            aligned = a._ptr % 16 == 0 and all(s * item % 16 == 0 for s in a._strides[:-1])
+            out.append((a.dtype.name_, len(a.shape), contiguous, aligned))
         else:
-            out.append(struct.pack("<q", value))
+            out.append(("bool",) if isinstance(a, bool) else ("float32",) if isinstance(a, float) else
+                       ("int32",) if -2**31 <= a < 2**31 else ("int64",))
+    return tuple(out)
+
+
+def expected_bytes(args, constants):
+    """The kernel ABI (codegen/cuda.hpp): per array its pointer, extents and strides as int64; scalars by dtype."""
+    out = []
+    for a, c in zip(args, constants):
+        if c:
+            continue
+        if isinstance(a, Tensor):
+            out += [struct.pack("<q", v) for v in (a._ptr, *a.shape, *a._strides)]
+        elif isinstance(a, bool):
+            out.append(bytes([int(a)]))
+        elif isinstance(a, float):
+            out.append(struct.pack("<f", a))
+        else:
+            out.append(struct.pack("<i" if -2**31 <= a < 2**31 else "<q", a))
     return out
 
 
-def test_keys_split_exactly_where_python_specializations_differ():
+def test_keys_split_exactly_where_specializations_differ():
     launcher = _tegula.TileLauncher(CONSTANTS)
     cpp = [launcher.describe(a)[0] for a in ARGSETS]
-    py = [python_key(a, CONSTANTS)[0] for a in ARGSETS]
+    expected = [expected_key(a, CONSTANTS) for a in ARGSETS]
     for i, j in itertools.combinations(range(len(ARGSETS)), 2):
-        assert (cpp[i] == cpp[j]) == (py[i] == py[j]), (i, j, cpp[i], cpp[j])
+        assert (cpp[i] == cpp[j]) == (expected[i] == expected[j]), (i, j, cpp[i], cpp[j])
     assert cpp[0] == cpp[1]  # only pointers and extents differ: one compiled variant
 
 
-def test_packed_parameters_match_the_python_path():
+def test_packed_parameters_follow_the_abi():
     for constants, sets in ((CONSTANTS, ARGSETS), ([False] * 4, SCALARS)):
         launcher = _tegula.TileLauncher(constants)
         for args in sets:
             key, packed = launcher.describe(args)
-            _, specs = python_key(args, constants)
-            assert packed == python_bytes(specs), args
+            assert packed == expected_bytes(args, constants), args
     keys = {_tegula.TileLauncher([False] * 4).describe(a)[0] for a in SCALARS}
     assert len(keys) == 2  # int32 vs int64 scalar; bool/float values do not matter
+
+
+def test_arguments_python_shapes_take_the_same_keys():
+    """A KernelArg (how tegula.tile._args hands over CuPy arrays and numpy scalars) keys and packs as the object
+    the launcher reads itself."""
+    t = ARGSETS[0][0]
+    launcher = _tegula.TileLauncher([False, False])
+    native = launcher.describe((t, 5))
+    shaped = launcher.describe((_tegula.kernel_array("float32", t._ptr, t.shape, t._strides),
+                                _tegula.kernel_scalar("int32", 5)))
+    assert native == shaped
+    assert launcher.describe((t, _tegula.kernel_scalar("int64", 5)))[0] != native[0]
+    assert launcher.describe((t, _tegula.kernel_scalar("float16", 1.0)))[1][-1] == b"\x00\x3c"
 
 
 def test_other_arguments_leave_the_call_to_python():

@@ -1,13 +1,12 @@
-// The tile launch fast path: per-kernel variants keyed by an argument signature computed in C++.
+// tt.launch in C++: per tile kernel, its compiled specializations keyed by the argument signature (kernel/signature).
 //
-// Python's tt.launch asks the launcher first. A signature it has seen launches straight from here
-// (no Python frames, no specialization tuples); an unseen one returns its key, Python specializes
-// and compiles (tile/_kernel.py), and registers the variant under that key. The key records
-// everything Python's specialization depends on (tile/_args.py: describe), so one key never maps
-// to two specializations: per array its dtype, rank, last-dim contiguity and 16-byte alignment;
-// per scalar its dtype (Python int -> int32 when it fits, else int64; float -> float32; bool);
-// per tt.Constant its value (int, float, bool) or type name + repr. The key is binary bytes. Arguments of any other kind (numpy arrays, numpy scalars, ...) are not
-// handled here: the launcher says so and Python takes the whole call.
+// tt.launch (tile_launch below) reads the arguments here: GPU torch tensors, tegula arrays, Python scalars, tt.Constant
+// values and arguments Python shaped (KernelArg, tegula.tile._args). A signature seen before launches at once (no
+// Python frame, no per-call Python objects); an unseen one asks Python once for the kernel's IR (the AST
+// translation, Kernel._translate), compiles it with the kernel module and launches it, all from here. Arguments of
+// other kinds (numpy and CuPy arrays, numpy scalars), the interpreter and errors go to Python
+// (tile/_kernel.py:_launch_slow), which shapes the arguments and comes back here. The kernel module packs (one ABI
+// packer); the signature is written only by kernel/signature.
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -23,35 +22,17 @@
 #include "tegula/array/expr.hpp"
 #include "tegula/array/materialize.hpp"
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/bindings/interruptible.hpp"
+#include "tegula/bindings/kernel_args.hpp"
 #include "tegula/bindings/py_array.hpp"
-#include "tegula/runtime/profiler.hpp"
 #include "tegula/bindings/runtime_common.hpp"
-#include "tegula/runtime/launch.hpp"
-#include "tegula/runtime/module.hpp"
+#include "tegula/kernel/launch.hpp"
+#include "tegula/kernel/signature.hpp"
 #include "tegula/support/config.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::bind {
 namespace {
-
-// One kernel parameter value in the codegen ABI (codegen/cuda.hpp): 8-byte ints or a typed scalar.
-struct param_value {
-  unsigned char bytes[8];
-  std::size_t size;
-};
-
-param_value int64_param(long long v) {
-  param_value p{{}, 8};
-  std::memcpy(p.bytes, &v, 8);
-  return p;
-}
-
-struct variant {
-  std::string key;
-  std::shared_ptr<rt::kernel> kernel;
-  unsigned block = 0;
-  unsigned shared = 0;
-};
 
 // Attribute names interned once: PyObject_GetAttr with an interned str skips building a name per call.
 struct names {
@@ -92,27 +73,6 @@ const names& attr_names() {
   return *n;
 }
 
-// Key bytes of the tile dtypes (ir::dtype order) and their sizes.
-constexpr const char* tile_dtype_names[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                                            "uint32", "uint64", "float16", "bfloat16", "float32", "float64"};
-constexpr int tile_dtype_sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8};
-
-// torch dtype objects (torch.float32, ...) -> index into tile_dtype_names, learned once per object;
-// -1 for dtypes tiles do not have.
-int torch_dtype_code(PyObject* dtype) {
-  static auto* codes = new std::unordered_map<PyObject*, int>();
-  auto it = codes->find(dtype);
-  if (it != codes->end()) return it->second;
-  std::string s = nb::cast<std::string>(nb::str(nb::handle(dtype)));
-  if (s.rfind("torch.", 0) == 0) s = s.substr(6);
-  int code = -1;
-  for (int i = 0; i < 13; ++i)
-    if (s == tile_dtype_names[i]) code = i;
-  Py_INCREF(dtype);  // dtype objects are module-level singletons; keep the key alive
-  codes->emplace(dtype, code);
-  return code;
-}
-
 bool is_torch_tensor(PyObject* a) {
   static PyTypeObject* tensor_type = nullptr;
   PyTypeObject* t = Py_TYPE(a);
@@ -150,30 +110,36 @@ bool read_ints(PyObject* t, long long* out, std::size_t n) {
   return true;
 }
 
-// One array argument, whatever it came from: its key bytes (dtype code, rank, last-axis contiguity, 16-byte
-// alignment), its parameters (pointer, extents, strides in elements) and the bytes it spans.
-template <class Int>
-void append_array(int code, std::uint64_t ptr, std::size_t ndim, const Int* sh, const Int* st, std::string& key,
-                  std::vector<param_value>& params, std::uint64_t& bytes) {
-  const int item = tile_dtype_sizes[code];
-  const bool contiguous = ndim == 0 || sh[ndim - 1] == 1 || st[ndim - 1] == 1;
-  bool aligned = ptr % 16 == 0;
-  for (std::size_t i = 0; i + 1 < ndim; ++i) aligned = aligned && (st[i] * item) % 16 == 0;
-  key += 'A';
-  key += static_cast<char>(code);
-  key += static_cast<char>(ndim);
-  key += static_cast<char>((contiguous ? 1 : 0) | (aligned ? 2 : 0));
-  params.push_back(int64_param(static_cast<long long>(ptr)));
-  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(static_cast<long long>(sh[i])));
-  for (std::size_t i = 0; i < ndim; ++i) params.push_back(int64_param(static_cast<long long>(st[i])));
-  std::uint64_t elems = 1;
-  for (std::size_t i = 0; i < ndim; ++i)
-    if (st[i] != 0) elems *= static_cast<std::uint64_t>(sh[i]);
-  bytes += elems * static_cast<std::uint64_t>(item);
+// torch dtype objects (torch.float32, ...) -> tile dtype, learned once per object; -1 for dtypes tiles do not have.
+int torch_dtype_code(PyObject* dtype) {
+  static auto* codes = new std::unordered_map<PyObject*, int>();
+  auto it = codes->find(dtype);
+  if (it != codes->end()) return it->second;
+  std::string s = nb::cast<std::string>(nb::str(nb::handle(dtype)));
+  if (s.rfind("torch.", 0) == 0) s = s.substr(6);
+  std::optional<ir::dtype> t = ir::dtype_from_name(s);
+  const int code = !t || *t == ir::dtype::c64 || *t == ir::dtype::c128 ? -1 : int(*t);
+  Py_INCREF(dtype);  // dtype objects are module-level singletons; keep the key alive
+  codes->emplace(dtype, code);
+  return code;
 }
 
-// Appends an array argument's key and parameters; false when `a` is not a GPU torch tensor.
-bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes) {
+// An array argument from a pointer, extents and strides of any integer type.
+template <class Int>
+kernel::array_arg array_of(ir::dtype t, std::uint64_t ptr, std::size_t ndim, const Int* sh, const Int* st) {
+  kernel::array_arg a;
+  a.address = ptr;
+  a.t = t;
+  a.rank = int(ndim);
+  for (std::size_t i = 0; i < ndim; ++i) a.shape[i] = static_cast<std::int64_t>(sh[i]), a.strides[i] = static_cast<std::int64_t>(st[i]);
+  const codegen::array_spec l = kernel::actual_layout(a);
+  a.contiguous = l.last_dim_contiguous;
+  a.aligned = l.aligned_16;
+  return a;
+}
+
+// A GPU torch tensor; false when `a` is not one (or has a dtype tiles lack: Python raises the error).
+bool torch_array(PyObject* a, kernel::array_arg& out) {
   if (!is_torch_tensor(a)) return false;
   const names& n = attr_names();
   nb::object cuda = get(a, n.is_cuda);
@@ -188,84 +154,65 @@ bool add_torch_array(PyObject* a, std::string& key, std::vector<param_value>& pa
     PyErr_Clear();
     return false;
   }
-  constexpr std::size_t max_rank = 16;
   if (!PyTuple_Check(shape.ptr())) return false;
   std::size_t ndim = static_cast<std::size_t>(PyTuple_GET_SIZE(shape.ptr()));
-  if (ndim > max_rank) return false;
-  long long sh[max_rank], st[max_rank];
+  if (ndim > std::size_t(kernel::max_rank)) return false;
+  long long sh[kernel::max_rank], st[kernel::max_rank];
   if (!read_ints(shape.ptr(), sh, ndim) || !read_ints(strides.ptr(), st, ndim)) return false;
-  append_array(code, ptr, ndim, sh, st, key, params, bytes);
+  out = array_of(ir::dtype(code), ptr, ndim, sh, st);
   return true;
 }
 
-// Appends a tegula GPU array's key and parameters, as Python's path does through its CUDA array interface:
-// pending expressions are materialised and pending readers of its memory flushed (the kernel may write it).
-// False when `a` is not a tegula array, lies on the CPU or has a dtype tiles lack (Python raises the error).
-bool add_tegula_array(PyObject* a, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes) {
+// A tegula GPU array, as Python's path reads it through its CUDA array interface: pending expressions are
+// materialised and pending readers of its memory flushed (the kernel may write it). False when `a` is not a tegula
+// array, lies on the CPU or has a dtype tiles lack (Python raises the error).
+bool tegula_array(PyObject* a, kernel::array_arg& out) {
   if (!nb::isinstance<py_array>(a)) return false;
   const py_array& pa = nb::cast<const py_array&>(nb::handle(a));
   if (pa.n->device == array::device_kind::cpu) return false;
-  // tile_dtype_names lists the ir::dtype enum's first 13 values in order (no names compared per launch).
-  static_assert(int(ir::dtype::b1) == 0 && int(ir::dtype::f64) == 12 && int(ir::dtype::c64) == 13);
-  const int code = int(pa.n->t);
-  if (code > int(ir::dtype::f64)) return false;  // complex and float8: Python raises the error
+  const ir::dtype t = pa.n->t;
+  if (t == ir::dtype::c64 || t == ir::dtype::c128) return false;  // Python raises the error
   array::materialize(pa.n);
   const array::node& n = *pa.n;
   array::flush_readers(*n.data);
   const std::size_t ndim = n.shape.size();
-  if (ndim > 16) return false;
-  const std::uintptr_t ptr = n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * tile_dtype_sizes[code]);
-  append_array(code, ptr, ndim, n.shape.data(), n.lay.strides.data(), key, params, bytes);
+  if (ndim > std::size_t(kernel::max_rank)) return false;
+  const std::uintptr_t ptr = n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * ir::size_bytes(t));
+  out = array_of(t, ptr, ndim, n.shape.data(), n.lay.strides.data());
   return true;
 }
 
-// A Python int/float/bool scalar (exact types only); false for anything else.
-bool add_scalar(PyObject* a, std::string& key, std::vector<param_value>& params) {
+// A Python int/float/bool scalar (exact types only): int -> int32 when it fits, else int64; float -> float32.
+bool python_scalar(PyObject* a, kernel::scalar_arg& out) {
   PyTypeObject* t = Py_TYPE(a);
   if (t == &PyBool_Type) {
-    key += 'b';
-    param_value p{{static_cast<unsigned char>(a == Py_True)}, 1};
-    params.push_back(p);
+    out = {ir::dtype::b1, a == Py_True ? 1.0 : 0.0, a == Py_True ? 1 : 0};
     return true;
   }
   if (t == &PyLong_Type) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
     if (overflow) return false;
-    if (v >= -(1ll << 31) && v < (1ll << 31)) {
-      key += 'i';
-      param_value p{{}, 4};
-      auto v32 = static_cast<std::int32_t>(v);
-      std::memcpy(p.bytes, &v32, 4);
-      params.push_back(p);
-    } else {
-      key += 'l';
-      params.push_back(int64_param(v));
-    }
+    out = {v >= -(1ll << 31) && v < (1ll << 31) ? ir::dtype::i32 : ir::dtype::i64, double(v), v};
     return true;
   }
   if (t == &PyFloat_Type) {
-    key += 'f';
-    param_value p{{}, 4};
-    float f = static_cast<float>(PyFloat_AS_DOUBLE(a));
-    std::memcpy(p.bytes, &f, 4);
-    params.push_back(p);
+    const double v = PyFloat_AS_DOUBLE(a);
+    out = {ir::dtype::f32, v, static_cast<std::int64_t>(v)};
     return true;
   }
   return false;
 }
 
-// A tt.Constant's key: exact ints, floats and bools by value, anything else by type name and repr.
-void add_constant(PyObject* a, std::string& key) {
+// A tt.Constant's key bytes: exact ints, floats and bools by value, anything else by type name and repr.
+void constant_key(PyObject* a, std::string& key) {
   PyTypeObject* t = Py_TYPE(a);
   auto raw = [&](char tag, const void* bytes, std::size_t n) {
-    key += tag;
-    key.append(static_cast<const char*>(bytes), n);
+    std::string v(1, tag);
+    v.append(static_cast<const char*>(bytes), n);
+    kernel::key_constant(key, v);
   };
-  if (t == &PyBool_Type) {
-    key += a == Py_True ? "CT" : "CF";
-    return;
-  }
+  if (t == &PyBool_Type) return kernel::key_constant(key, a == Py_True ? "T" : "F");
   if (t == &PyLong_Type) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
@@ -275,65 +222,78 @@ void add_constant(PyObject* a, std::string& key) {
     double v = PyFloat_AS_DOUBLE(a);
     return raw('D', &v, sizeof v);
   }
-  std::string r = str("C", t->tp_name, "=", nb::cast<std::string>(nb::repr(nb::handle(a))));
-  std::uint32_t len = static_cast<std::uint32_t>(r.size());
-  raw('R', &len, sizeof len);
-  key += r;
+  kernel::key_constant(key, str("R", t->tp_name, "=", nb::cast<std::string>(nb::repr(nb::handle(a)))));
 }
+
+// tegula.tile.PerformanceWarning, looked up once.
+PyObject* performance_warning() {
+  static PyObject* category = [] {
+    PyObject* mod = PyImport_ImportModule("tegula.tile._kernel");
+    PyObject* c = mod ? PyObject_GetAttrString(mod, "PerformanceWarning") : nullptr;
+    Py_XDECREF(mod);
+    if (!c) PyErr_Clear();
+    return c ? c : PyExc_UserWarning;  // leaked: lives as long as the interpreter
+  }();
+  return category;
+}
+
+void warn(const std::string& message) {
+  if (PyErr_WarnEx(performance_warning(), message.c_str(), 1) < 0) throw nb::python_error();
+}
+
+struct variant {
+  std::string key;
+  std::shared_ptr<const kernel::compiled> k;
+  std::uint64_t warned = 0;  // tensor-map arrays already reported as repacked
+};
 
 class tile_launcher {
  public:
-  explicit tile_launcher(std::vector<bool> is_constant) : is_constant_(std::move(is_constant)) {}
+  tile_launcher(std::vector<bool> is_constant, int num_stages, int cluster)
+      : is_constant_(std::move(is_constant)), num_stages_(num_stages), cluster_(cluster) {}
 
-  // The signature key (binary bytes) and packed parameters of `args`, or false when some argument
-  // is of a kind only Python handles.
-  bool describe(nb::handle args_obj, std::string& key, std::vector<param_value>& params, std::uint64_t& bytes,
-                PyObject** first_tensor = nullptr) const {
+  // Reads `args` into key_ (without its target) and args_; false when some argument is of a kind only Python
+  // shapes (for the interpreter: every array but a KernelArg, since the interpreter reads host memory).
+  bool describe(nb::handle args_obj, bool interpret, PyObject** first_tensor = nullptr) {
     if (!PyTuple_Check(args_obj.ptr())) return false;
     PyObject* args = args_obj.ptr();
     std::size_t n = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
     if (n != is_constant_.size()) return false;  // Python raises the arity error
-    key.clear();
-    params.clear();
-    bytes = 0;
+    key_.clear();
+    args_.clear();
     for (std::size_t i = 0; i < n; ++i) {
       PyObject* a = PyTuple_GET_ITEM(args, i);
+      kernel::array_arg arr;
+      kernel::scalar_arg sc;
       if (is_constant_[i]) {
-        add_constant(a, key);
-      } else if (add_torch_array(a, key, params, bytes)) {
+        constant_key(a, key_);
+        continue;
+      }
+      if (nb::isinstance<shaped_arg>(a)) {
+        args_.push_back(nb::inst_ptr<shaped_arg>(a)->arg);
+      } else if (!interpret && torch_array(a, arr)) {
         if (first_tensor && !*first_tensor) *first_tensor = a;
-      } else if (!add_tegula_array(a, key, params, bytes) && !add_scalar(a, key, params)) {
+        args_.push_back(arr);
+      } else if (!interpret && tegula_array(a, arr)) {
+        args_.push_back(arr);
+      } else if (python_scalar(a, sc)) {
+        args_.push_back(sc);
+      } else {
         return false;
       }
+      if (const auto* x = std::get_if<kernel::array_arg>(&args_.back())) kernel::key_array(key_, *x);
+      else kernel::key_scalar(key_, std::get<kernel::scalar_arg>(args_.back()).t);
     }
     return true;
   }
 
-  // Launches and returns None when a variant matches; else returns the key (bytes) for Python to
-  // compile and add(), or False when the arguments (or the grid) need Python's path altogether.
-  nb::object launch(nb::handle grid, nb::handle args, nb::handle stream) {
-    std::uint64_t bytes = 0;
+  // Launches and returns None; on an unseen signature with no `kernel` to translate, returns the key (bytes);
+  // False when the arguments or the grid need Python's path.
+  nb::object launch(nb::handle grid, nb::handle args, nb::handle stream, nb::handle kernel_obj) {
     PyObject* tensor = nullptr;
-    if (!describe(args, key_, params_, bytes, &tensor)) return nb::bool_(false);
-    const variant* v = nullptr;
-    for (const auto& candidate : variants_)
-      if (candidate.key == key_) v = &candidate;
-    if (!v) return nb::bytes(key_.data(), key_.size());
-    rt::launch_config c;
-    if (!read_grid(grid.ptr(), c.grid)) return nb::bool_(false);  // Python raises the clear error
-    c.block = {v->block, 1, 1};
-    c.shared_mem = v->shared;
-    const auto& layout = v->kernel->params();
-    if (layout.size() != params_.size())
-      fail(error_kind::internal, "tile kernel '", v->kernel->name(), "' has ", layout.size(), " parameters, packed ",
-           params_.size());
-    rt::param_buffer buf(v->kernel->params_bytes());
-    for (std::size_t i = 0; i < params_.size(); ++i) {
-      if (layout[i].size != params_[i].size)
-        fail(error_kind::internal, "tile kernel '", v->kernel->name(), "' parameter ", i, " has ", layout[i].size,
-             " bytes, packed ", params_[i].size);
-      buf.put(layout[i].offset, params_[i].bytes, params_[i].size);
-    }
+    if (!describe(args, false, &tensor)) return nb::bool_(false);
+    kernel::grid3 g;
+    if (!read_grid(grid.ptr(), g)) return nb::bool_(false);  // Python raises the clear error
     std::shared_ptr<rt::stream> hold;
     nb::object torch_stream;
     nb::handle s = stream;
@@ -341,31 +301,124 @@ class tile_launcher {
       torch_stream = torch_current_stream(tensor);
       if (PyLong_Check(torch_stream.ptr()) && PyLong_AsUnsignedLongLong(torch_stream.ptr()) != 0) s = torch_stream;
     }
-    if (rt::prof::active()) rt::prof::note_bytes(bytes);
-    rt::launch(to_stream(s, hold), c, *v->kernel, buf);
+    const rt::stream& on = to_stream(s, hold);
+    variant* v = find(on.dev().arch());
+    if (!v) {
+      if (kernel_obj.is_none()) return nb::bytes(key_.data(), key_.size());
+      v = &compile_variant(kernel_obj, args, &on.dev());
+    }
+    const kernel::launch_report r = kernel::launch(*v->k, args_, g, &on);
+    if (r.repacked & ~v->warned) warn_repacked(*v, r.repacked);
     return nb::none();
   }
 
-  void add(nb::bytes key, std::shared_ptr<rt::kernel> k, unsigned block, unsigned shared) {
-    std::string k_str(key.c_str(), key.size());
-    for (const auto& v : variants_)
-      if (v.key == k_str) return;
-    variants_.push_back({std::move(k_str), std::move(k), block, shared});
+  // The compiled specialization for `args` (on `stream`'s device, or the interpreter's), compiling it on first
+  // use; None when the arguments need Python's shaping.
+  nb::object compile(nb::handle kernel_obj, nb::handle args, bool interpret, nb::handle stream) {
+    if (!describe(args, interpret)) return nb::none();
+    rt::device* dev = nullptr;
+    std::shared_ptr<rt::stream> hold;
+    if (!interpret) dev = &to_stream(stream, hold).dev();
+    variant* v = find(dev ? dev->arch() : 0);
+    if (!v) v = &compile_variant(kernel_obj, args, dev);
+    return nb::cast(std::const_pointer_cast<kernel::compiled>(v->k));
   }
 
-  nb::object describe_for_tests(nb::handle args) const {
-    std::string key;
-    std::vector<param_value> params;
-    std::uint64_t bytes = 0;
-    if (!describe(args, key, params, bytes)) return nb::none();
-    nb::list values;
-    for (const auto& p : params) values.append(nb::bytes(reinterpret_cast<const char*>(p.bytes), p.size));
-    return nb::make_tuple(nb::bytes(key.data(), key.size()), values);
+  // Runs on the CPU interpreter (the GIL released, Ctrl-C raising KeyboardInterrupt); false when the arguments
+  // need Python's shaping.
+  bool interpret(nb::handle kernel_obj, nb::handle grid, nb::handle args) {
+    if (!describe(args, true)) return false;
+    kernel::grid3 g;
+    if (!read_grid(grid.ptr(), g)) return false;
+    variant* v = find(0);
+    if (!v) v = &compile_variant(kernel_obj, args, nullptr);
+    std::shared_ptr<const kernel::compiled> k = v->k;
+    std::vector<kernel::argument> in = args_;  // the scratch may be reused by another thread while the GIL is out
+    signal_watch watch;
+    try {
+      nb::gil_scoped_release release;
+      kernel::launch(*k, in, g, nullptr, [&] { return watch.check(); });
+    } catch (const error& e) {
+      if (e.kind() == error_kind::interrupted && watch.raised()) watch.rethrow();  // the handler's own exception
+      throw;
+    }
+    return true;
   }
+
+  nb::object describe_for_tests(nb::handle args) {
+    if (!describe(args, false)) return nb::none();
+    nb::list values;
+    kernel::for_each_param(args_, [&](const void* p, std::size_t n) {
+      values.append(nb::bytes(static_cast<const char*>(p), n));
+    });
+    return nb::make_tuple(nb::bytes(key_.data(), key_.size()), values);
+  }
+
+  std::size_t size() const { return variants_.size(); }
+  void clear() { variants_.clear(); }
 
  private:
+  // The variant of key_ on `arch` (0: the interpreter): a kernel has few, a linear scan is fastest.
+  variant* find(int arch) {
+    full_.clear();
+    kernel::key_target(full_, arch);
+    full_ += key_;
+    for (auto& candidate : variants_)
+      if (candidate.key == full_) return &candidate;
+    return nullptr;
+  }
+
+  // Translates (Python's front end, once per signature), compiles and keeps the specialization for full_/args_.
+  variant& compile_variant(nb::handle kernel_obj, nb::handle args, rt::device* dev) {
+    // Python code runs below (and NVRTC without the GIL): another launch may reuse the scratch members meanwhile.
+    const std::string key = full_;
+    kernel::target t;
+    t.device = dev;
+    t.arrays = kernel::declared_layouts(args_);
+    t.stages = num_stages_;
+    t.cluster = cluster_;
+    t.keep_stages = true;
+    t.nvrtc = compile_interruptibly;
+    nb::list specs;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < is_constant_.size(); ++i) {
+      if (is_constant_[i]) {
+        specs.append(nb::make_tuple("const", nb::handle(PyTuple_GET_ITEM(args.ptr(), i))));
+        continue;
+      }
+      const kernel::argument& a = args_.at(next++);
+      if (const auto* x = std::get_if<kernel::array_arg>(&a))
+        specs.append(nb::make_tuple("array", std::string(ir::name(x->t)), x->rank));
+      else
+        specs.append(nb::make_tuple("scalar", std::string(ir::name(std::get<kernel::scalar_arg>(a).t))));
+    }
+    nb::object fn = kernel_obj.attr("_translate")(specs);
+    std::shared_ptr<const kernel::compiled> k = kernel::compile(nb::cast<const ir::function&>(fn), t);
+    if (!k->source.note.empty())
+      warn(str("tile kernel '", k->fn.name, "': mma runs on CUDA cores, not tensor cores: ", k->source.note));
+    for (auto& v : variants_)
+      if (v.key == key) return v;  // another thread compiled it meanwhile
+    variants_.push_back({key, std::move(k), 0});
+    return variants_.back();
+  }
+
+  void warn_repacked(variant& v, std::uint64_t repacked) {
+    std::vector<const kernel::array_arg*> arrays;
+    for (const auto& a : args_)
+      if (const auto* x = std::get_if<kernel::array_arg>(&a)) arrays.push_back(x);
+    for (std::size_t i = 0; i < 64 && i < arrays.size(); ++i) {
+      const std::uint64_t bit = std::uint64_t(1) << i;
+      if (!(repacked & bit) || (v.warned & bit)) continue;
+      v.warned |= bit;
+      const kernel::array_arg& a = *arrays[i];
+      warn(str("tile kernel '", v.k->fn.name, "': array argument ", i, " has rows the copy engine cannot address (",
+               a.strides[0] * ir::size_bytes(a.t), "-byte stride, address 0x", std::hex, a.address, std::dec,
+               "): it is copied into 16-byte aligned rows before each launch (one extra pass over it)"));
+    }
+  }
+
   // An int or a tuple of 1-3 positive ints; false otherwise (Python's grid_tuple explains).
-  static bool read_grid(PyObject* g, std::array<unsigned, 3>& out) {
+  static bool read_grid(PyObject* g, kernel::grid3& out) {
     long long v[3] = {1, 1, 1};
     std::size_t n = 1;
     if (PyLong_CheckExact(g)) {
@@ -382,15 +435,16 @@ class tile_launcher {
     }
     for (int i = 0; i < 3; ++i) {
       if (v[i] < 1 || v[i] > 2147483647ll) return false;
-      out[i] = static_cast<unsigned>(v[i]);
+      out[std::size_t(i)] = v[i];
     }
     return true;
   }
 
   std::vector<bool> is_constant_;
+  int num_stages_ = 0, cluster_ = 1;
   std::vector<variant> variants_;  // a kernel has few specializations: a linear scan is fastest
-  std::string key_;                // scratch, reused per call (the GIL serialises calls)
-  std::vector<param_value> params_;
+  std::string key_, full_;         // scratch, reused per call (the GIL serialises calls)
+  std::vector<kernel::argument> args_;
 };
 
 }  // namespace
@@ -400,30 +454,37 @@ nb::object& launch_fallback() {
   return *f;
 }
 
-// tt.launch: the fast path without a Python frame; anything it declines goes to Python's
-// tile._kernel._launch_slow(kernel, grid, args, stream, interpret, fast_key).
+// tt.launch: launches from C++ when it can read the arguments; anything else goes to Python's
+// tile._kernel._launch_slow(kernel, grid, args, stream, interpret).
 nb::object tile_launch(nb::handle kernel, nb::handle grid, nb::handle args, nb::handle stream, nb::handle interpret) {
   static PyObject* launcher_name = PyUnicode_InternFromString("_launcher");
   bool interp = interpret.is_none() ? get_config().interpret : PyObject_IsTrue(interpret.ptr()) == 1;
-  nb::object fast_key = nb::bool_(false);
   if (!interp) {
     nb::object l = get(kernel.ptr(), launcher_name);
     if (l.is_valid() && nb::isinstance<tile_launcher>(l)) {
-      fast_key = nb::inst_ptr<tile_launcher>(l)->launch(grid, args, stream);
-      if (fast_key.is_none()) return fast_key;
+      nb::object r = nb::inst_ptr<tile_launcher>(l)->launch(grid, args, stream, kernel);
+      if (r.is_none()) return r;
     }
   }
   if (!launch_fallback().is_valid()) fail(error_kind::internal, "tegula.tile did not register its launch fallback");
-  return launch_fallback()(kernel, grid, args, stream, interpret, fast_key);
+  return launch_fallback()(kernel, grid, args, stream, interpret);
 }
 
 void bind_tile_launcher(nb::module_& m) {
-  nb::class_<tile_launcher>(m, "TileLauncher", "Launch fast path of one tile kernel (used by tt.launch).")
-      .def(nb::init<std::vector<bool>>(), nb::arg("is_constant"))
-      .def("launch", &tile_launcher::launch, nb::arg("grid"), nb::arg("args"), nb::arg("stream").none())
-      .def("add", &tile_launcher::add, nb::arg("key"), nb::arg("kernel"), nb::arg("block"), nb::arg("shared"))
+  nb::class_<tile_launcher>(m, "TileLauncher", "The compiled specializations of one tile kernel and their launch.")
+      .def(nb::init<std::vector<bool>, int, int>(), nb::arg("is_constant"), nb::arg("num_stages") = 0,
+           nb::arg("cluster") = 1)
+      .def("launch", &tile_launcher::launch, nb::arg("grid"), nb::arg("args"), nb::arg("stream").none(),
+           nb::arg("kernel").none() = nb::none(),
+           "None when launched; the signature key (bytes) when unseen and no kernel is given to translate; False "
+           "when the arguments need Python's shaping.")
+      .def("compile", &tile_launcher::compile, nb::arg("kernel"), nb::arg("args"), nb::arg("interpret"),
+           nb::arg("stream").none() = nb::none(), "The CompiledKernel for `args` (compiled on first use), or None.")
+      .def("interpret", &tile_launcher::interpret, nb::arg("kernel"), nb::arg("grid"), nb::arg("args"))
       .def("describe", &tile_launcher::describe_for_tests, nb::arg("args"),
-           "(key bytes, [packed parameter bytes]) or None: for tests.");
+           "(key bytes, [packed parameter bytes]) or None: for tests.")
+      .def("__len__", &tile_launcher::size)
+      .def("clear", &tile_launcher::clear, "Drops every compiled specialization.");
   m.def("tile_launch", &tile_launch, nb::arg("kernel"), nb::arg("grid"), nb::arg("args"), nb::arg("stream").none() = nb::none(),
         nb::arg("interpret").none() = nb::none(),
         "tt.launch(kernel, grid, args, stream=None, interpret=None): runs `kernel` once per block of `grid`.");
