@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -302,13 +303,19 @@ class tile_launcher {
       if (PyLong_Check(torch_stream.ptr()) && PyLong_AsUnsignedLongLong(torch_stream.ptr()) != 0) s = torch_stream;
     }
     const rt::stream& on = to_stream(s, hold);
-    variant* v = find(on.dev().arch());
-    if (!v) {
-      if (kernel_obj.is_none()) return nb::bytes(key_.data(), key_.size());
-      v = &compile_variant(kernel_obj, args, &on.dev());
+    if (variant* v = find(on.dev().arch())) {  // the steady state: no Python, no allocation
+      const kernel::launch_report r = kernel::launch(*v->k, args_, g, &on);
+      if (r.repacked & ~v->warned) warn_repacked(std::string(full_), r.repacked, std::vector<kernel::argument>(args_));
+      return nb::none();
     }
-    const kernel::launch_report r = kernel::launch(*v->k, args_, g, &on);
-    if (r.repacked & ~v->warned) warn_repacked(*v, r.repacked);
+    if (kernel_obj.is_none()) return nb::bytes(key_.data(), key_.size());
+    // Python (the translation) and NVRTC (without the GIL) run below: another thread's launch may reuse the
+    // scratch members meanwhile, so this one keeps its own copies.
+    const std::string key = full_;
+    const std::vector<kernel::argument> in = args_;
+    std::shared_ptr<const kernel::compiled> k = compile_variant(kernel_obj, args, key, in, &on.dev());
+    const kernel::launch_report r = kernel::launch(*k, in, g, &on);
+    if (r.repacked) warn_repacked(key, r.repacked, in);
     return nb::none();
   }
 
@@ -319,9 +326,10 @@ class tile_launcher {
     rt::device* dev = nullptr;
     std::shared_ptr<rt::stream> hold;
     if (!interpret) dev = &to_stream(stream, hold).dev();
-    variant* v = find(dev ? dev->arch() : 0);
-    if (!v) v = &compile_variant(kernel_obj, args, dev);
-    return nb::cast(std::const_pointer_cast<kernel::compiled>(v->k));
+    std::shared_ptr<const kernel::compiled> k;
+    if (variant* v = find(dev ? dev->arch() : 0)) k = v->k;
+    else k = compile_variant(kernel_obj, args, full_, args_, dev);
+    return nb::cast(std::const_pointer_cast<kernel::compiled>(k));
   }
 
   // Runs on the CPU interpreter (the GIL released, Ctrl-C raising KeyboardInterrupt); false when the arguments
@@ -330,10 +338,11 @@ class tile_launcher {
     if (!describe(args, true)) return false;
     kernel::grid3 g;
     if (!read_grid(grid.ptr(), g)) return false;
-    variant* v = find(0);
-    if (!v) v = &compile_variant(kernel_obj, args, nullptr);
-    std::shared_ptr<const kernel::compiled> k = v->k;
-    std::vector<kernel::argument> in = args_;  // the scratch may be reused by another thread while the GIL is out
+    const std::string key = full_key(0);
+    const std::vector<kernel::argument> in = args_;  // the scratch may be reused by another thread (see launch)
+    std::shared_ptr<const kernel::compiled> k;
+    if (variant* v = find(0)) k = v->k;
+    else k = compile_variant(kernel_obj, args, key, in, nullptr);
     signal_watch watch;
     try {
       nb::gil_scoped_release release;
@@ -358,23 +367,29 @@ class tile_launcher {
   void clear() { variants_.clear(); }
 
  private:
-  // The variant of key_ on `arch` (0: the interpreter): a kernel has few, a linear scan is fastest.
-  variant* find(int arch) {
+  // key_ for `arch` (0: the interpreter), in full_.
+  const std::string& full_key(int arch) {
     full_.clear();
     kernel::key_target(full_, arch);
     full_ += key_;
+    return full_;
+  }
+
+  // The variant of key_ on `arch`: a kernel has few, a linear scan is fastest.
+  variant* find(int arch) {
+    full_key(arch);
     for (auto& candidate : variants_)
       if (candidate.key == full_) return &candidate;
     return nullptr;
   }
 
-  // Translates (Python's front end, once per signature), compiles and keeps the specialization for full_/args_.
-  variant& compile_variant(nb::handle kernel_obj, nb::handle args, rt::device* dev) {
-    // Python code runs below (and NVRTC without the GIL): another launch may reuse the scratch members meanwhile.
-    const std::string key = full_;
+  // Translates (Python's front end, once per signature), compiles and keeps the specialization of `key` for `in`
+  // (copies or the scratch, read before any Python runs).
+  std::shared_ptr<const kernel::compiled> compile_variant(nb::handle kernel_obj, nb::handle args, std::string key,
+                                                          const std::vector<kernel::argument>& in, rt::device* dev) {
     kernel::target t;
     t.device = dev;
-    t.arrays = kernel::declared_layouts(args_);
+    t.arrays = kernel::declared_layouts(in);
     t.stages = num_stages_;
     t.cluster = cluster_;
     t.keep_stages = true;
@@ -386,34 +401,46 @@ class tile_launcher {
         specs.append(nb::make_tuple("const", nb::handle(PyTuple_GET_ITEM(args.ptr(), i))));
         continue;
       }
-      const kernel::argument& a = args_.at(next++);
+      const kernel::argument& a = in.at(next++);
       if (const auto* x = std::get_if<kernel::array_arg>(&a))
         specs.append(nb::make_tuple("array", std::string(ir::name(x->t)), x->rank));
       else
         specs.append(nb::make_tuple("scalar", std::string(ir::name(std::get<kernel::scalar_arg>(a).t))));
     }
+    // From here on the scratch members may change (Python runs, NVRTC runs without the GIL): only locals are read.
     nb::object fn = kernel_obj.attr("_translate")(specs);
     std::shared_ptr<const kernel::compiled> k = kernel::compile(nb::cast<const ir::function&>(fn), t);
     if (!k->source.note.empty())
       warn(str("tile kernel '", k->fn.name, "': mma runs on CUDA cores, not tensor cores: ", k->source.note));
     for (auto& v : variants_)
-      if (v.key == key) return v;  // another thread compiled it meanwhile
-    variants_.push_back({key, std::move(k), 0});
-    return variants_.back();
+      if (v.key == key) return v.k;  // another thread compiled it meanwhile
+    variants_.push_back({std::move(key), k, 0});
+    return k;
   }
 
-  void warn_repacked(variant& v, std::uint64_t repacked) {
+  // Says once per array of the variant of `key` that its rows were repacked for the copy engine.
+  // `key` and `in` are the caller's own copies: warnings may run Python, which may reuse the scratch members.
+  void warn_repacked(const std::string& key, std::uint64_t repacked, const std::vector<kernel::argument>& in) {
+    variant* v = nullptr;
+    for (auto& candidate : variants_)
+      if (candidate.key == key) v = &candidate;
+    if (!v) return;
     std::vector<const kernel::array_arg*> arrays;
-    for (const auto& a : args_)
+    for (const auto& a : in)
       if (const auto* x = std::get_if<kernel::array_arg>(&a)) arrays.push_back(x);
+    const std::string name = v->k->fn.name;
     for (std::size_t i = 0; i < 64 && i < arrays.size(); ++i) {
       const std::uint64_t bit = std::uint64_t(1) << i;
-      if (!(repacked & bit) || (v.warned & bit)) continue;
-      v.warned |= bit;
+      if (!(repacked & bit) || (v->warned & bit)) continue;
+      v->warned |= bit;
       const kernel::array_arg& a = *arrays[i];
-      warn(str("tile kernel '", v.k->fn.name, "': array argument ", i, " has rows the copy engine cannot address (",
-               a.strides[0] * ir::size_bytes(a.t), "-byte stride, address 0x", std::hex, a.address, std::dec,
+      std::ostringstream address;
+      address << std::hex << a.address;
+      // warn() may run Python (a warnings filter): `v` is not used after it.
+      warn(str("tile kernel '", name, "': array argument ", i, " has rows the copy engine cannot address (",
+               a.strides[0] * ir::size_bytes(a.t), "-byte stride, address 0x", address.str(),
                "): it is copied into 16-byte aligned rows before each launch (one extra pass over it)"));
+      return warn_repacked(key, repacked, in);  // the rest, looking the variant up again
     }
   }
 
