@@ -122,3 +122,31 @@ def test_other_arguments_leave_the_call_to_python():
     assert launcher.describe((np.zeros(4), np.zeros(4), 3)) is None  # host arrays: Python raises
     assert launcher.describe((np.float32(1), ARGSETS[0][0], 3)) is None  # numpy scalars: Python path
     assert launcher.describe((ARGSETS[0][0],)) is None  # wrong arity: Python raises
+
+
+def test_python_translates_once_per_specialization_and_compiled_is_a_view():
+    """The C++ launcher asks Python only for the IR of an unseen signature (Kernel._translate); the rest of a launch
+    (compile, argument packing, running) is C++. Kernel.compile returns a view of that same compiled kernel."""
+    import tegula.tile as tt
+
+    @tt.kernel
+    def scale(x, out, a, T: tt.Constant[int]):
+        b = tt.bid(0)
+        tt.store(out, index=(b,), tile=tt.load(x, index=(b,), shape=(T,)) * a)
+
+    calls = []
+    translate = scale._translate
+    scale._translate = lambda specs: calls.append(specs) or translate(specs)
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros_like(x)
+    for a in (2.0, 3.0):
+        tt.launch(scale, grid=4, args=(x, out, a, 16), interpret=True)
+        np.testing.assert_array_equal(out, x * a)
+    assert calls == [[("array", "float32", 1), ("array", "float32", 1), ("scalar", "float32"), ("const", 16)]]
+    tt.launch(scale, grid=2, args=(x, out, 2.0, 32), interpret=True)  # a new constant: a new specialization
+    assert len(calls) == 2 and len(scale._launcher) == 2
+    c = scale.compile((x, out, 2.0, 16), interpret=True)
+    assert len(calls) == 2  # compiled already
+    assert c.name == "scale" and c.source is None and c.block_threads == 0 and c.kernel is None
+    assert [s for s, _ in c.stages] == list(_tegula.pipeline_stages()) and c.stages[-1][1] == c.ir.print()
+    assert c.arrays == [(True, True), (True, True)]
