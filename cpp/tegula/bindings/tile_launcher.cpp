@@ -20,12 +20,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tegula/array/expr.hpp"
-#include "tegula/array/materialize.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/interruptible.hpp"
 #include "tegula/bindings/kernel_args.hpp"
-#include "tegula/bindings/py_array.hpp"
+#include "tegula/bindings/tile_arguments.hpp"
 #include "tegula/bindings/runtime_common.hpp"
 #include "tegula/kernel/launch.hpp"
 #include "tegula/kernel/signature.hpp"
@@ -34,197 +32,6 @@
 
 namespace tegula::bind {
 namespace {
-
-// Attribute names interned once: PyObject_GetAttr with an interned str skips building a name per call.
-struct names {
-  PyObject* is_cuda = PyUnicode_InternFromString("is_cuda");
-  PyObject* dtype = PyUnicode_InternFromString("dtype");
-  PyObject* data_ptr = PyUnicode_InternFromString("data_ptr");
-  PyObject* shape = PyUnicode_InternFromString("shape");
-  PyObject* stride = PyUnicode_InternFromString("stride");
-};
-
-// torch's current stream on the tensor's device (torch._C._cuda_getCurrentRawStream), as a Python int handle;
-// None when torch cannot say. Launches given torch tensors and no stream go there, so they are ordered after the
-// torch work that produced their inputs (torch.cuda.stream(...) blocks included) and before what reads outputs.
-nb::object torch_current_stream(PyObject* tensor) {
-  static PyObject* fn = [] {
-    PyObject* c = PyImport_ImportModule("torch._C");
-    PyObject* f = c ? PyObject_GetAttrString(c, "_cuda_getCurrentRawStream") : nullptr;
-    Py_XDECREF(c);
-    if (!f) PyErr_Clear();
-    return f;  // leaked: lives as long as the interpreter
-  }();
-  if (!fn) return nb::none();
-  static PyObject* get_device = PyUnicode_InternFromString("get_device");
-  nb::object dev = nb::steal(PyObject_CallMethodNoArgs(tensor, get_device));
-  if (!dev.is_valid()) {
-    PyErr_Clear();
-    return nb::none();
-  }
-  PyObject* r = PyObject_CallOneArg(fn, dev.ptr());
-  if (!r) {
-    PyErr_Clear();
-    return nb::none();
-  }
-  return nb::steal(r);
-}
-const names& attr_names() {
-  static const names* n = new names();  // leaked: lives as long as the interpreter
-  return *n;
-}
-
-bool is_torch_tensor(PyObject* a) {
-  static PyTypeObject* tensor_type = nullptr;
-  PyTypeObject* t = Py_TYPE(a);
-  if (t == tensor_type) return true;
-  if (tensor_type) return false;
-  if (std::strcmp(t->tp_name, "Tensor") != 0) return false;  // torch.Tensor's tp_name ("torch" in __module__)
-  nb::object module = nb::handle(reinterpret_cast<PyObject*>(t)).attr("__module__");
-  if (nb::cast<std::string>(module).rfind("torch", 0) != 0) return false;
-  tensor_type = t;
-  return true;
-}
-
-// A new reference from `o.name` / `o.name()`, or nullptr with the Python error cleared.
-nb::object get(PyObject* o, PyObject* name) {
-  PyObject* r = PyObject_GetAttr(o, name);
-  if (!r) PyErr_Clear();
-  return nb::steal(r);
-}
-nb::object call(PyObject* o, PyObject* name) {
-  PyObject* r = PyObject_CallMethodNoArgs(o, name);
-  if (!r) PyErr_Clear();
-  return nb::steal(r);
-}
-
-// Reads a tuple of Python ints; false when it is not one.
-bool read_ints(PyObject* t, long long* out, std::size_t n) {
-  if (!PyTuple_Check(t) || static_cast<std::size_t>(PyTuple_GET_SIZE(t)) != n) return false;
-  for (std::size_t i = 0; i < n; ++i) {
-    out[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(t, i));
-    if (out[i] == -1 && PyErr_Occurred()) {
-      PyErr_Clear();
-      return false;
-    }
-  }
-  return true;
-}
-
-// torch dtype objects (torch.float32, ...) -> tile dtype, learned once per object; -1 for dtypes tiles do not have.
-int torch_dtype_code(PyObject* dtype) {
-  static auto* codes = new std::unordered_map<PyObject*, int>();
-  auto it = codes->find(dtype);
-  if (it != codes->end()) return it->second;
-  std::string s = nb::cast<std::string>(nb::str(nb::handle(dtype)));
-  if (s.rfind("torch.", 0) == 0) s = s.substr(6);
-  std::optional<ir::dtype> t = ir::dtype_from_name(s);
-  const int code = !t || *t == ir::dtype::c64 || *t == ir::dtype::c128 ? -1 : int(*t);
-  Py_INCREF(dtype);  // dtype objects are module-level singletons; keep the key alive
-  codes->emplace(dtype, code);
-  return code;
-}
-
-// An array argument from a pointer, extents and strides of any integer type.
-template <class Int>
-kernel::array_arg array_of(ir::dtype t, std::uint64_t ptr, std::size_t ndim, const Int* sh, const Int* st) {
-  kernel::array_arg a;
-  a.address = ptr;
-  a.t = t;
-  a.rank = int(ndim);
-  for (std::size_t i = 0; i < ndim; ++i) a.shape[i] = static_cast<std::int64_t>(sh[i]), a.strides[i] = static_cast<std::int64_t>(st[i]);
-  const codegen::array_spec l = kernel::actual_layout(a);
-  a.contiguous = l.last_dim_contiguous;
-  a.aligned = l.aligned_16;
-  return a;
-}
-
-// A GPU torch tensor; false when `a` is not one (or has a dtype tiles lack: Python raises the error).
-bool torch_array(PyObject* a, kernel::array_arg& out) {
-  if (!is_torch_tensor(a)) return false;
-  const names& n = attr_names();
-  nb::object cuda = get(a, n.is_cuda);
-  if (!cuda || cuda.ptr() != Py_True) return false;  // Python raises the clear error
-  nb::object dtype = get(a, n.dtype);
-  int code = dtype ? torch_dtype_code(dtype.ptr()) : -1;
-  if (code < 0) return false;
-  nb::object ptr_obj = call(a, n.data_ptr), shape = get(a, n.shape), strides = call(a, n.stride);
-  if (!ptr_obj || !shape || !strides) return false;
-  auto ptr = PyLong_AsUnsignedLongLong(ptr_obj.ptr());
-  if (PyErr_Occurred()) {
-    PyErr_Clear();
-    return false;
-  }
-  if (!PyTuple_Check(shape.ptr())) return false;
-  std::size_t ndim = static_cast<std::size_t>(PyTuple_GET_SIZE(shape.ptr()));
-  if (ndim > std::size_t(kernel::max_rank)) return false;
-  long long sh[kernel::max_rank], st[kernel::max_rank];
-  if (!read_ints(shape.ptr(), sh, ndim) || !read_ints(strides.ptr(), st, ndim)) return false;
-  out = array_of(ir::dtype(code), ptr, ndim, sh, st);
-  return true;
-}
-
-// A tegula GPU array, as Python's path reads it through its CUDA array interface: pending expressions are
-// materialised and pending readers of its memory flushed (the kernel may write it). False when `a` is not a tegula
-// array, lies on the CPU or has a dtype tiles lack (Python raises the error).
-bool tegula_array(PyObject* a, kernel::array_arg& out) {
-  if (!nb::isinstance<py_array>(a)) return false;
-  const py_array& pa = nb::cast<const py_array&>(nb::handle(a));
-  if (pa.n->device == array::device_kind::cpu) return false;
-  const ir::dtype t = pa.n->t;
-  if (t == ir::dtype::c64 || t == ir::dtype::c128) return false;  // Python raises the error
-  array::materialize(pa.n);
-  const array::node& n = *pa.n;
-  array::flush_readers(*n.data);
-  const std::size_t ndim = n.shape.size();
-  if (ndim > std::size_t(kernel::max_rank)) return false;
-  const std::uintptr_t ptr = n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * ir::size_bytes(t));
-  out = array_of(t, ptr, ndim, n.shape.data(), n.lay.strides.data());
-  return true;
-}
-
-// A Python int/float/bool scalar (exact types only): int -> int32 when it fits, else int64; float -> float32.
-bool python_scalar(PyObject* a, kernel::scalar_arg& out) {
-  PyTypeObject* t = Py_TYPE(a);
-  if (t == &PyBool_Type) {
-    out = {ir::dtype::b1, a == Py_True ? 1.0 : 0.0, a == Py_True ? 1 : 0};
-    return true;
-  }
-  if (t == &PyLong_Type) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
-    if (overflow) return false;
-    out = {v >= -(1ll << 31) && v < (1ll << 31) ? ir::dtype::i32 : ir::dtype::i64, double(v), v};
-    return true;
-  }
-  if (t == &PyFloat_Type) {
-    const double v = PyFloat_AS_DOUBLE(a);
-    out = {ir::dtype::f32, v, static_cast<std::int64_t>(v)};
-    return true;
-  }
-  return false;
-}
-
-// A tt.Constant's key bytes: exact ints, floats and bools by value, anything else by type name and repr.
-void constant_key(PyObject* a, std::string& key) {
-  PyTypeObject* t = Py_TYPE(a);
-  auto raw = [&](char tag, const void* bytes, std::size_t n) {
-    std::string v(1, tag);
-    v.append(static_cast<const char*>(bytes), n);
-    kernel::key_constant(key, v);
-  };
-  if (t == &PyBool_Type) return kernel::key_constant(key, a == Py_True ? "T" : "F");
-  if (t == &PyLong_Type) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
-    if (!overflow) return raw('I', &v, sizeof v);
-  }
-  if (t == &PyFloat_Type) {
-    double v = PyFloat_AS_DOUBLE(a);
-    return raw('D', &v, sizeof v);
-  }
-  kernel::key_constant(key, str("R", t->tp_name, "=", nb::cast<std::string>(nb::repr(nb::handle(a)))));
-}
 
 // tegula.tile.PerformanceWarning, looked up once.
 PyObject* performance_warning() {
@@ -487,7 +294,7 @@ nb::object tile_launch(nb::handle kernel, nb::handle grid, nb::handle args, nb::
   static PyObject* launcher_name = PyUnicode_InternFromString("_launcher");
   bool interp = interpret.is_none() ? get_config().interpret : PyObject_IsTrue(interpret.ptr()) == 1;
   if (!interp) {
-    nb::object l = get(kernel.ptr(), launcher_name);
+    nb::object l = get_attr(kernel.ptr(), launcher_name);
     if (l.is_valid() && nb::isinstance<tile_launcher>(l)) {
       nb::object r = nb::inst_ptr<tile_launcher>(l)->launch(grid, args, stream, kernel);
       if (r.is_none()) return r;
