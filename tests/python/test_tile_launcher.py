@@ -150,3 +150,48 @@ def test_python_translates_once_per_specialization_and_compiled_is_a_view():
     assert c.name == "scale" and c.source is None and c.block_threads == 0 and c.kernel is None
     assert [s for s, _ in c.stages] == list(_tegula.pipeline_stages()) and c.stages[-1][1] == c.ir.print()
     assert c.arrays == [(True, True), (True, True)]
+
+
+class CudaArray:
+    """Quacks like a CuPy array: __cuda_array_interface__ only."""
+
+    def __init__(self, typestr, shape, strides, ptr):
+        self.__cuda_array_interface__ = {"typestr": typestr, "shape": shape, "strides": strides, "data": (ptr, False),
+                                         "version": 3}
+
+
+def test_cuda_array_interface_objects_are_read_in_cpp():
+    launcher = _tegula.TileLauncher(CONSTANTS)
+    t = ARGSETS[0]
+    cai = (CudaArray("<f4", (8, 4096), None, t[0]._ptr), CudaArray("<f4", (8, 4096), (4 * 4096, 4), t[1]._ptr), 4096)
+    assert launcher.describe(cai) == launcher.describe(t)
+    assert launcher.describe((CudaArray("<f4", (8, 4096), (4096, 2), 0), t[1], 4096)) is None  # strides: Python
+    assert launcher.describe((CudaArray("<V2", (8, 4096), None, 0), t[1], 4096)) is None  # bfloat16: Python names it
+    assert launcher.describe((CudaArray(">f4", (8, 4096), None, 0), t[1], 4096)) is None  # big-endian
+
+
+def test_interpreted_numpy_launches_stay_in_cpp():
+    """tt.launch(..., interpret=True) over numpy arrays and Python scalars runs from C++; a numpy scalar goes
+    through Python's shaping (tile/_kernel.py:_launch_slow) first."""
+    import tegula.tile as tt
+    from tegula.tile import _kernel
+
+    @tt.kernel
+    def scale(x, out, a, T: tt.Constant[int]):
+        b = tt.bid(0)
+        tt.store(out, index=(b,), tile=tt.load(x, index=(b,), shape=(T,)) * a)
+
+    calls = []
+    _tegula.set_tile_launch_fallback(lambda *a: calls.append(a) or _kernel._launch_slow(*a))
+    try:
+        x = np.arange(64, dtype=np.float32)
+        out = np.zeros_like(x)
+        tt.launch(scale, grid=4, args=(x, out, 2.0, 16), interpret=True)
+        tt.launch(scale, grid=4, args=(x[::2], out[:32], 3.0, 16), interpret=True)  # strided: read in C++ too
+        assert calls == []
+        np.testing.assert_array_equal(out[:32], x[::2] * 3)
+        tt.launch(scale, grid=4, args=(x, out, np.float32(4), 16), interpret=True)
+        assert len(calls) == 1
+        np.testing.assert_array_equal(out, x * 4)
+    finally:
+        _tegula.set_tile_launch_fallback(_kernel._launch_slow)

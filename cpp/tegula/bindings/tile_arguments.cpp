@@ -2,6 +2,7 @@
 #include "tegula/bindings/tile_arguments.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 
@@ -132,6 +133,68 @@ kernel::array_arg array_of(ir::dtype t, std::uint64_t ptr, std::size_t ndim, con
   return a;
 }
 
+// The tile dtype of an array interface typestr ("<f4", "|b1", "<u8", ...); false for a big-endian or unknown one
+// (bfloat16 and float8 come as "<V2"/"|V1": Python names them).
+bool typestr_dtype(PyObject* typestr, ir::dtype& out) {
+  if (!PyUnicode_Check(typestr)) return false;
+  Py_ssize_t n = 0;
+  const char* s = PyUnicode_AsUTF8AndSize(typestr, &n);
+  if (!s || n < 3 || s[0] == '>') {
+    PyErr_Clear();
+    return false;
+  }
+  const char kind = s[1];
+  const int size = std::atoi(s + 2);
+  static constexpr ir::dtype ints[] = {ir::dtype::i8, ir::dtype::i16, ir::dtype::i32, ir::dtype::i64};
+  static constexpr ir::dtype uints[] = {ir::dtype::u8, ir::dtype::u16, ir::dtype::u32, ir::dtype::u64};
+  const int log = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
+  if (kind == 'b' && size == 1) out = ir::dtype::b1;
+  else if (kind == 'i' && log >= 0) out = ints[log];
+  else if (kind == 'u' && log >= 0) out = uints[log];
+  else if (kind == 'f' && log >= 1) out = log == 1 ? ir::dtype::f16 : log == 2 ? ir::dtype::f32 : ir::dtype::f64;
+  else return false;
+  return true;
+}
+
+// An array from an array interface dict (__cuda_array_interface__ or __array_interface__): typestr, shape, data
+// (address, read-only) and strides in bytes (None: C order). False for anything tiles do not read as it is (a mask,
+// an unknown dtype, strides not multiples of the item size): Python's path explains.
+bool interface_array(PyObject* d, kernel::array_arg& out) {
+  if (!d || !PyDict_Check(d)) return false;
+  PyObject* typestr = PyDict_GetItemString(d, "typestr");
+  PyObject* shape = PyDict_GetItemString(d, "shape");
+  PyObject* data = PyDict_GetItemString(d, "data");
+  PyObject* strides = PyDict_GetItemString(d, "strides");
+  PyObject* mask = PyDict_GetItemString(d, "mask");
+  if (!typestr || !shape || !data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) return false;
+  if (mask && mask != Py_None) return false;
+  ir::dtype t;
+  if (!typestr_dtype(typestr, t)) return false;
+  if (!PyTuple_Check(shape)) return false;
+  const std::size_t ndim = static_cast<std::size_t>(PyTuple_GET_SIZE(shape));
+  if (ndim > std::size_t(kernel::max_rank)) return false;
+  long long sh[kernel::max_rank], st[kernel::max_rank];
+  if (!read_ints(shape, sh, ndim)) return false;
+  const long long item = ir::size_bytes(t);
+  if (strides && strides != Py_None) {
+    if (!read_ints(strides, st, ndim)) return false;
+    for (std::size_t i = 0; i < ndim; ++i) {
+      if (st[i] % item) return false;
+      st[i] /= item;
+    }
+  } else {
+    long long step = 1;
+    for (std::size_t i = ndim; i-- > 0;) st[i] = step, step *= sh[i];
+  }
+  const unsigned long long ptr = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  out = array_of(t, ptr, ndim, sh, st);
+  return true;
+}
+
 }  // namespace
 
 // A GPU torch tensor; false when `a` is not one (or has a dtype tiles lack: Python raises the error).
@@ -176,6 +239,21 @@ bool tegula_array(PyObject* a, kernel::array_arg& out) {
   const std::uintptr_t ptr = n.data->address() + static_cast<std::uintptr_t>(n.lay.offset * ir::size_bytes(t));
   out = array_of(t, ptr, ndim, n.shape.data(), n.lay.strides.data());
   return true;
+}
+
+bool cuda_interface_array(PyObject* a, kernel::array_arg& out) {
+  static PyObject* name = PyUnicode_InternFromString("__cuda_array_interface__");
+  if (Py_TYPE(a) == &PyLong_Type || Py_TYPE(a) == &PyFloat_Type || Py_TYPE(a) == &PyBool_Type) return false;
+  nb::object d = get_attr(a, name);
+  return d.is_valid() && interface_array(d.ptr(), out);
+}
+
+bool numpy_array(PyObject* a, kernel::array_arg& out) {
+  static PyObject* name = PyUnicode_InternFromString("__array_interface__");
+  PyTypeObject* t = Py_TYPE(a);
+  if (std::strcmp(t->tp_name, "numpy.ndarray") != 0) return false;  // exactly numpy's ndarray (no subclasses)
+  nb::object d = get_attr(a, name);
+  return d.is_valid() && interface_array(d.ptr(), out);
 }
 
 // A Python int/float/bool scalar (exact types only): int -> int32 when it fits, else int64; float -> float32.

@@ -30,6 +30,13 @@ bool torch_array(PyObject* a, kernel::array_arg& out);
 // array, lies on the CPU or has a dtype tiles lack (Python raises the error).
 bool tegula_array(PyObject* a, kernel::array_arg& out);
 
+// An object with __cuda_array_interface__ (CuPy, Numba, ...) whose dtype, strides and mask tiles read as they are;
+// false otherwise (Python's path shapes or explains it).
+bool cuda_interface_array(PyObject* a, kernel::array_arg& out);
+
+// A numpy.ndarray (host memory: for the interpreter) read through __array_interface__, on the same terms.
+bool numpy_array(PyObject* a, kernel::array_arg& out);
+
 // A Python int/float/bool scalar (exact types only): int -> int32 when it fits, else int64; float -> float32.
 bool python_scalar(PyObject* a, kernel::scalar_arg& out);
 

@@ -84,6 +84,8 @@ class tile_launcher {
         args_.push_back(arr);
       } else if (!interpret && tegula_array(a, arr)) {
         args_.push_back(arr);
+      } else if (interpret ? numpy_array(a, arr) : cuda_interface_array(a, arr)) {
+        args_.push_back(arr);
       } else if (python_scalar(a, sc)) {
         args_.push_back(sc);
       } else {
@@ -293,12 +295,11 @@ nb::object& launch_fallback() {
 nb::object tile_launch(nb::handle kernel, nb::handle grid, nb::handle args, nb::handle stream, nb::handle interpret) {
   static PyObject* launcher_name = PyUnicode_InternFromString("_launcher");
   bool interp = interpret.is_none() ? get_config().interpret : PyObject_IsTrue(interpret.ptr()) == 1;
-  if (!interp) {
-    nb::object l = get_attr(kernel.ptr(), launcher_name);
-    if (l.is_valid() && nb::isinstance<tile_launcher>(l)) {
-      nb::object r = nb::inst_ptr<tile_launcher>(l)->launch(grid, args, stream, kernel);
-      if (r.is_none()) return r;
-    }
+  nb::object l = get_attr(kernel.ptr(), launcher_name);
+  if (l.is_valid() && nb::isinstance<tile_launcher>(l)) {
+    tile_launcher& launcher = *nb::inst_ptr<tile_launcher>(l);
+    if (interp ? launcher.interpret(kernel, grid, args) : launcher.launch(grid, args, stream, kernel).is_none())
+      return nb::none();
   }
   if (!launch_fallback().is_valid()) fail(error_kind::internal, "tegula.tile did not register its launch fallback");
   return launch_fallback()(kernel, grid, args, stream, interpret);
