@@ -1,4 +1,5 @@
-"""@tt.kernel, specialization and the compile cache, and tt.launch (GPU or CPU interpreter)."""
+"""@tt.kernel (the AST front end), views of its compiled specializations, and tt.launch's Python path (argument
+shaping and errors); compiling, caching and launching are C++ (cpp/tegula/kernel, bindings/tile_launcher.cpp)."""
 from __future__ import annotations
 
 import ast
