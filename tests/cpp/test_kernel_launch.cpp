@@ -2,6 +2,7 @@
 // launches on the CPU interpreter.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <numeric>
 
 #include "expect_error.hpp"
@@ -86,6 +87,57 @@ TEST(KernelLaunch, PersistentGridsPastTheWalkableAreRefused) {
   testing::expect_error([&] { check(k, {}, {65536, 65536, 1}); }, error_kind::invalid_argument,
                         "kernel 'mm': a grid of 4294967296 blocks is past the 2^31 - 1 a persistent kernel walks");
   check(k, {}, {1, 70000, 1});  // a persistent kernel walks any y: only the product counts
+}
+
+}  // namespace
+}  // namespace tegula::kernel
+
+namespace tegula::kernel {
+namespace {
+
+// The image's layout of a kernel's parameters: consecutive, each aligned to its size.
+std::vector<rt::param_info> layout_of(const std::vector<std::size_t>& sizes) {
+  std::vector<rt::param_info> out;
+  std::size_t at = 0;
+  for (std::size_t n : sizes) {
+    at = (at + n - 1) / n * n;
+    out.push_back({at, n});
+    at += n;
+  }
+  return out;
+}
+
+TEST(KernelLaunch, PackFollowsTheAbiThenThePersistentGrid) {
+  compiled k;
+  k.fn.name = "k";
+  k.on_gpu = true;
+  k.source.persistent = true;
+  std::vector<argument> args{make_array(0x1000, ir::dtype::f32, {3, 4}), scalar_arg{ir::dtype::f16, 1.0, 0},
+                             scalar_arg{ir::dtype::i64, 0, -5}};
+  const auto layout = layout_of({8, 8, 8, 8, 8, 2, 8, 4, 4, 4});
+  rt::param_buffer buf(layout.back().offset + 4);
+  std::vector<std::shared_ptr<void>> keep;
+  EXPECT_EQ(pack(k, layout, args, {5, 6, 1}, nullptr, buf, keep), 0u);
+  auto at = [&](std::size_t i, auto v) {
+    std::memcpy(&v, buf.data() + layout[i].offset, sizeof v);
+    return v;
+  };
+  EXPECT_EQ(at(0, std::uint64_t()), 0x1000u);
+  EXPECT_EQ(at(1, std::int64_t()), 3);
+  EXPECT_EQ(at(2, std::int64_t()), 4);
+  EXPECT_EQ(at(3, std::int64_t()), 4);  // strides
+  EXPECT_EQ(at(4, std::int64_t()), 1);
+  EXPECT_EQ(at(5, std::uint16_t()), 0x3c00);  // half 1.0
+  EXPECT_EQ(at(6, std::int64_t()), -5);
+  EXPECT_EQ(at(7, std::int32_t()), 5);  // the user's grid
+  EXPECT_EQ(at(8, std::int32_t()), 6);
+  EXPECT_EQ(at(9, std::int32_t()), 1);
+  // A layout that disagrees with the arguments is refused before anything is launched.
+  k.source.persistent = false;
+  testing::expect_error([&] { pack(k, layout, args, {5, 6, 1}, nullptr, buf, keep); }, error_kind::internal,
+                        "kernel 'k' has 10 parameters, packed 7");
+  testing::expect_error([&] { pack(k, layout_of({8, 8, 8, 8, 8, 4, 8}), args, {1, 1, 1}, nullptr, buf, keep); },
+                        error_kind::internal, "kernel 'k': parameter 5 is not 2 bytes (4 in the image)");
 }
 
 }  // namespace

@@ -105,9 +105,9 @@ rt::launch_config config(const compiled& k, const grid3& grid) {
   return c;
 }
 
-std::uint64_t pack(const compiled& k, const std::vector<argument>& args, const grid3& grid, const rt::stream& s,
-                   rt::param_buffer& out, std::vector<std::shared_ptr<void>>& keep) {
-  const auto& layout = k.gpu->params();
+std::uint64_t pack(const compiled& k, const std::vector<rt::param_info>& layout, const std::vector<argument>& args,
+                   const grid3& grid, const rt::stream* s, rt::param_buffer& out,
+                   std::vector<std::shared_ptr<void>>& keep) {
   std::size_t p = 0;
   auto put = [&](const void* bytes, std::size_t n) {
     if (p >= layout.size() || layout[p].size != n)
@@ -124,8 +124,9 @@ std::uint64_t pack(const compiled& k, const std::vector<argument>& args, const g
     for (const auto& m : k.source.tensor_maps) {
       if (m.array < 0 || std::size_t(m.array) >= arrays.size())
         fail(error_kind::internal, "kernel '", k.fn.name, "' has a tensor map of array ", m.array, " of ", arrays.size());
+      if (!s) fail(error_kind::internal, "kernel '", k.fn.name, "': tensor maps are encoded for a stream");
       bool copied = false;
-      const rt::tensor_map map = encode_operand(k.fn.name, m, *arrays[std::size_t(m.array)], s, keep, copied);
+      const rt::tensor_map map = encode_operand(k.fn.name, m, *arrays[std::size_t(m.array)], *s, keep, copied);
       if (copied) repacked |= std::uint64_t(1) << (m.array & 63);
       put(map.data(), sizeof map);
     }
@@ -156,7 +157,7 @@ launch_report launch(const compiled& k, const std::vector<argument>& args, const
     k.gpu->set_attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k.source.dynamic_shared_bytes, s->dev());
   rt::param_buffer buf(k.gpu->params_bytes());
   std::vector<std::shared_ptr<void>> keep;
-  report.repacked = pack(k, args, grid, *s, buf, keep);
+  report.repacked = pack(k, k.gpu->params(), args, grid, s, buf, keep);
   const rt::launch_config c = config(k, grid);
   if (rt::prof::active()) rt::prof::note_bytes(bytes_touched(args));
   rt::launch(*s, c, *k.gpu, buf);

@@ -8,6 +8,7 @@
 #include "tegula/kernel/arguments.hpp"
 #include "tegula/kernel/compile.hpp"
 #include "tegula/runtime/launch.hpp"
+#include "tegula/runtime/module.hpp"
 
 namespace tegula::rt {
 class stream;
@@ -31,8 +32,10 @@ rt::launch_config config(const compiled& k, const grid3& grid);
 // then the encoded tensor maps and, for a persistent kernel, the grid. An array whose rows the copy engine cannot
 // address is first copied into 16-byte aligned rows on `s` (kept in `keep` until the launch is queued; its
 // index set in the returned mask).
-std::uint64_t pack(const compiled& k, const std::vector<argument>& args, const grid3& grid, const rt::stream& s,
-                   rt::param_buffer& out, std::vector<std::shared_ptr<void>>& keep);
+// `layout` is the image's parameter offsets and sizes (k.gpu->params()); every value is checked against its size.
+std::uint64_t pack(const compiled& k, const std::vector<rt::param_info>& layout, const std::vector<argument>& args,
+                   const grid3& grid, const rt::stream* s, rt::param_buffer& out,
+                   std::vector<std::shared_ptr<void>>& keep);
 
 // What a launch did beyond running the kernel.
 struct launch_report {
