@@ -49,6 +49,19 @@ void warn(const std::string& message) {
   if (PyErr_WarnEx(performance_warning(), message.c_str(), 1) < 0) throw nb::python_error();
 }
 
+// One thread's scratch for reading a call's arguments, reused call after call (no allocation in the steady state).
+// Per thread: reading an argument may run Python code (a __cuda_array_interface__ property, a constant's repr), and
+// another thread may launch meanwhile. A call that runs Python after reading (a translation, a warning) copies
+// first: that Python may launch tile kernels on this thread too.
+struct call_scratch {
+  std::string key, full;
+  std::vector<kernel::argument> args;
+};
+call_scratch& scratch() {
+  thread_local call_scratch s;
+  return s;
+}
+
 struct variant {
   std::string key;
   std::shared_ptr<const kernel::compiled> k;
@@ -60,39 +73,40 @@ class tile_launcher {
   tile_launcher(std::vector<bool> is_constant, int num_stages, int cluster)
       : is_constant_(std::move(is_constant)), num_stages_(num_stages), cluster_(cluster) {}
 
-  // Reads `args` into key_ (without its target) and args_; false when some argument is of a kind only Python
-  // shapes (for the interpreter: every array but a KernelArg, since the interpreter reads host memory).
+  // Reads `args` into the scratch's key (without its target) and arguments; false when some argument is of a kind
+  // only Python shapes (for the interpreter: arrays other than numpy's and KernelArgs, whose memory is not host's).
   bool describe(nb::handle args_obj, bool interpret, PyObject** first_tensor = nullptr) {
+    call_scratch& sc = scratch();
     if (!PyTuple_Check(args_obj.ptr())) return false;
     PyObject* args = args_obj.ptr();
     std::size_t n = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
     if (n != is_constant_.size()) return false;  // Python raises the arity error
-    key_.clear();
-    args_.clear();
+    sc.key.clear();
+    sc.args.clear();
     for (std::size_t i = 0; i < n; ++i) {
       PyObject* a = PyTuple_GET_ITEM(args, i);
       kernel::array_arg arr;
-      kernel::scalar_arg sc;
+      kernel::scalar_arg scalar;
       if (is_constant_[i]) {
-        constant_key(a, key_);
+        constant_key(a, sc.key);
         continue;
       }
       if (nb::isinstance<shaped_arg>(a)) {
-        args_.push_back(nb::inst_ptr<shaped_arg>(a)->arg);
+        sc.args.push_back(nb::inst_ptr<shaped_arg>(a)->arg);
       } else if (!interpret && torch_array(a, arr)) {
         if (first_tensor && !*first_tensor) *first_tensor = a;
-        args_.push_back(arr);
+        sc.args.push_back(arr);
       } else if (!interpret && tegula_array(a, arr)) {
-        args_.push_back(arr);
+        sc.args.push_back(arr);
       } else if (interpret ? numpy_array(a, arr) : cuda_interface_array(a, arr)) {
-        args_.push_back(arr);
-      } else if (python_scalar(a, sc)) {
-        args_.push_back(sc);
+        sc.args.push_back(arr);
+      } else if (python_scalar(a, scalar)) {
+        sc.args.push_back(scalar);
       } else {
         return false;
       }
-      if (const auto* x = std::get_if<kernel::array_arg>(&args_.back())) kernel::key_array(key_, *x);
-      else kernel::key_scalar(key_, std::get<kernel::scalar_arg>(args_.back()).t);
+      if (const auto* x = std::get_if<kernel::array_arg>(&sc.args.back())) kernel::key_array(sc.key, *x);
+      else kernel::key_scalar(sc.key, std::get<kernel::scalar_arg>(sc.args.back()).t);
     }
     return true;
   }
@@ -100,6 +114,7 @@ class tile_launcher {
   // Launches and returns None; on an unseen signature with no `kernel` to translate, returns the key (bytes);
   // False when the arguments or the grid need Python's path.
   nb::object launch(nb::handle grid, nb::handle args, nb::handle stream, nb::handle kernel_obj) {
+    call_scratch& sc = scratch();
     PyObject* tensor = nullptr;
     if (!describe(args, false, &tensor)) return nb::bool_(false);
     kernel::grid3 g;
@@ -113,15 +128,14 @@ class tile_launcher {
     }
     const rt::stream& on = to_stream(s, hold);
     if (variant* v = find(on.dev().arch())) {  // the steady state: no Python, no allocation
-      const kernel::launch_report r = kernel::launch(*v->k, args_, g, &on);
-      if (r.repacked & ~v->warned) warn_repacked(std::string(full_), r.repacked, std::vector<kernel::argument>(args_));
+      const kernel::launch_report r = kernel::launch(*v->k, sc.args, g, &on);
+      if (r.repacked & ~v->warned) warn_repacked(std::string(sc.full), r.repacked, std::vector<kernel::argument>(sc.args));
       return nb::none();
     }
-    if (kernel_obj.is_none()) return nb::bytes(key_.data(), key_.size());
-    // Python (the translation) and NVRTC (without the GIL) run below: another thread's launch may reuse the
-    // scratch members meanwhile, so this one keeps its own copies.
-    const std::string key = full_;
-    const std::vector<kernel::argument> in = args_;
+    if (kernel_obj.is_none()) return nb::bytes(sc.key.data(), sc.key.size());
+    // Python (the translation) runs below and may launch on this thread (reusing the scratch): keep copies.
+    const std::string key = sc.full;
+    const std::vector<kernel::argument> in = sc.args;
     std::shared_ptr<const kernel::compiled> k = compile_variant(kernel_obj, args, key, in, &on.dev());
     const kernel::launch_report r = kernel::launch(*k, in, g, &on);
     if (r.repacked) warn_repacked(key, r.repacked, in);
@@ -131,24 +145,26 @@ class tile_launcher {
   // The compiled specialization for `args` (on `stream`'s device, or the interpreter's), compiling it on first
   // use; None when the arguments need Python's shaping.
   nb::object compile(nb::handle kernel_obj, nb::handle args, bool interpret, nb::handle stream) {
+    call_scratch& sc = scratch();
     if (!describe(args, interpret)) return nb::none();
     rt::device* dev = nullptr;
     std::shared_ptr<rt::stream> hold;
     if (!interpret) dev = &to_stream(stream, hold).dev();
     std::shared_ptr<const kernel::compiled> k;
     if (variant* v = find(dev ? dev->arch() : 0)) k = v->k;
-    else k = compile_variant(kernel_obj, args, full_, args_, dev);
+    else k = compile_variant(kernel_obj, args, sc.full, sc.args, dev);
     return nb::cast(std::const_pointer_cast<kernel::compiled>(k));
   }
 
   // Runs on the CPU interpreter (the GIL released, Ctrl-C raising KeyboardInterrupt); false when the arguments
   // need Python's shaping.
   bool interpret(nb::handle kernel_obj, nb::handle grid, nb::handle args) {
+    call_scratch& sc = scratch();
     if (!describe(args, true)) return false;
     kernel::grid3 g;
     if (!read_grid(grid.ptr(), g)) return false;
     const std::string key = full_key(0);
-    const std::vector<kernel::argument> in = args_;  // the scratch may be reused by another thread (see launch)
+    const std::vector<kernel::argument> in = sc.args;  // copies: Python runs below (see launch)
     std::shared_ptr<const kernel::compiled> k;
     if (variant* v = find(0)) k = v->k;
     else k = compile_variant(kernel_obj, args, key, in, nullptr);
@@ -164,31 +180,34 @@ class tile_launcher {
   }
 
   nb::object describe_for_tests(nb::handle args) {
+    call_scratch& sc = scratch();
     if (!describe(args, false)) return nb::none();
     nb::list values;
-    kernel::for_each_param(args_, [&](const void* p, std::size_t n) {
+    kernel::for_each_param(sc.args, [&](const void* p, std::size_t n) {
       values.append(nb::bytes(static_cast<const char*>(p), n));
     });
-    return nb::make_tuple(nb::bytes(key_.data(), key_.size()), values);
+    return nb::make_tuple(nb::bytes(sc.key.data(), sc.key.size()), values);
   }
 
   std::size_t size() const { return variants_.size(); }
   void clear() { variants_.clear(); }
 
  private:
-  // key_ for `arch` (0: the interpreter), in full_.
+  // The scratch's key for `arch` (0: the interpreter), in its `full`.
   const std::string& full_key(int arch) {
-    full_.clear();
-    kernel::key_target(full_, arch);
-    full_ += key_;
-    return full_;
+    call_scratch& sc = scratch();
+    sc.full.clear();
+    kernel::key_target(sc.full, arch);
+    sc.full += sc.key;
+    return sc.full;
   }
 
-  // The variant of key_ on `arch`: a kernel has few, a linear scan is fastest.
+  // The variant of the scratch's key on `arch`: a kernel has few, a linear scan is fastest.
   variant* find(int arch) {
+    call_scratch& sc = scratch();
     full_key(arch);
     for (auto& candidate : variants_)
-      if (candidate.key == full_) return &candidate;
+      if (candidate.key == sc.full) return &candidate;
     return nullptr;
   }
 
@@ -216,19 +235,19 @@ class tile_launcher {
       else
         specs.append(nb::make_tuple("scalar", std::string(ir::name(std::get<kernel::scalar_arg>(a).t))));
     }
-    // From here on the scratch members may change (Python runs, NVRTC runs without the GIL): only locals are read.
+    // From here on the scratch may change (Python runs): only locals are read.
     nb::object fn = kernel_obj.attr("_translate")(specs);
     std::shared_ptr<const kernel::compiled> k = kernel::compile(nb::cast<const ir::function&>(fn), t);
     if (!k->source.note.empty())
       warn(str("tile kernel '", k->fn.name, "': mma runs on CUDA cores, not tensor cores: ", k->source.note));
     for (auto& v : variants_)
-      if (v.key == key) return v.k;  // another thread compiled it meanwhile
+      if (v.key == key) return v.k;  // compiled meanwhile (another thread, while NVRTC ran without the GIL)
     variants_.push_back({std::move(key), k, 0});
     return k;
   }
 
   // Says once per array of the variant of `key` that its rows were repacked for the copy engine.
-  // `key` and `in` are the caller's own copies: warnings may run Python, which may reuse the scratch members.
+  // `key` and `in` are the caller's own copies: warnings may run Python, which may reuse the scratch.
   void warn_repacked(const std::string& key, std::uint64_t repacked, const std::vector<kernel::argument>& in) {
     variant* v = nullptr;
     for (auto& candidate : variants_)
@@ -279,8 +298,7 @@ class tile_launcher {
   std::vector<bool> is_constant_;
   int num_stages_ = 0, cluster_ = 1;
   std::vector<variant> variants_;  // a kernel has few specializations: a linear scan is fastest
-  std::string key_, full_;         // scratch, reused per call (the GIL serialises calls)
-  std::vector<kernel::argument> args_;
+
 };
 
 }  // namespace
