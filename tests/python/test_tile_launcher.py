@@ -195,3 +195,20 @@ def test_interpreted_numpy_launches_stay_in_cpp():
         np.testing.assert_array_equal(out, x * 4)
     finally:
         _tegula.set_tile_launch_fallback(_kernel._launch_slow)
+
+
+def test_compiling_for_the_interpreter_describes_gpu_arrays_in_place():
+    """Kernel.compile / Kernel.ir / tegula.explain only specialize: GPU arrays are not copied to the host for that
+    (a tegula or Numba array could not be), and their own layouts are what the specialization records."""
+    import tegula.tile as tt
+
+    @tt.kernel
+    def copy(x, out, T: tt.Constant[int]):
+        b = tt.bid(0)
+        tt.store(out, index=(b,), tile=tt.load(x, index=(b,), shape=(T,)))
+
+    x = CudaArray("<f4", (64,), None, 1 << 20)
+    out = CudaArray("<f4", (32,), (8,), (1 << 21) + 4)
+    c = copy.compile((x, out, 16), interpret=True)
+    assert c.arrays == [(True, True), (False, False)]
+    assert "store" in copy.ir(x, out, 16)

@@ -58,7 +58,7 @@ def _host_copy(a, kind):
     return np.ascontiguousarray(host)
 
 
-def _shape_one(a, index, interpret, name, writeback):
+def _shape_one(a, index, interpret, name, writeback, copy=True):
     mod = type(a).__module__
     if mod == "numpy" and type(a).__name__ == "ndarray":
         if not interpret:
@@ -71,14 +71,16 @@ def _shape_one(a, index, interpret, name, writeback):
                 return _host_array(a.detach().numpy(), index, name)  # a CPU tensor: its memory, seen through NumPy
             raise TypeError(f"{name}() argument {index}: the torch tensor is on the CPU; move it to the GPU "
                             "(.cuda()) or launch with interpret=True")
-        if interpret:
+        if not interpret:
+            return a  # the launcher reads it (and orders the launch on torch's current stream)
+        if copy:
             host = _host_copy(a, "torch")
             writeback.append((a, "torch", host))
             return _host_array(host, index, name)
         return _tegula.kernel_array(_types.dtype_name(a.dtype), a.data_ptr(), tuple(a.shape), a.stride(), a)
     cai = getattr(a, "__cuda_array_interface__", None)
     if cai is not None:
-        if interpret:
+        if interpret and copy:
             kind = "cupy" if mod.startswith("cupy") else "cai"
             host = _host_copy(a, kind)
             writeback.append((a, kind, host))
@@ -92,9 +94,10 @@ def _shape_one(a, index, interpret, name, writeback):
     return _tegula.kernel_scalar(*scalar)
 
 
-def shape(kernel, args, interpret):
+def shape(kernel, args, interpret, copy=True):
     """(arguments as the C++ launcher takes them, host copies to write back after an interpreted run). Torch
-    tensors, tegula arrays (on the GPU) and Python scalars pass as they are; constants are checked hashable."""
+    tensors, tegula arrays (on the GPU) and Python scalars pass as they are; constants are checked hashable.
+    copy=False: a specialization is only compiled, not run, so GPU arrays are described in place, not copied."""
     name = kernel.__name__
     if len(args) != len(kernel.constants):
         raise TypeError(f"tile kernel '{name}' takes {len(kernel.constants)} arguments but {len(args)} were given")
@@ -108,7 +111,7 @@ def shape(kernel, args, interpret):
                                 f"got {type(a).__name__}") from None
             out.append(a)
         else:
-            out.append(_shape_one(a, i, interpret, name, writeback))
+            out.append(_shape_one(a, i, interpret, name, writeback, copy))
     return tuple(out), writeback
 
 

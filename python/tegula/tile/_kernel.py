@@ -76,7 +76,7 @@ class Kernel:
     def compile(self, args, interpret=False, stream=None):
         """The Compiled specialization for `args` (compiled once by the C++ launcher, then cached there)."""
         args = tuple(args)
-        shaped, _ = _args.shape(self, args, interpret)
+        shaped, _ = _args.shape(self, args, interpret, copy=False)
         native = self._launcher.compile(self, shaped, interpret, stream)
         if native is None:
             raise TypeError(f"tile kernel '{self.__name__}': these arguments cannot be passed: {args!r}")
