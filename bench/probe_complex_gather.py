@@ -98,22 +98,15 @@ def _report():
     stats = getattr(tnp, "kernel_stats", lambda: {})()
     print(f"[probe] array engine kernel stats: {stats}", flush=True)
     k = _indexing._kernels().indexed
-    print(f"[probe] indexed kernel: {len(k._cache)} compiled specs: {[key for key in k._cache]}", flush=True)
+    print(f"[probe] indexed kernel: {len(k._launcher)} compiled specializations", flush=True)
     tnp.synchronize()
     print(f"[probe] after a device sync: {_canary()}", flush=True)
     saved = k._launcher
-    k._launcher = _tegula.TileLauncher(k.constants)
-    print(f"[probe] with a fresh launch fast path (variants dropped): {_canary()}", flush=True)
-    k._launcher = saved
-    cache = dict(k._cache)
-    k._cache.clear()
-    k._launcher = _tegula.TileLauncher(k.constants)
+    k._launcher = _tegula.TileLauncher(k.constants, k.num_stages, k.cluster)  # specializations live in the launcher
     print(f"[probe] with the specializations recompiled: {_canary()}", flush=True)
-    k._cache.update(cache)
     k._launcher = saved
     ck = _indexing._kernels().compress
-    ck._launcher = _tegula.TileLauncher(ck.constants)
-    ck._cache.clear()
+    ck._launcher.clear()
     print(f"[probe] with compress recompiled too: {_canary()}", flush=True)
 
 

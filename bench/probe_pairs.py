@@ -69,12 +69,12 @@ def main():
         c.fill_(float("nan"))
         tt.launch(kern, grid=g, args=args)
         check(name)
-        comp = kern._compiled(*kern.specialize(args, False), False)
-        print(f"{name}: grid {comp._max_blocks}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B, "
+        comp = kern.compile(args)
+        print(f"{name}: grid {comp.native.max_blocks}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B, "
               f"{comp.block_threads} threads", flush=True)
         variants[name] = (lambda k=kern, args=args, g=g: tt.launch(k, grid=g, args=args))
     args = (a, b, bias, c, 128, 256, 64, 8, "relu")
-    comp = paired._compiled(*paired.specialize(args, False), False)
+    comp = paired.compile(args)
     fit = comp.kernel.max_active_clusters(2, comp.block_threads, comp.shared_bytes)
     print(f"clusters of two that fit: {fit} ({2 * fit} blocks); SMs "
           f"{torch.cuda.get_device_properties(0).multi_processor_count}", flush=True)

@@ -42,8 +42,8 @@ def main():
             tt.launch(kern, grid=g, args=args)
             err = ((c.double() - ref).norm() / ref.norm()).item()
             assert err < 1e-2 and not torch.isnan(c).any(), (name, err)
-            comp = kern._compiled(*kern.specialize(args, False), False)
-            print(f"{n}: {name}: grid {comp._max_blocks}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B, "
+            comp = kern.compile(args)
+            print(f"{n}: {name}: grid {comp.native.max_blocks}, stages {comp.pipeline_stages}, shared {comp.shared_bytes} B, "
                   f"{comp.block_threads} threads, rel err {err:.1e}", flush=True)
             variants[name] = (lambda k=kern, args=args, g=g: tt.launch(k, grid=g, args=args))
         mm = tm.Matmul(tnp.asarray(a), tnp.asarray(b), bias=tnp.asarray(bias), epilog="relu_bias").plan()

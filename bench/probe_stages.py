@@ -32,7 +32,7 @@ def main():
             tt.launch(kern, grid=K.grid(n, n, 128, 256), args=args)
             err = ((c.double() - ref).norm() / ref.norm()).item()
             assert err < 1e-2, err
-            comp = kern._compiled(*kern.specialize(args, False), False)
+            comp = kern.compile(args)
             name = f"{n} tile {comp.pipeline_stages} stages"
             variants[name] = (lambda k=kern, args=args, n=n: tt.launch(k, grid=K.grid(n, n, 128, 256), args=args))
             flops[name] = 2.0 * n ** 3

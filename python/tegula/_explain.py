@@ -233,9 +233,8 @@ def for_tile_kernel(kernel, args, arch=None):
     from . import _tegula
 
     arch = int(arch or default_arch())
-    specs, key = kernel.specialize(tuple(args), True)
-    c = kernel._compiled(specs, key, True)
-    arrays = [(s[3], s[4]) for s in specs if s[0] == "array"]
+    c = kernel.compile(tuple(args), interpret=True)
+    arrays = list(c.arrays)
     k = _tegula.generate_kernel(c.ir, arch, arrays, kernel.num_stages, kernel.cluster)
     notes = [f"mma on CUDA cores: {k['note']}"] if k["note"] else []
     if k["tensor_maps"]:

@@ -40,8 +40,7 @@ def _check(out, ref, tol, what):
 
 def _compiled(kernel, args):
     """The Compiled specialization of a kernel for these arguments (after a launch built it)."""
-    specs, key = kernel.specialize(args, False)
-    return kernel._compiled(specs, key, False)
+    return kernel.compile(args)
 
 
 @needs_sm90

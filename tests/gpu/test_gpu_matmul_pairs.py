@@ -32,8 +32,7 @@ def _check(out, ref, tol, what):
 
 
 def _compiled(kernel, args):
-    specs, key = kernel.specialize(args, False)
-    return kernel._compiled(specs, key, False)
+    return kernel.compile(args)
 
 
 @needs_sm90

@@ -1,47 +1,27 @@
-// Compiled array kernels: built once per key (IR -> passes -> CUDA -> NVRTC, or IR for the CPU
-// interpreter), cached for the process (NVRTC output also on disk, jit/), and launched.
+// Array kernels: the array engine's key cache over the kernel module (kernel/: compile, launch), with its stats.
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "tegula/array/storage.hpp"
 #include "tegula/ir/ir.hpp"
-
-namespace tegula::rt {
-class kernel;
-}
+#include "tegula/kernel/arguments.hpp"
+#include "tegula/kernel/compile.hpp"
 
 namespace tegula::array {
 
-// One kernel argument: a 1-, 2- or 3-D array view, or a scalar of the parameter's dtype.
-struct kernel_array {
-  std::uintptr_t address = 0;
-  ir::dtype t = ir::dtype::f32;
-  int rank = 1;                               // 1, 2 or 3
-  std::int64_t shape[3] = {0, 0, 0}, strides[3] = {0, 0, 0};  // elements
-  bool contiguous = true, aligned = true;     // the codegen specialization (part of the key)
-};
-struct kernel_scalar {
-  ir::dtype t = ir::dtype::f32;
-  double f = 0;
-  std::int64_t i = 0;
-};
-using kernel_arg = std::variant<kernel_array, kernel_scalar>;
+// One kernel argument: a 1-, 2- or 3-D array view, or a scalar of the parameter's dtype (the kernel module's).
+using kernel_array = kernel::array_arg;
+using kernel_scalar = kernel::scalar_arg;
+using kernel_arg = kernel::argument;
 
-struct array_kernel {
-  ir::function fn;  // post-pass IR (what the interpreter runs and codegen consumed)
-  std::shared_ptr<rt::kernel> gpu;
-  unsigned threads = 0, shared = 0;
-  std::string source;  // generated CUDA (empty for the CPU)
-  // Per array argument, what the code was specialised for: bit 0 its last axis is contiguous, bit 1 it is
-  // 16-byte aligned (codegen/cuda.hpp). run_kernel checks every launch's arrays against them.
-  std::vector<unsigned char> layouts;
-};
+// An array kernel is a compiled kernel of the kernel module (kernel/compile.hpp): its post-pass IR (`fn`), and on
+// the GPU its source, module and launch configuration.
+using array_kernel = kernel::compiled;
 
 struct kernel_stats {
   std::uint64_t builds = 0, hits = 0, launches = 0;

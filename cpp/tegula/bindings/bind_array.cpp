@@ -635,7 +635,7 @@ void bind_array(nb::module_& m) {
   m.def("array_last_kernel", []() -> nb::object {
     const array::array_kernel* k = array::last_kernel();
     if (!k) return nb::none();
-    return nb::make_tuple(ir::print(k->fn), k->source, k->threads);
+    return nb::make_tuple(ir::print(k->fn), k->source.source, k->source.block_threads);
   }, "(post-pass IR text, CUDA source or '', block threads) of the last array kernel built or used.");
   m.def("array_synchronize", [](int device) {
     interruptible_sync(array::array_stream(rt::device::get(device)));

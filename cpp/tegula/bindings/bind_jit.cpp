@@ -34,6 +34,8 @@ std::shared_ptr<rt::object_code> object_code_for(const jit::compiled& c) {
   return slot;
 }
 
+}  // namespace
+
 // NVRTC on a worker thread while this one watches Python's signals: Ctrl-C raises KeyboardInterrupt at once, and
 // the compile finishes in the background (its result lands in the cache for the next call).
 std::shared_ptr<const jit::compiled> compile_interruptibly(const jit::compile_request& r) {
@@ -64,7 +66,6 @@ std::shared_ptr<const jit::compiled> compile_interruptibly(const jit::compile_re
   return j->result;
 }
 
-}  // namespace
 
 void bind_jit(nb::module_& m) {
   m.def("compile", [](const std::string& source, const std::string& name, std::vector<std::string> options,

@@ -10,6 +10,7 @@
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
 #include "tegula/runtime/object_code.hpp"
+#include "tegula/kernel/tensor_maps.hpp"
 #include "tegula/runtime/tensor_map.hpp"
 #include "tegula/ir/dtype.hpp"
 #include "tegula/support/error.hpp"
@@ -163,13 +164,8 @@ void bind_runtime_launch(nb::module_& m) {
   m.def("encode_tensor_map_2d", [](const std::string& dtype, std::uintptr_t address, std::int64_t rows, std::int64_t cols,
                                    std::int64_t row_stride, int box_rows, int box_cols) {
     std::optional<ir::dtype> t = ir::dtype_from_name(dtype);
-    int data_type = -1;
-    if (t == ir::dtype::bf16) data_type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    else if (t == ir::dtype::f16) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-    else if (t == ir::dtype::f32) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    else if (t == ir::dtype::f64) data_type = CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
-    else if (t && ir::is_float8(*t)) data_type = CU_TENSOR_MAP_DATA_TYPE_UINT8;  // bytes: the copy engine does not convert
-    else fail(error_kind::invalid_argument, "no tensor map for dtype '", dtype, "'");
+    if (!t) fail(error_kind::invalid_argument, "no tensor map for dtype '", dtype, "'");
+    const int data_type = kernel::tensor_map_data_type(*t);  // bytes for float8: the copy engine does not convert
     rt::tensor_map map = rt::encode_tensor_map_2d(data_type, ir::size_bytes(*t), address, rows, cols, row_stride,
                                                   box_rows, box_cols);
     return nb::bytes(reinterpret_cast<const char*>(map.data()), sizeof map);

@@ -4,6 +4,9 @@
 // in the background and nothing is left half done.
 #pragma once
 #include <functional>
+#include <memory>
+
+#include "tegula/jit/compiler.hpp"
 
 #include "tegula/bindings/bind_support.hpp"
 
@@ -40,5 +43,9 @@ bool wait_until(const std::function<bool()>& done, signal_watch& watch);
 // With the GIL: waits for the stream's (event's) work like synchronize(), but Ctrl-C raises KeyboardInterrupt.
 void interruptible_sync(const rt::stream& s);
 void interruptible_sync(const rt::event& e);
+
+// With the GIL: NVRTC through the jit caches on a worker thread while this one watches Python's signals (Ctrl-C
+// raises KeyboardInterrupt at once; the compile finishes in the background and lands in the cache).
+std::shared_ptr<const jit::compiled> compile_interruptibly(const jit::compile_request& r);
 
 }  // namespace tegula::bind

@@ -13,6 +13,7 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_passes(m);
   tegula::bind::bind_interp(m);
   tegula::bind::bind_codegen(m);
+  tegula::bind::bind_kernel(m);
   tegula::bind::bind_tile_launcher(m);
   tegula::bind::bind_array(m);
   tegula::bind::bind_promotion(m);

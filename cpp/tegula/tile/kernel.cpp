@@ -1,24 +1,15 @@
-// C++ tile kernels (see kernel.hpp): building the IR through the same builder as Python, running it on the CPU
-// interpreter, and compiling and launching it on the GPU with the ABI of codegen/cuda.hpp.
+// C++ tile kernels (see kernel.hpp): building the IR through the same builder as Python; compiling and launching
+// (GPU or CPU interpreter) through the kernel module.
 #include "tegula/tile/kernel.hpp"
 
-#include <cuda.h>
+#include <array>
 
-#include <algorithm>
-#include <cstring>
-
-#include "tegula/codegen/cuda.hpp"
-#include "tegula/interp/interpreter.hpp"
 #include "tegula/ir/builder.hpp"
 #include "tegula/ir/printer.hpp"
-#include "tegula/jit/compiler.hpp"
-#include "tegula/passes/pipeline.hpp"
+#include "tegula/kernel/launch.hpp"
+#include "tegula/kernel/signature.hpp"
 #include "tegula/runtime/device.hpp"
-#include "tegula/runtime/launch.hpp"
-#include "tegula/runtime/module.hpp"
-#include "tegula/runtime/object_code.hpp"
 #include "tegula/runtime/stream.hpp"
-#include "tegula/runtime/tensor_map.hpp"
 #include "tegula/support/error.hpp"
 #include "tegula/tile/emitter.hpp"
 
@@ -54,75 +45,44 @@ argument run_time_scalar(double v, dtype t) { return argument::run_time(t, numbe
 
 namespace {
 
-bool contiguous(const view& v) { return v.shape.empty() || v.shape.back() == 1 || v.strides.back() == 1; }
-
-bool aligned(const view& v) {
-  const std::int64_t item = ir::size_bytes(v.elem);
-  if (v.data % 16) return false;
-  for (std::size_t i = 0; i + 1 < v.strides.size(); ++i)
-    if ((v.strides[i] * item) % 16) return false;
-  return true;
-}
-
-// The specialization key: what the IR and the generated code depend on.
-std::string key_of(const std::vector<argument>& args, int arch) {
-  std::string k = std::to_string(arch);
+// The kernel module's arguments (arrays and run-time scalars; constants are in the IR).
+std::vector<::tegula::kernel::argument> kernel_arguments(const std::vector<argument>& args) {
+  std::vector<::tegula::kernel::argument> out;
   for (const argument& a : args) {
-    k += '|';
     if (a.k == argument::kind::array)
-      k += str("A", int(a.arr.elem), ",", a.arr.shape.size(), ",", contiguous(a.arr), aligned(a.arr));
+      out.emplace_back(::tegula::kernel::make_array(a.arr.data, a.arr.elem, a.arr.shape, a.arr.strides));
     else if (a.k == argument::kind::scalar)
-      k += str("S", int(a.scalar_type));
-    else if (a.is_text)
-      k += "T" + a.text;
-    else
-      k += str("C", int(a.value.k), ",", a.value.i, ",", a.value.f);
-  }
-  return k;
-}
-
-int tensor_map_type(ir::dtype t) {
-  switch (t) {
-    case ir::dtype::bf16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    case ir::dtype::f16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-    case ir::dtype::f32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    case ir::dtype::f64: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
-    default:
-      if (ir::is_float8(t)) return CU_TENSOR_MAP_DATA_TYPE_UINT8;
-      fail(error_kind::invalid_argument, "no tensor map for ", ir::name(t));
-  }
-}
-
-// A scalar's bytes in the kernel ABI (bool as one byte).
-std::vector<unsigned char> scalar_bytes(ir::dtype t, const number& v) {
-  std::vector<unsigned char> out(std::size_t(ir::size_bytes(t)));
-  auto put = [&](auto x) { std::memcpy(out.data(), &x, sizeof x); };
-  switch (t) {
-    case ir::dtype::b1: put(static_cast<unsigned char>(v.i != 0)); break;
-    case ir::dtype::i8: put(static_cast<std::int8_t>(v.i)); break;
-    case ir::dtype::i16: put(static_cast<std::int16_t>(v.i)); break;
-    case ir::dtype::i32: put(static_cast<std::int32_t>(v.i)); break;
-    case ir::dtype::i64: put(static_cast<std::int64_t>(v.i)); break;
-    case ir::dtype::u8: put(static_cast<std::uint8_t>(v.i)); break;
-    case ir::dtype::u16: put(static_cast<std::uint16_t>(v.i)); break;
-    case ir::dtype::u32: put(static_cast<std::uint32_t>(v.i)); break;
-    case ir::dtype::u64: put(static_cast<std::uint64_t>(v.i)); break;
-    case ir::dtype::f32: put(static_cast<float>(v.f)); break;
-    case ir::dtype::f64: put(v.f); break;
-    default: fail(error_kind::type_error, "run-time scalars of ", ir::name(t), " are not supported from C++");
+      out.emplace_back(::tegula::kernel::scalar_arg{a.scalar_type, a.value.f, a.value.i});
   }
   return out;
 }
 
-}  // namespace
+// The specialization key (kernel/signature.hpp): arrays and scalars as the kernel module writes them, constants by
+// their text or value.
+std::string key_of(const std::vector<argument>& args, int arch) {
+  std::string k;
+  ::tegula::kernel::key_target(k, arch);
+  for (const argument& a : args) {
+    if (a.k == argument::kind::array)
+      ::tegula::kernel::key_array(k, ::tegula::kernel::make_array(a.arr.data, a.arr.elem, a.arr.shape, a.arr.strides));
+    else if (a.k == argument::kind::scalar)
+      ::tegula::kernel::key_scalar(k, a.scalar_type);
+    else if (a.is_text)
+      ::tegula::kernel::key_constant(k, "T" + a.text);
+    else
+      ::tegula::kernel::key_constant(k, str(int(a.value.k), ",", a.value.i, ",", a.value.f));
+  }
+  return k;
+}
 
-struct kernel::compiled {
-  ir::function fn;
-  std::shared_ptr<rt::object_code> code;
-  std::shared_ptr<rt::kernel> k;
-  codegen::kernel_source source;
-  int sms = 0;
-};
+std::array<std::int64_t, 3> grid_of(const std::vector<std::int64_t>& grid) {
+  if (grid.empty() || grid.size() > 3) fail(error_kind::invalid_argument, "grid must have 1 to 3 extents");
+  std::array<std::int64_t, 3> g{1, 1, 1};
+  for (std::size_t i = 0; i < grid.size(); ++i) g[i] = grid[i];
+  return g;
+}
+
+}  // namespace
 
 kernel::kernel(std::string name, std::vector<std::string> params, body_fn body)
     : name_(std::move(name)), params_(std::move(params)), body_(std::move(body)) {}
@@ -159,113 +119,31 @@ ir::function kernel::build(const std::vector<argument>& args) const {
 }
 
 std::string kernel::ir(const std::vector<argument>& args, const std::string& stage) const {
-  ir::function f = build(args);
-  std::string found;
-  passes::pipeline_options o;
-  o.after_stage = [&](const std::string& s, const ir::function& r) {
-    if (s == stage && found.empty()) found = ir::print(r);  // the first stage of that name, as Python's ir(stage=)
-  };
-  ir::function out = passes::run_pipeline(f, o);
-  if (stage.empty()) return ir::print(out);
-  if (found.empty()) fail(error_kind::invalid_argument, "no pipeline stage '", stage, "'");
-  return found;
+  ::tegula::kernel::target t;  // the CPU: the passes alone
+  t.keep_stages = true;
+  auto c = ::tegula::kernel::compile(build(args), t);
+  if (stage.empty()) return ir::print(c->fn);
+  for (const auto& [name, text] : c->stages)
+    if (name == stage) return text;  // the first stage of that name, as Python's ir(stage=)
+  fail(error_kind::invalid_argument, "no pipeline stage '", stage, "'");
 }
 
 void kernel::interpret(std::vector<std::int64_t> grid, const std::vector<argument>& args) const {
-  ir::function f = passes::run_pipeline(build(args));
-  std::vector<interp::argument> in;
-  for (const argument& a : args) {
-    if (a.k == argument::kind::array)
-      in.emplace_back(interp::array_arg{reinterpret_cast<void*>(a.arr.data), a.arr.elem, a.arr.shape, a.arr.strides});
-    else if (a.k == argument::kind::scalar)
-      in.emplace_back(ir::is_float(a.scalar_type) ? interp::scalar_arg{a.value.f} : interp::scalar_arg{a.value.i});
-  }
-  if (grid.empty() || grid.size() > 3) fail(error_kind::invalid_argument, "grid must have 1 to 3 extents");
-  std::array<std::int64_t, 3> g{1, 1, 1};
-  for (std::size_t i = 0; i < grid.size(); ++i) g[i] = grid[i];
-  interp::run(f, in, g);
+  const std::array<std::int64_t, 3> g = grid_of(grid);
+  ::tegula::kernel::launch(specialization(args, nullptr), kernel_arguments(args), g, nullptr);
 }
 
-const kernel::compiled& kernel::specialization(const std::vector<argument>& args, int arch) const {
-  const std::string key = key_of(args, arch);
-  std::lock_guard<std::mutex> g(mutex_);
-  auto it = cache_.find(key);
-  if (it != cache_.end()) return *it->second;
-  auto c = std::make_shared<compiled>();
-  c->fn = passes::run_pipeline(build(args));
-  codegen::options o;
-  o.arch = arch;
-  for (const argument& a : args)
-    if (a.k == argument::kind::array) o.arrays.push_back({contiguous(a.arr), aligned(a.arr)});
-  c->source = codegen::generate(c->fn, o);
-  jit::compile_request r;
-  r.source = c->source.source;
-  r.name = name_ + ".cu";
-  r.arch = arch;
-  r.arch_specific = c->source.arch_specific;
-  auto done = jit::compile(r);
-  c->code = std::make_shared<rt::object_code>(done->result->code, rt::object_code::kind::cubin,
-                                              done->result->lowered_names);
-  c->k = c->code->get_kernel(c->source.name);
-  return *cache_.emplace(key, c).first->second;
+const ::tegula::kernel::compiled& kernel::specialization(const std::vector<argument>& args, rt::device* dev) const {
+  const std::string key = key_of(args, dev ? dev->arch() : 0);
+  ::tegula::kernel::target t;
+  t.device = dev;
+  t.arrays = ::tegula::kernel::declared_layouts(kernel_arguments(args));
+  return cache_.get(key, [&] { return build(args); }, t);
 }
 
 void kernel::launch(std::vector<std::int64_t> grid, const rt::stream& s, const std::vector<argument>& args) const {
-  rt::device& dev = s.dev();
-  const compiled& c = specialization(args, dev.arch());
-  if (c.source.dynamic_shared_bytes > 48 * 1024)
-    c.k->set_attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, c.source.dynamic_shared_bytes, dev);
-  if (grid.empty() || grid.size() > 3) fail(error_kind::invalid_argument, "grid must have 1 to 3 extents");
-  std::array<std::int64_t, 3> g{1, 1, 1};
-  for (std::size_t i = 0; i < grid.size(); ++i) g[i] = grid[i];
-
-  // Parameters in the ABI order, each checked against the size the compiled image gives.
-  const auto& layout = c.k->params();
-  rt::param_buffer buf(c.k->params_bytes());
-  std::size_t p = 0;
-  auto put = [&](const void* bytes, std::size_t n) {
-    if (p >= layout.size() || layout[p].size != n)
-      fail(error_kind::internal, "kernel '", name_, "': parameter ", p, " is not ", n, " bytes");
-    buf.put(layout[p++].offset, bytes, n);
-  };
-  std::vector<const view*> arrays;
-  for (const argument& a : args) {
-    if (a.k == argument::kind::array) {
-      arrays.push_back(&a.arr);
-      std::uint64_t ptr = a.arr.data;
-      put(&ptr, 8);
-      for (auto e : a.arr.shape) put(&e, 8);
-      for (auto e : a.arr.strides) put(&e, 8);
-    } else if (a.k == argument::kind::scalar) {
-      auto bytes = scalar_bytes(a.scalar_type, a.value);
-      put(bytes.data(), bytes.size());
-    }
-  }
-  for (const auto& m : c.source.tensor_maps) {
-    const view& v = *arrays.at(std::size_t(m.array));
-    if (v.shape.size() != 2) fail(error_kind::invalid_argument, "tensor-core operands must be 2-D arrays");
-    if (v.strides[1] != 1 || aligned(v) == false)
-      fail(error_kind::invalid_argument, "array ", m.array, " of kernel '", name_, "' needs unit-stride rows aligned "
-           "to 16 bytes for the copy engine (the Python launcher repacks such arrays; from C++ pass aligned rows)");
-    rt::tensor_map map = rt::encode_tensor_map_2d(tensor_map_type(m.elem), ir::size_bytes(m.elem), v.data, v.shape[0],
-                                                  v.shape[1], v.strides[0], m.box_rows, m.box_cols);
-    put(map.data(), sizeof map);
-  }
-  rt::launch_config cfg;
-  if (c.source.persistent) {
-    for (auto e : g) {
-      std::int32_t x = std::int32_t(e);
-      put(&x, 4);
-    }
-    const std::int64_t total = g[0] * g[1] * g[2];
-    cfg.grid = {unsigned(std::max<std::int64_t>(1, std::min<std::int64_t>(total, dev.sm_count()))), 1, 1};
-  } else {
-    cfg.grid = {unsigned(g[0]), unsigned(g[1]), unsigned(g[2])};
-  }
-  if (p != layout.size()) fail(error_kind::internal, "kernel '", name_, "' has ", layout.size(), " parameters, packed ", p);
-  cfg.block = {unsigned(c.source.block_threads), 1, 1};
-  cfg.shared_mem = unsigned(c.source.dynamic_shared_bytes);
-  rt::launch(s, cfg, *c.k, buf);
+  const std::array<std::int64_t, 3> g = grid_of(grid);
+  ::tegula::kernel::launch(specialization(args, &s.dev()), kernel_arguments(args), g, &s);
 }
 
 }  // namespace tegula::tile

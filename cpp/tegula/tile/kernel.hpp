@@ -16,9 +16,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -27,10 +25,10 @@
 #include <vector>
 
 #include "tegula/ir/ir.hpp"
+#include "tegula/kernel/compile.hpp"
 #include "tegula/tile/ops.hpp"
 
 namespace tegula::rt {
-class kernel;
 class stream;
 }  // namespace tegula::rt
 
@@ -96,17 +94,17 @@ class kernel {
   void interpret(std::vector<std::int64_t> grid, const std::vector<argument>& args) const;
   // Runs on the GPU on `s` (array views hold device pointers). The first launch of a specialization generates CUDA
   // and compiles it (through the disk cache); tensor-core matmuls get their TMA descriptors and persistent grid.
+  // Compiling and launching are the kernel module's (kernel/compile.hpp, kernel/launch.hpp).
   void launch(std::vector<std::int64_t> grid, const rt::stream& s, const std::vector<argument>& args) const;
 
- private:
-  struct compiled;
-  const compiled& specialization(const std::vector<argument>& args, int arch) const;
+  // The specialization for `args` on `dev` (null: the CPU interpreter), compiled on first use.
+  const ::tegula::kernel::compiled& specialization(const std::vector<argument>& args, rt::device* dev) const;
 
+ private:
   std::string name_;
   std::vector<std::string> params_;
   body_fn body_;
-  mutable std::mutex mutex_;
-  mutable std::map<std::string, std::shared_ptr<compiled>> cache_;
+  mutable ::tegula::kernel::cache cache_;
 };
 
 // ---- typed bodies -------------------------------------------------------------------------------------------

@@ -87,9 +87,9 @@ class Autotuned:
         for name, a in zip(self.free, args):
             if self.key is not None and name not in self.key:
                 continue
-            spec = _args.describe(a, 0, False, True, self.__name__) if not isinstance(a, (int, float, bool)) else None
-            if spec is not None and spec[0] == "array":
-                parts.append((name, spec[1], tuple(spec[6])))
+            facts = _args.array_facts(a) if not isinstance(a, (int, float, bool)) else None
+            if facts is not None:
+                parts.append((name, *facts))
             elif self.key is not None:
                 parts.append((name, repr(a)))
         return repr(tuple(parts))
