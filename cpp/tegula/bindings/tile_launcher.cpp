@@ -1,12 +1,13 @@
 // tt.launch in C++: per tile kernel, its compiled specializations keyed by the argument signature (kernel/signature).
 //
-// tt.launch (tile_launch below) reads the arguments here: GPU torch tensors, tegula arrays, Python scalars, tt.Constant
-// values and arguments Python shaped (KernelArg, tegula.tile._args). A signature seen before launches at once (no
-// Python frame, no per-call Python objects); an unseen one asks Python once for the kernel's IR (the AST
-// translation, Kernel._translate), compiles it with the kernel module and launches it, all from here. Arguments of
-// other kinds (numpy and CuPy arrays, numpy scalars), the interpreter and errors go to Python
-// (tile/_kernel.py:_launch_slow), which shapes the arguments and comes back here. The kernel module packs (one ABI
-// packer); the signature is written only by kernel/signature.
+// tt.launch (tile_launch below) reads the arguments here (tile_arguments.hpp): GPU torch tensors, tegula arrays,
+// __cuda_array_interface__ objects, numpy arrays for the interpreter, Python scalars, tt.Constant values and
+// arguments Python shaped (KernelArg, tegula.tile._args). A signature seen before launches at once (no Python frame,
+// no per-call Python objects); an unseen one asks Python once for the kernel's IR (the AST translation,
+// Kernel._translate), compiles it with the kernel module and launches it, all from here. What is left (numpy
+// scalars, host copies of GPU arrays for the interpreter, errors) goes to Python (tile/_kernel.py:_launch_slow),
+// which shapes the arguments and comes back here. The kernel module packs (one ABI packer); the signature is
+// written only by kernel/signature.
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
