@@ -10,6 +10,9 @@ needs the values (printing, .get(), float(), a view, an in-place write, a librar
 compiles the whole expression into one kernel, cached by its structure. `eager()` turns this off.
 Without a GPU (or with TEGULA_INTERPRET=1) arrays live on the CPU interpreter, which runs the very
 same kernels; it says so once. Differences from NumPy: docs/numpy_differences.md.
+
+This package is the top of tegula.numpy's layers (docs/architecture.md): it gathers the namespace from the
+modules below, hands it to _ndarray.install (which binds the ndarray's NumPy methods) and wraps the ufuncs.
 """
 from __future__ import annotations
 
