@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <sstream>
+#include <cstdio>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -263,11 +263,13 @@ class tile_launcher {
       if (!(repacked & bit) || (v->warned & bit)) continue;
       v->warned |= bit;
       const kernel::array_arg& a = *arrays[i];
-      std::ostringstream address;
-      address << std::hex << a.address;
+      // snprintf, not an ostream in hex: that crashed in the extension's own libstdc++ (std::hex on an
+      // unsigned long inside a locale facet, seen on an H100 with torch loaded).
+      char address[32];
+      std::snprintf(address, sizeof address, "%llx", static_cast<unsigned long long>(a.address));
       // warn() may run Python (a warnings filter): `v` is not used after it.
       warn(str("tile kernel '", name, "': array argument ", i, " has rows the copy engine cannot address (",
-               a.strides[0] * ir::size_bytes(a.t), "-byte stride, address 0x", address.str(),
+               a.strides[0] * ir::size_bytes(a.t), "-byte stride, address 0x", address,
                "): it is copied into 16-byte aligned rows before each launch (one extra pass over it)"));
       return warn_repacked(key, repacked, in);  // the rest, looking the variant up again
     }
