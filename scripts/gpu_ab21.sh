@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.." || exit 1
 ONLY=${ONLY:-mandelbrot2,stockham_fft,gemm,mlp,hdiff,softmax,go_fast,azimint_hist}
 one() {
   echo "== $1: workloads"
-  timeout "${WL_TIMEOUT:-90}" python3 bench/run.py --only launch tile numpy --quick --out "$OUT/$1" 2>&1 \
+  timeout "${WL_TIMEOUT:-90}" python3 bench/run.py --only ${WORKLOADS:-launch tile numpy} --quick --out "$OUT/$1" 2>&1 \
     | grep -E "^(launch|tile|numpy) +\| tegula" | sed "s/^/$1 /"
+  [ -n "${NO_NPB:-}" ] && return
   echo "== $1: NPBench paper"
   TEGULA_NPBENCH_CAP=8 TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper TEGULA_NPBENCH_ONLY=$ONLY \
     timeout "${NPB_TIMEOUT:-90}" python3 bench/run.py --only npbench --out "$OUT/${1}_npb" 2>&1 \
