@@ -10,9 +10,6 @@
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
 #include "tegula/runtime/object_code.hpp"
-#include "tegula/kernel/tensor_maps.hpp"
-#include "tegula/runtime/tensor_map.hpp"
-#include "tegula/ir/dtype.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::bind {
@@ -160,24 +157,6 @@ void bind_runtime_launch(nb::module_& m) {
   PyObject* fn = PyCFunction_NewEx(&launch_def, nullptr, m.attr("__name__").ptr());
   if (!fn) throw nb::python_error();
   m.attr("launch") = nb::steal(fn);
-
-  m.def("encode_tensor_map_2d", [](const std::string& dtype, std::uintptr_t address, std::int64_t rows, std::int64_t cols,
-                                   std::int64_t row_stride, int box_rows, int box_cols) {
-    std::optional<ir::dtype> t = ir::dtype_from_name(dtype);
-    if (!t) fail(error_kind::invalid_argument, "no tensor map for dtype '", dtype, "'");
-    const int data_type = kernel::tensor_map_data_type(*t);  // bytes for float8: the copy engine does not convert
-    rt::tensor_map map = rt::encode_tensor_map_2d(data_type, ir::size_bytes(*t), address, rows, cols, row_stride,
-                                                  box_rows, box_cols);
-    return nb::bytes(reinterpret_cast<const char*>(map.data()), sizeof map);
-  }, nb::arg("dtype"), nb::arg("address"), nb::arg("rows"), nb::arg("cols"), nb::arg("row_stride"), nb::arg("box_rows"),
-  nb::arg("box_cols"), "A 128-byte CUtensorMap (128-byte swizzle, zero fill) over a row-major 2-D array, as bytes.");
-
-  m.def("copy_rows", [](nb::handle stream, std::uintptr_t dst, std::size_t dst_pitch, std::uintptr_t src,
-                        std::size_t src_pitch, std::size_t width, std::size_t rows) {
-    std::shared_ptr<rt::stream> hold;
-    rt::copy_rows(to_stream(stream, hold), dst, dst_pitch, src, src_pitch, width, rows);
-  }, nb::arg("stream").none(), nb::arg("dst"), nb::arg("dst_pitch"), nb::arg("src"), nb::arg("src_pitch"), nb::arg("width"),
-  nb::arg("rows"), "A stream-ordered 2-D device copy: rows of `width` bytes between two pitches.");
 
   m.def("_time_bare_launches", [](nb::handle stream, const rt::launch_config& c, rt::kernel& k, nb::args args, int n) {
     std::shared_ptr<rt::stream> hold;
