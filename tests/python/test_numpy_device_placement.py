@@ -36,3 +36,22 @@ def test_host_data_joins_the_arrays_device(name, device):
     with np.errstate(all="ignore"):
         want = f(np, np.array(X))
     _same(f(tnp, t(X, device)), want, device)
+
+
+def test_numpy_scalars_go_to_the_array_operands_device(monkeypatch):
+    """A NumPy scalar (or a host condition) next to a tegula array is made on that array's device, not on the default
+    one: the GPU suites found where(np.False_, x, np.True_) and spacing (nextafter(m, np.float16(0))) building it on
+    the CPU next to GPU arrays. Here the mirror: arrays on the CPU while the default device claims a GPU (none here,
+    so a scalar made there would fail)."""
+    from tegula.numpy import _core
+
+    x = tnp.asarray(np.array([False, True]), device="cpu")
+    h = tnp.asarray(np.array([0.0, -0.0, 1.0, -2.5], dtype=np.float16), device="cpu")
+    monkeypatch.setattr(_core, "_DEFAULT", 0)
+    np.testing.assert_array_equal(tnp.where(np.False_, x, np.True_).get(),
+                                  np.where(np.False_, np.array([False, True]), np.True_))
+    np.testing.assert_array_equal(tnp.where([True, False], x, np.True_).get(),
+                                  np.where([True, False], np.array([False, True]), np.True_))
+    np.testing.assert_array_equal(tnp.spacing(h).get(), np.spacing(h.get()))
+    np.testing.assert_array_equal(tnp.nextafter(h, np.float16(0)).get(), np.nextafter(h.get(), np.float16(0)))
+    assert tnp.arctan2(h, np.float32(2)).device == h.device

@@ -379,7 +379,8 @@ def _float_pair(x1, x2, name=None):
         other = other.astype("float64") if wide else floating(other)
         s = _arr(float(scalar), other)
         return (s, other) if scalar is x1 else (other, s)
-    a, b = floating(_arr(x1)), floating(_arr(x2))
+    a, b = _pair(x1, x2)  # a NumPy scalar goes to the other operand's device, not the default one
+    a, b = floating(a), floating(b)
     t = _tegula.result_type(a._dtype_name, b._dtype_name)
     return a.astype(t), b.astype(t)
 
@@ -466,9 +467,12 @@ def where(condition, x=None, y=None, /):
         return _indexing.nonzero(_arr(condition))
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    c = _arr(condition)
     xa = x if isinstance(x, ndarray) else None
     ya = y if isinstance(y, ndarray) else None
+    # a condition that is not a tegula array goes to the device of the operands that are (not the default device)
+    on = xa if xa is not None else ya
+    c = condition if isinstance(condition, ndarray) else as_array(condition, on._device_id) if on is not None \
+        else _arr(condition)
     like = xa if xa is not None else ya if ya is not None else c
     xa = xa if xa is not None else _arr(x, like)
     ya = ya if ya is not None else _arr(y, like)
