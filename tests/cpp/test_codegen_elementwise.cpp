@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "codegen_test_kernels.hpp"
+#include "tegula/codegen/c_types.hpp"
 #include "tegula/codegen/cuda.hpp"
 
 namespace tegula::codegen::test {
@@ -175,6 +176,15 @@ TEST(CodegenElementwise, ScalarParametersAndSources) {
   EXPECT_TRUE(contains(ks.source, "w_.u = *reinterpret_cast<const uint4*>"));  // x is written: no __ldg
   EXPECT_TRUE(contains(ks.source, "(int)((a2_x_shape0 + 127) / 128)"));
   expect_compiles(ks);
+}
+
+TEST(CodegenElementwise, FloatToIntConversionsGiveZeroForNan) {
+  // The GPU's cvt gives INT_MIN / LLONG_MIN for NaN; the interpreter (the reference) gives 0, so the code says so.
+  for (ir::dtype to : {ir::dtype::i8, ir::dtype::i32, ir::dtype::i64, ir::dtype::u32, ir::dtype::u64}) {
+    const std::string c = convert(ir::dtype::f64, to, "x");
+    EXPECT_TRUE(contains(c, "(x) != (x) ?")) << c;
+  }
+  EXPECT_FALSE(contains(convert(ir::dtype::i64, ir::dtype::i32, "x"), "!="));  // integers: no NaN to test
 }
 
 }  // namespace

@@ -127,13 +127,16 @@ std::string convert(dtype from, dtype to, const std::string& e) {
   if (to == dtype::f32 || to == dtype::f64) return str("(", reg_type(to), ")(", e, ")");
   // `to` is an integer.
   if (ir::is_float(from)) {
-    // Truncation as the host's C conversion does (through a wider signed integer, then wrapped).
+    // Truncation as the host's C conversion does (through a wider signed integer, then wrapped); NaN gives 0, as
+    // the interpreter's (the GPU's cvt gives the "integer indefinite", INT_MIN / LLONG_MIN, seen on an H100).
+    std::string c;
     if (to == dtype::u64)
-      return "((" + e + ") < 9.2233720368547758e18 ? (unsigned long long)(long long)(" + e +
-             ") : (unsigned long long)(" + e + "))";
-    if (to == dtype::i64) return "(long long)(" + e + ")";
-    if (to == dtype::u32) return "(unsigned)(long long)(" + e + ")";
-    return str("(", reg_type(to), ")(int)(", e, ")");
+      c = "((" + e + ") < 9.2233720368547758e18 ? (unsigned long long)(long long)(" + e +
+          ") : (unsigned long long)(" + e + "))";
+    else if (to == dtype::i64) c = "(long long)(" + e + ")";
+    else if (to == dtype::u32) c = "(unsigned)(long long)(" + e + ")";
+    else c = str("(", reg_type(to), ")(int)(", e, ")");
+    return str("((", e, ") != (", e, ") ? (", reg_type(to), ")0 : ", c, ")");
   }
   return str("(", reg_type(to), ")(", e, ")");
 }
