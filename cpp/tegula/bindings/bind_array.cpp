@@ -36,11 +36,6 @@ using ir::op_kind;
 
 bool eager_mode = false;
 
-dtype dtype_of(const std::string& name) {
-  auto t = ir::dtype_from_name(name);
-  if (!t) fail(error_kind::type_error, "tegula.numpy does not support dtype '", name, "'");
-  return *t;
-}
 
 nb::tuple to_tuple(const array::dims& d) {
   nb::list l;
@@ -325,7 +320,7 @@ py_array view(const py_array& a, array::layout l) {
 }
 
 py_array from_host(std::uintptr_t ptr, const array::dims& shape, const std::string& dtype_name, nb::handle device) {
-  dtype t = dtype_of(dtype_name);
+  dtype t = dtype_named(dtype_name);
   const auto bytes = static_cast<std::size_t>(array::checked_nbytes(shape, ir::size_bytes(t)));
   std::shared_ptr<array::storage> s;
   if (device.is_none() || nb::cast<int>(device) < 0) {
@@ -343,7 +338,7 @@ py_array from_host(std::uintptr_t ptr, const array::dims& shape, const std::stri
 }
 
 py_array empty(const array::dims& shape, const std::string& dtype_name, int device) {
-  dtype t = dtype_of(dtype_name);
+  dtype t = dtype_named(dtype_name);
   const auto bytes = static_cast<std::size_t>(array::checked_nbytes(shape, ir::size_bytes(t)));
   auto s = device < 0 ? array::storage::allocate_cpu(bytes) : array::storage::allocate_cuda(bytes, rt::device::get(device));
   return py_array{array::make_leaf(s, array::contiguous(shape), t)};
@@ -490,7 +485,7 @@ void bind_array(nb::module_& m) {
       }, nb::arg("op"), nb::arg("other"), nb::arg("reflected") = false)
       .def("_inplace", [](py_array& a, const std::string& op, nb::handle other) { return inplace(op_named(op), a, other); })
       .def("_unary", [](const py_array& a, const std::string& op) { return wrap(array::make_unary(op_named(op), a.n)); })
-      .def("astype", [](const py_array& a, const std::string& t) { return wrap(array::make_cast(a.n, dtype_of(t))); },
+      .def("astype", [](const py_array& a, const std::string& t) { return wrap(array::make_cast(a.n, dtype_named(t))); },
            nb::arg("dtype"))
       .def("_reduce", [](const py_array& a, const std::string& op, nb::handle axis, bool keepdims) {
         std::vector<std::int64_t> axes;
@@ -549,7 +544,7 @@ void bind_array(nb::module_& m) {
       })
       .def("_view_as", [](const py_array& a, const std::string& dtype_name) {
         const array::node& n = leaf(a);
-        const dtype t = dtype_of(dtype_name);
+        const dtype t = dtype_named(dtype_name);
         array::layout l = array::reinterpret(n.lay, int(ir::size_bytes(n.t)), int(ir::size_bytes(t)));
         return py_array{array::make_leaf(n.data, std::move(l), t)};
       }, "The same memory read as another dtype (ndarray.view(dtype)); the last axis scales with the item size.");
@@ -596,7 +591,7 @@ void bind_array(nb::module_& m) {
         nb::arg("shape"), nb::arg("dtype"), nb::arg("device"));
   m.def("array_from_pointer", [](std::uintptr_t ptr, nb::handle shape, nb::handle strides, const std::string& t,
                                  int device, nb::object owner) {
-    dtype d = dtype_of(t);
+    dtype d = dtype_named(t);
     array::layout l{to_dims(shape), to_dims(strides), 0};
     if (l.strides.size() != l.shape.size()) fail(error_kind::invalid_argument, "strides must have one entry per axis");
     array::checked_nbytes(l.shape, ir::size_bytes(d));
@@ -615,7 +610,7 @@ void bind_array(nb::module_& m) {
      "A zero-copy array over someone else's memory (strides in elements); `owner` is kept alive.");
   m.def("array_iota", [](std::int64_t n, double start, double step, const std::string& t, int device) {
     rt::device* gpu = device < 0 ? nullptr : &rt::device::get(device);
-    return py_array{array::make_iota(n, start, step, dtype_of(t), device < 0 ? array::device_kind::cpu
+    return py_array{array::make_iota(n, start, step, dtype_named(t), device < 0 ? array::device_kind::cpu
                                                                                 : array::device_kind::cuda, gpu)};
   }, nb::arg("n"), nb::arg("start"), nb::arg("step"), nb::arg("dtype"), nb::arg("device"),
      "start + i * step for i < n, computed on the device (arange, linspace).");

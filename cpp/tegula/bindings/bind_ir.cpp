@@ -19,12 +19,6 @@
 namespace tegula::bind {
 namespace {
 
-ir::dtype to_dtype(const std::string& name) {
-  auto d = ir::dtype_from_name(name);
-  if (!d) fail(error_kind::type_error, "unknown dtype '", name, "'");
-  return *d;
-}
-
 ir::op_kind to_kind(const std::string& text) {
   auto k = ir::op_from_text(text);
   if (!k) fail(error_kind::invalid_argument, "unknown tile IR op '", text, "'");
@@ -39,14 +33,14 @@ ir::attribute to_attribute(nb::handle v) {
   if (PyUnicode_Check(v.ptr())) return nb::cast<std::string>(v);
   if (PyTuple_Check(v.ptr()) && nb::len(v) == 2 && PyUnicode_Check(nb::borrow<nb::tuple>(v)[0].ptr()) &&
       nb::cast<std::string>(nb::borrow<nb::tuple>(v)[0]) == "dtype")
-    return to_dtype(nb::cast<std::string>(nb::borrow<nb::tuple>(v)[1]));
+    return dtype_named(nb::cast<std::string>(nb::borrow<nb::tuple>(v)[1]));
   if (PyTuple_Check(v.ptr()) || PyList_Check(v.ptr())) return nb::cast<std::vector<std::int64_t>>(v);
   fail(error_kind::type_error, "unsupported attribute value of type ", nb::type_name(v.type()).c_str());
 }
 
 ir::type to_type(const std::string& dtype, nb::handle shape_or_rank, bool is_array) {
-  if (is_array) return ir::type::array(to_dtype(dtype), nb::cast<int>(shape_or_rank));
-  return ir::type::tile(to_dtype(dtype), nb::cast<std::vector<std::int64_t>>(shape_or_rank));
+  if (is_array) return ir::type::array(dtype_named(dtype), nb::cast<int>(shape_or_rank));
+  return ir::type::tile(dtype_named(dtype), nb::cast<std::vector<std::int64_t>>(shape_or_rank));
 }
 
 // A builder that owns its function until finish() hands it out.
@@ -87,7 +81,7 @@ void bind_ir(nb::module_& m) {
   }, "{op text: {category, dtypes, result, effect, elementwise, float_math, int_only, side_effects}} from ops.def");
   // ir::float_loop, the one authority for it: the dtype float math (exp, sqrt, atan2, ...) computes
   // in for an input dtype (bool/int8/uint8 float16, int16/uint16 float32, wider ints float64; floats and complex stay).
-  m.def("float_loop", [](const std::string& dtype) { return std::string(ir::name(ir::float_loop(to_dtype(dtype)))); },
+  m.def("float_loop", [](const std::string& dtype) { return std::string(ir::name(ir::float_loop(dtype_named(dtype)))); },
         nb::arg("dtype"), "NumPy's float loop dtype for float-only math on `dtype` (ir/dtype.hpp)");
 
   nb::class_<ir::function>(m, "Function", "A tile IR function (immutable from Python).")
@@ -128,11 +122,11 @@ void bind_ir(nb::module_& m) {
         return b.get().create(to_kind(op), std::move(operands), std::move(a));
       }, nb::arg("op"), nb::arg("operands"), nb::arg("attrs") = nb::dict())
       .def("constant", [](py_builder& b, nb::handle value, const std::string& dtype, std::vector<std::int64_t> shape) {
-        ir::type t = ir::type::tile(to_dtype(dtype), std::move(shape));
+        ir::type t = ir::type::tile(dtype_named(dtype), std::move(shape));
         if (PyFloat_Check(value.ptr())) return b.get().constant(nb::cast<double>(value), t);
         return b.get().constant(nb::cast<std::int64_t>(value), t);
       }, nb::arg("value"), nb::arg("dtype"), nb::arg("shape") = std::vector<std::int64_t>{})
-      .def("cast", [](py_builder& b, ir::value_id v, const std::string& d) { return b.get().cast(v, to_dtype(d)); })
+      .def("cast", [](py_builder& b, ir::value_id v, const std::string& d) { return b.get().cast(v, dtype_named(d)); })
       .def("broadcast", [](py_builder& b, ir::value_id v, std::vector<std::int64_t> s) { return b.get().broadcast(v, s); })
       .def("binary", [](py_builder& b, const std::string& op, ir::value_id x, ir::value_id y) {
         return b.get().binary(to_kind(op), x, y);

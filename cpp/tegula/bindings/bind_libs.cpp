@@ -27,15 +27,6 @@
 #include "tegula/support/error.hpp"
 
 namespace tegula::bind {
-namespace {
-
-ir::dtype dtype_arg(const std::string& name) {
-  std::optional<ir::dtype> t = ir::dtype_from_name(name);
-  if (!t) fail(error_kind::type_error, "unknown dtype '", name, "'");
-  return *t;
-}
-
-}  // namespace
 
 // The array-level entry points (libs/*_arrays.hpp): they take engine arrays, materialise inputs and flush
 // readers of outputs themselves; Python's NumPy layer passes arrays, never device pointers.
@@ -44,7 +35,7 @@ static void bind_array_calls(nb::module_& m) {
   auto node_of = [](const std::optional<py_array>& a) { return a ? a->n : node_ptr(); };
   m.def("gemm", [](const py_array& a, const py_array& b, std::vector<std::int64_t> batch, std::int64_t m_,
                    std::int64_t n, std::int64_t k, const std::string& t) {
-    return py_array{libs::gemm(a.n, b.n, batch, m_, n, k, dtype_arg(t))};
+    return py_array{libs::gemm(a.n, b.n, batch, m_, n, k, dtype_named(t))};
   }, nb::arg("a"), nb::arg("b"), nb::arg("batch"), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype"),
   "batch + (m, k) @ batch + (k, n) of one float or complex dtype through cuBLASLt (the CPU: a host reference); "
   "operands passed in place where their layout allows (libs/matmul_arrays.hpp).");
@@ -124,8 +115,8 @@ void bind_libs(nb::module_& m) {
                               nb::handle stream, int autotune, int repeats, const std::string& search,
                               int max_configs, int sm_count) -> nb::object {
     libs::matmul_problem p;
-    p.in = dtype_arg(in);
-    p.out = dtype_arg(out);
+    p.in = dtype_named(in);
+    p.out = dtype_named(out);
     p.tf32 = tf32;
     p.m = m_, p.n = n, p.k = k, p.batch = batch;
     p.trans_a = trans_a, p.trans_b = trans_b;

@@ -8,16 +8,6 @@
 
 namespace tegula::bind {
 
-namespace {
-
-ir::dtype dtype_named(const std::string& name) {
-  auto t = ir::dtype_from_name(name);
-  if (!t) throw nb::type_error(("tegula does not support dtype '" + name + "'").c_str());
-  return *t;
-}
-
-}  // namespace
-
 void bind_promotion(nb::module_& m) {
   m.def("result_type", [](nb::args operands) {
     using kind = array::operand_kind::kind;

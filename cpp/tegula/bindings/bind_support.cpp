@@ -67,6 +67,12 @@ void set_python_error_from_current_exception() {
   }
 }
 
+ir::dtype dtype_named(const std::string& name) {
+  auto t = ir::dtype_from_name(name);
+  if (!t) fail(error_kind::type_error, "tegula does not support dtype '", name, "'");
+  return *t;
+}
+
 void bind_support(nb::module_& m) {
   tegula_error = new_type(m, "TegulaError", PyExc_RuntimeError, "Base class of tegula's own errors.");
   cuda_error = new_type(m, "CUDAError", tegula_error, "A CUDA driver call failed; .code is the CUresult.");

@@ -2,6 +2,10 @@
 #pragma once
 #include <nanobind/nanobind.h>
 
+#include <string>
+
+#include "tegula/ir/dtype.hpp"
+
 namespace tegula::bind {
 namespace nb = nanobind;
 void bind_support(nb::module_& m);  // exception types, translator, configuration
@@ -21,4 +25,7 @@ void bind_promotion(nb::module_& m); // dtype rules (result_type, can_cast)
 // Sets the Python error for the exception in flight (for raw CPython entry points that bypass
 // nanobind's dispatch): tegula::error by kind, nb::python_error restored, others RuntimeError.
 void set_python_error_from_current_exception();
+// The dtype of a name tegula knows ("float32", "bfloat16", ...); a TypeError naming it otherwise. Every binder that
+// takes a dtype by name reads it here.
+ir::dtype dtype_named(const std::string& name);
 }  // namespace tegula::bind
