@@ -74,6 +74,7 @@ class Matmul:
             self.out_dtype)
         self.batch, self.shape = tuple(self._plan.batch), tuple(self._plan.shape)
         self._planned = True
+        self._fast = None
         return self
 
     def autotune(self, candidates=8, repeats=5, search="heuristic", max_configs=1000):

@@ -145,6 +145,30 @@ TEST(MatmulEpilogue, CAndBiasBroadcastCastOrLieAsTheyAre) {
               direct(ha, hb, m, k, n, 1, {}, 0, rounded), 1e-12);
 }
 
+TEST(MatmulEpilogue, ACOfTheResultsLayoutIsReadWhereItLies) {
+  const std::int64_t B = 2, m = 3, k = 2, n = 4;  // float64 rows of 4: 32 bytes, D's own row stride
+  const auto ha = ramp(std::size_t(B * m * k), 1), hb = ramp(std::size_t(B * k * n), 1, 1), hc = ramp(std::size_t(B * m * n), 1, 2);
+  ndarray a = ndarray::from_vector(ha, {B, m, k}, cpu), b = ndarray::from_vector(hb, {B, k, n}, cpu);
+  ndarray c = ndarray::from_vector(hc, {B, m, n}, cpu);
+  gemm_epilogue e = epilogue_named("gelu_aux", nullptr);
+  e.beta = 0.5, e.c = c.handle();
+  fused_gemm_plan plan(a.handle(), b.handle(), e);
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the remembered layouts
+    gemm_result r = plan.run();
+    auto aux = ndarray(r.aux).to_vector<double>(), d = ndarray(r.d).to_vector<double>();
+    for (std::int64_t bb = 0; bb < B; ++bb) {
+      std::vector<double> am(ha.begin() + bb * m * k, ha.begin() + (bb + 1) * m * k);
+      std::vector<double> bm(hb.begin() + bb * k * n, hb.begin() + (bb + 1) * k * n);
+      std::vector<double> cm(hc.begin() + bb * m * n, hc.begin() + (bb + 1) * m * n);
+      auto want = direct(am, bm, m, k, n, 1, cm, 0.5);
+      for (std::int64_t i = 0; i < m * n; ++i) {
+        EXPECT_NEAR(aux[std::size_t(bb * m * n + i)], want[std::size_t(i)], 1e-12);
+        EXPECT_NEAR(d[std::size_t(bb * m * n + i)], gelu_tanh(want[std::size_t(i)]), 1e-12);
+      }
+    }
+  }
+}
+
 TEST(MatmulEpilogue, TransposedAndBatchBroadcastOperands) {
   const std::int64_t m = 8, k = 6, n = 4;
   const auto ha = ramp(std::size_t(m * k), 1), hb = ramp(std::size_t(3 * k * n), 1, 1);

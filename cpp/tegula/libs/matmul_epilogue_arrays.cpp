@@ -158,15 +158,18 @@ fused_gemm_plan::prepared fused_gemm_plan::prepare() {
   p.trans_b = ob.trans, p.ldb = ob.ld, p.stride_b = ob.batch_stride, p.b = element_address(*ob.x);
   if (e_.c && e_.beta != 0) {
     std::optional<gemm_operand> oc = c_op_;
-    if (!oc && e_.c->t == out_ && e_.c->shape == shape_) {  // C as it lies: row-major, of the result's dtype
+    if (!oc && e_.c->t == out_ && e_.c->shape == shape_) {
+      // C as it lies when its layout is D's (row-major, D's row and batch strides), so cuBLASLt's C and D
+      // descriptors are one layout; gemm_operand_of's copy has that layout too.
       gemm_operand op = gemm_operand_of(e_.c, batch_, m_, n_, false);
-      if (!op.trans) {
+      if (!op.trans && op.ld == ldd_ && (count_ == 1 || op.batch_stride == m_ * ldd_)) {
+        if (count_ == 1) op.batch_stride = m_ * ldd_;
         oc = op;
         if (op.copied) pr.keep.push_back(op.x);
         else c_op_ = op;
       }
     }
-    if (!oc) {  // broadcast, cast or transposed: copied into the result's layout, rows padded
+    if (!oc) {  // broadcast, cast or laid out otherwise: copied into D's layout
       node_ptr y = new_result();
       array::layout sub = y->lay;
       sub.shape = shape_;
