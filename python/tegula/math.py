@@ -29,6 +29,8 @@ EPILOGS = ("none", "relu", "bias", "relu_bias", "gelu", "gelu_bias", "relu_aux",
 
 
 def _gelu(x):
+    """cuBLASLt's gelu (the tanh form) over NumPy arrays: what tests compare results with (the host reference's own
+    is libs/host_gemm.hpp: gelu_tanh)."""
     return 0.5 * x * (1.0 + _np.tanh(0.7978845608028654 * (x + 0.044715 * x ** 3)))
 
 
