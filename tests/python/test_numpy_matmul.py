@@ -135,46 +135,10 @@ def test_math_matmul_errors():
         tm.matmul(a.astype(np.int32), b.astype(np.int32))
 
 
-# ---- the GPU path with cuBLASLt replaced by NumPy on the same memory (CPU arrays) ------------------
-import ctypes  # noqa: E402
-
-NPT = {"float16": np.float16, "float32": np.float32, "float64": np.float64}
-
-
-def _rm(ptr, dtype, rows, cols, ld, batch=1, bstride=0):
-    """The row-major (batch, rows, cols) matrices at host address ptr (row stride ld, batch stride bstride)."""
-    dt = np.dtype(NPT[dtype])
-    span = (batch - 1) * bstride + (rows - 1) * ld + cols
-    buf = (ctypes.c_char * (span * dt.itemsize)).from_address(ptr)
-    return np.ndarray((batch, rows, cols), dt, buffer=buf, strides=(bstride * dt.itemsize, ld * dt.itemsize, dt.itemsize))
-
-
-def fake_cublaslt_matmul(device, in_dtype, out_dtype, m, n, k, batch, trans_a, trans_b, a, lda, stride_a, b, ldb,
-                         stride_b, d, ldd, stride_d, c, ldc, stride_c, alpha, beta, epilog, bias, aux, tf32, stream=None,
-                         autotune=0, repeats=5, search="heuristic", max_configs=1000, sm_count=0):
-    A = _rm(a, in_dtype, k, m, lda, batch, stride_a).transpose(0, 2, 1) if trans_a else _rm(a, in_dtype, m, k, lda, batch, stride_a)
-    B = _rm(b, in_dtype, n, k, ldb, batch, stride_b).transpose(0, 2, 1) if trans_b else _rm(b, in_dtype, k, n, ldb, batch, stride_b)
-    r = alpha * np.matmul(A.astype(np.float64), B.astype(np.float64))
-    if c and beta:
-        r = r + beta * _rm(c, out_dtype, m, n, ldc, batch, stride_c)
-    if "bias" in epilog:
-        r = r + _rm(bias, out_dtype, 1, n, n)[0]
-    if "aux" in epilog:
-        _rm(aux, out_dtype, m, n, ldd, batch, stride_d)[...] = r
-    if epilog.startswith("relu"):
-        r = np.maximum(r, 0)
-    elif epilog.startswith("gelu"):
-        r = tm._gelu(r)
-    out = _rm(d, out_dtype, m, n, ldd, batch, stride_d)
-    np.copyto(out, r.astype(out.dtype), casting="unsafe")
-    if autotune:  # every candidate "runs": rank i takes 1 + i ms, so rank 0 wins
-        return [(i, 1.0 + i, 1.0 + i, f"algo {i}", i == 0, True) for i in range(autotune)]
-
-
+# ---- the GPU path's marshalling on CPU arrays: the same C++ entry points hand the operands to the host reference of
+# the cuBLASLt call (cpp/tegula/libs/host_gemm.hpp) in the layouts cuBLASLt would get them ----------------------
 @pytest.fixture
-def fake_gpu(monkeypatch, host_memory):
-    monkeypatch.setattr(tnp._core._tegula, "cublaslt_matmul", fake_cublaslt_matmul, raising=False)
-
+def fake_gpu(host_memory):
     def run_on_gpu_path(a, b):
         x, y = tnp.asarray(a), tnp.asarray(b)
         batch = tuple(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]))
@@ -241,7 +205,7 @@ def test_a_pending_matrix_times_a_vector_is_one_fused_kernel():
     assert (tnp.zeros((3, 0)) * 2 @ tnp.ones(0)).get().tolist() == [0.0, 0.0, 0.0]
 
 
-def test_gpu_path_transposed_views_and_epilogues(fake_gpu, monkeypatch):
+def test_gpu_path_transposed_views_and_epilogues(fake_gpu):
     a, b = _r((64, 48), "float32"), _r((48, 40), "float32")
     x, y = tnp.asarray(a), tnp.asarray(b)
     got = M._blas(x.T.T, y, (), 64, 40, 48, "float32")
@@ -249,19 +213,83 @@ def test_gpu_path_transposed_views_and_epilogues(fake_gpu, monkeypatch):
     xt = tnp.asarray(np.ascontiguousarray(a.T))  # (48, 64) in memory: its .T is a transposed view of A
     got = M._blas(xt.T, y, (), 64, 40, 48, "float32")
     np.testing.assert_allclose(got.get(), a @ b, rtol=1e-5, atol=1e-5)
-    monkeypatch.setattr(tm.Matmul, "execute", lambda self: self._device() if self._planned or self.plan() else None)
     bias = _r((40,), "float32")
-    d, aux = tm.Matmul(x, y, bias=tnp.asarray(bias), epilog="gelu_aux_bias").plan()._device()
+    d, aux = tm.Matmul(xt.T, y, bias=tnp.asarray(bias), epilog="gelu_aux_bias").execute()
+    assert d.shape == aux.shape == (64, 40)
     np.testing.assert_allclose(aux.get(), a @ b + bias, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(d.get(), tm._gelu(a.astype(np.float64) @ b + bias), rtol=1e-5, atol=1e-5)
 
 
-def test_autotune_through_the_gpu_path(fake_gpu, monkeypatch):
+def test_math_matmul_batches_c_broadcast_and_bfloat16():
+    """Batches broadcast as NumPy's, c broadcasts to the result (a row, a column, another dtype), bias is cast to the
+    result's dtype; bfloat16 products are summed in double and rounded once."""
+    a, b = _r((3, 1, 9, 6), "float32"), _r((4, 6, 5), "float32")
+    ref = a.astype(np.float64) @ b
+    for c in (_r((5,), "float32"), _r((9, 1), "float32"), _r((3, 4, 9, 5), "float64"), _r((1, 9, 5), "float32")):
+        got = tm.matmul(tnp.asarray(a), tnp.asarray(b), tnp.asarray(c), beta=-1.5, bias=tnp.asarray(np.ones(5)),
+                        epilog="relu_bias")  # a float64 bias, cast to float32
+        assert got.shape == (3, 4, 9, 5) and got.dtype == tnp.float32
+        np.testing.assert_allclose(got.get(), np.maximum(ref - 1.5 * c + 1.0, 0), rtol=1e-5, atol=1e-5)
+    x = tnp.asarray(_r((8, 16), "float32")).astype("bfloat16")
+    y = tnp.asarray(_r((16, 24), "float32")).astype("bfloat16")
+    got = tm.matmul(x, y, epilog="gelu")
+    assert got.dtype == x.dtype and got.shape == (8, 24)
+    pre = x.astype("float32").get().astype(np.float64) @ y.astype("float32").get()
+    np.testing.assert_allclose(got.astype("float32").get(), tm._gelu(pre), rtol=1e-2, atol=1e-2)
+
+
+def test_math_matmul_checks_before_it_runs():
+    a, b = tnp.asarray(_r((6, 4), "float32")), tnp.asarray(_r((4, 5), "float32"))
+    pending = a * 2
+    with pytest.raises(ValueError, match=r"bias must have shape \(5,\), got \(4,\)"):
+        tm.matmul(pending, b, bias=tnp.ones(4, dtype="float32"))
+    with pytest.raises(ValueError, match=r"c of shape \(2, 5\) does not broadcast to the result \(6, 5\)"):
+        tm.matmul(pending, b, tnp.ones((2, 5), dtype="float32"), beta=1.0)
+    with pytest.raises(TypeError, match="out_dtype is for float8 products"):
+        tm.matmul(pending, b, out_dtype="float16")
+    with pytest.raises(ValueError, match="takes matrices"):
+        tm.matmul(tnp.ones(4, dtype="float32"), b)
+    with pytest.raises(ValueError, match="takes no bias"):
+        tm.matmul(pending, b, bias=tnp.ones(5, dtype="float32"), epilog="relu")
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        tm.matmul(tnp.ones((2, 6, 4), dtype="float32"), tnp.ones((3, 4, 5), dtype="float32"))
+    np.testing.assert_allclose(tm.matmul(pending, b).get(), 2 * a.get().astype(np.float64) @ b.get(), rtol=1e-5)
+
+
+def test_math_matmul_repeated_execute_on_the_cpu():
+    """execute()'s second call is the plan's own run (one C++ call): new results, the operands' current values."""
+    a, b = tnp.asarray(_r((5, 4), "float64")), tnp.asarray(_r((4, 3), "float64"))
+    bias = tnp.asarray(_r((3,), "float64"))
+    mm = tm.Matmul(a, b, bias=bias, epilog="relu_bias")
+    r1 = mm.execute()
+    assert mm._fast is not None
+    want = np.maximum(a.get() @ b.get() + bias.get(), 0)
+    a[...] = 1.0
+    r2 = mm.execute()
+    np.testing.assert_allclose(r1.get(), want, rtol=1e-12)
+    np.testing.assert_allclose(r2.get(), np.maximum(np.ones((5, 4)) @ b.get() + bias.get(), 0), rtol=1e-12)
+
+
+def test_math_matmul_float8_on_the_cpu():
+    """torch float8 tensors are read in C++ (tegula.numpy has no float8): a row-major, b the transpose of a row-major
+    array; on the CPU the host reference gives the product of their float8 values."""
+    torch = pytest.importorskip("torch")
+    a = (torch.randn(8, 32) * 2).to(torch.float8_e4m3fn)
+    bt = (torch.randn(16, 32) * 2).to(torch.float8_e4m3fn)
+    got = tm.matmul(a, bt.T, alpha=0.5)
+    assert got._dtype_name == "bfloat16" and got.shape == (8, 16)
+    ref = 0.5 * (a.double() @ bt.double().T).numpy()
+    np.testing.assert_allclose(got.astype("float32").get(), ref, rtol=2e-2, atol=2e-2)
+    with pytest.raises(ValueError, match="row-major"):
+        tm.matmul(a, bt.T.contiguous())
+    with pytest.raises(TypeError, match="one dtype"):
+        tm.matmul(a, bt.T.to(torch.float8_e5m2))
+
+
+def test_autotune_arguments_and_what_it_keeps(host_memory):
     a, b = _r((64, 48), "float32"), _r((48, 40), "float32")
     x, y = tnp.asarray(a), tnp.asarray(b)
     mm = tm.Matmul(x, y, epilog="relu")
-    found = mm.plan()._device(autotune=4, repeats=2, search="wide", max_configs=9)
-    assert [(r, ms) for r, ms, *_ in found] == [(0, 1.0), (1, 2.0), (2, 3.0), (3, 4.0)]
     with pytest.raises(ValueError, match="'heuristic' or 'wide'"):
         mm.autotune(search="everything")
     with pytest.raises(ValueError, match="max_configs >= 1"):
@@ -269,9 +297,15 @@ def test_autotune_through_the_gpu_path(fake_gpu, monkeypatch):
     for bad in (0, -3, 2.5, "all"):
         with pytest.raises(ValueError, match="sm_count must be a positive int"):
             tm.Matmul(x, y, sm_count=bad)
-    np.testing.assert_allclose(mm._device().get(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(mm.execute().get(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-5)
     host = tm.Matmul(x, y).autotune()  # CPU-interpreter arrays: nothing to tune
     assert host.timings == [] and host._planned and host.kept is None and host.screened == 0
+    # what a GPU's rows (rank, ms, ratio, config, kept, round_robin) become
+    mm._keep_tuning([(0, 1.0, 1.0, "algo 0", False, True), (1, 0.9, 0.9, "algo 1", True, True),
+                     (2, 0.95, 0.8, "algo 2", False, False), (3, -1.0, -1.0, "algo 3", False, False)])
+    assert mm.timings == [(0, 1.0), (1, 0.9)] and mm.configs == {0: "algo 0", 1: "algo 1"}
+    assert mm.kept == (1, "algo 1") and mm.screened == 4
+    assert [rank for rank, *_ in mm.screen] == [2, 1, 0]
 
 
 def test_vdot_and_kron():

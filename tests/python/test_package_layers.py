@@ -1,6 +1,6 @@
 """python/tegula's packages form layers with no import cycle (DESIGN.md rule 12, docs/architecture.md): every
 import counts, those inside functions too, so that no module reaches up into a package that imports it. tegula.core
-and tegula.tile sit below tegula.numpy, and no file of tegula.numpy handles a raw device pointer."""
+and tegula.tile sit below tegula.numpy, and no file of tegula.numpy or tegula.math handles a raw device pointer."""
 import ast
 import pathlib
 
@@ -96,12 +96,14 @@ def test_core_and_tile_sit_below_numpy():
     assert not up, f"tegula.core / tegula.tile import tegula.numpy: {up}"
 
 
-def test_numpy_handles_no_device_pointer():
-    """Library calls take arrays in C++ (cpp/tegula/libs/*_arrays): no pointer or hand-made write barrier here."""
-    found = [f"{p.name}:{i}" for p in (PACKAGE / "numpy").rglob("*.py")
+def test_numpy_and_math_handle_no_device_pointer():
+    """Library calls take arrays in C++ (cpp/tegula/libs/*_arrays, tegula.math's products through
+    libs/matmul_epilogue_arrays): no pointer or hand-made write barrier in tegula.numpy or tegula.math."""
+    files = sorted((PACKAGE / "numpy").rglob("*.py")) + [PACKAGE / "math.py"]
+    found = [f"{p.relative_to(PACKAGE)}:{i}" for p in files
              for i, line in enumerate(p.read_text().splitlines(), 1)
-             if any(s in line for s in ("_data_ptr", "_prepare_write", "data_ptr()", '["data"]'))]
-    assert not found, f"raw device pointers in tegula.numpy: {found}"
+             if any(s in line for s in ("_data_ptr", "_prepare_write", "data_ptr()", '["data"]', "cublaslt_matmul"))]
+    assert not found, f"raw device pointers in tegula.numpy / tegula.math: {found}"
 
 
 def test_the_checker_sees_a_cycle():

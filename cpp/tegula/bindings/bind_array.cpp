@@ -415,6 +415,22 @@ op_kind op_named(const std::string& name) {
 
 }  // namespace
 
+array::node_ptr borrowed_leaf(std::uintptr_t ptr, array::layout l, ir::dtype t, int device, nb::object owner) {
+  if (l.strides.size() != l.shape.size()) fail(error_kind::invalid_argument, "strides must have one entry per axis");
+  array::checked_nbytes(l.shape, ir::size_bytes(t));
+  auto [lo, hi] = l.extent();
+  std::size_t bytes = static_cast<std::size_t>(hi - lo) * ir::size_bytes(t);
+  auto keep = std::shared_ptr<void>(owner.release().ptr(), [](void* o) {
+    nb::gil_scoped_acquire g;
+    Py_DECREF(static_cast<PyObject*>(o));
+  });
+  std::uintptr_t base = ptr + static_cast<std::uintptr_t>(lo * ir::size_bytes(t));
+  l.offset = -lo;
+  auto s = device < 0 ? array::storage::borrow_cpu(reinterpret_cast<void*>(base), bytes, keep)
+                      : array::storage::borrow_cuda(base, bytes, rt::device::get(device), keep);
+  return array::make_leaf(s, l, t);
+}
+
 void bind_array(nb::module_& m) {
   auto cls = nb::class_<py_array>(m, "ndarray", nb::type_slots(number_slots),
                                   "A tegula array: materialised (device memory + layout) or pending (a lazy expression).");
@@ -591,21 +607,8 @@ void bind_array(nb::module_& m) {
         nb::arg("shape"), nb::arg("dtype"), nb::arg("device"));
   m.def("array_from_pointer", [](std::uintptr_t ptr, nb::handle shape, nb::handle strides, const std::string& t,
                                  int device, nb::object owner) {
-    dtype d = dtype_named(t);
-    array::layout l{to_dims(shape), to_dims(strides), 0};
-    if (l.strides.size() != l.shape.size()) fail(error_kind::invalid_argument, "strides must have one entry per axis");
-    array::checked_nbytes(l.shape, ir::size_bytes(d));
-    auto [lo, hi] = l.extent();
-    std::size_t bytes = static_cast<std::size_t>(hi - lo) * ir::size_bytes(d);
-    auto keep = std::shared_ptr<void>(owner.release().ptr(), [](void* o) {
-      nb::gil_scoped_acquire g;
-      Py_DECREF(static_cast<PyObject*>(o));
-    });
-    std::uintptr_t base = ptr + static_cast<std::uintptr_t>(lo * ir::size_bytes(d));
-    l.offset = -lo;
-    auto s = device < 0 ? array::storage::borrow_cpu(reinterpret_cast<void*>(base), bytes, keep)
-                        : array::storage::borrow_cuda(base, bytes, rt::device::get(device), keep);
-    return py_array{array::make_leaf(s, l, d)};
+    return py_array{borrowed_leaf(ptr, array::layout{to_dims(shape), to_dims(strides), 0}, dtype_named(t), device,
+                                  std::move(owner))};
   }, nb::arg("ptr"), nb::arg("shape"), nb::arg("strides"), nb::arg("dtype"), nb::arg("device"), nb::arg("owner"),
      "A zero-copy array over someone else's memory (strides in elements); `owner` is kept alive.");
   m.def("array_iota", [](std::int64_t n, double start, double step, const std::string& t, int device) {

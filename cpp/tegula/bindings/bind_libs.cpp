@@ -8,6 +8,7 @@
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/py_array.hpp"
 #include "tegula/bindings/runtime_common.hpp"
+#include "tegula/bindings/torch_tensor.hpp"
 #include "tegula/ir/dtype.hpp"
 #include "tegula/libs/bin_count_arrays.hpp"
 #include "tegula/libs/bin_counts.hpp"
@@ -19,6 +20,7 @@
 #include "tegula/libs/cufft.hpp"
 #include "tegula/libs/fft_arrays.hpp"
 #include "tegula/libs/matmul_arrays.hpp"
+#include "tegula/libs/matmul_epilogue_arrays.hpp"
 #include "tegula/libs/scan_arrays.hpp"
 #include "tegula/libs/solver_arrays.hpp"
 #include "tegula/libs/sort_arrays.hpp"
@@ -104,59 +106,59 @@ static void bind_array_calls(nb::module_& m) {
   "histogram's counts of values into sorted edges' bins in one pass on a GPU (libs/bin_count_arrays.hpp).");
 }
 
+// tegula.math's products (libs/matmul_epilogue_arrays.hpp): a plan over engine arrays (torch tensors read here, in
+// C++, for the float8 dtypes tegula.numpy lacks); a repeat run is one call that allocates the result and calls
+// cuBLASLt.
+static void bind_fused_gemm(nb::module_& m) {
+  using array::node_ptr;
+  auto operand = [](nb::handle x, const char* what) -> node_ptr {
+    if (nb::isinstance<py_array>(x)) return nb::cast<const py_array&>(x).n;
+    if (is_torch_tensor(x.ptr())) return torch_leaf(x.ptr());
+    fail(error_kind::type_error, "tegula.math.matmul: ", what, " must be a tegula array or a torch tensor, not ",
+         Py_TYPE(x.ptr())->tp_name);
+  };
+  auto result = [](const libs::gemm_result& r) -> nb::object {
+    if (r.aux) return nb::make_tuple(py_array{r.d}, py_array{r.aux});
+    return nb::cast(py_array{r.d});
+  };
+  nb::class_<libs::fused_gemm_plan>(m, "FusedGemmPlan",
+      "D = act(alpha * a @ b + beta * c + bias) (and the pre-activation for *_aux epilogues), checked once for "
+      "repeated runs (libs/matmul_epilogue_arrays.hpp).")
+      .def("__init__", [operand](libs::fused_gemm_plan* self, nb::handle a, nb::handle b,
+                                 const std::optional<py_array>& c, const std::optional<py_array>& bias, double alpha,
+                                 double beta, const std::string& epilog, bool tf32, int sm_count,
+                                 const std::optional<std::string>& out_dtype) {
+        libs::gemm_epilogue e = libs::epilogue_named(epilog, bias ? bias->n : node_ptr());
+        e.alpha = alpha, e.beta = beta;
+        if (c) e.c = c->n;
+        libs::gemm_options o;
+        o.tf32 = tf32, o.sm_count = sm_count;
+        if (out_dtype) o.out = dtype_named(*out_dtype);
+        new (self) libs::fused_gemm_plan(operand(a, "a"), operand(b, "b"), std::move(e), o);
+      }, nb::arg("a"), nb::arg("b"), nb::arg("c").none(), nb::arg("bias").none(), nb::arg("alpha"), nb::arg("beta"),
+      nb::arg("epilog"), nb::arg("tf32"), nb::arg("sm_count"), nb::arg("out_dtype").none())
+      .def("run", [result](libs::fused_gemm_plan& p) { return result(p.run()); },
+           "The product on the operands' current values: a new array d, or (d, aux).")
+      .def("autotune", [](libs::fused_gemm_plan& p, int candidates, int repeats, const std::string& search,
+                          int max_configs) {
+        std::vector<libs::tuned_algo> tuned = p.autotune(candidates, repeats, libs::tune_search_from_name(search),
+                                                         max_configs);
+        nb::list out;
+        for (const auto& t : tuned) out.append(nb::make_tuple(t.rank, t.ms, t.ratio, t.config, t.kept, t.round_robin));
+        return out;
+      }, nb::arg("candidates"), nb::arg("repeats"), nb::arg("search"), nb::arg("max_configs"),
+      "Times candidates (search='heuristic': the heuristic's first N; 'wide': the fastest N of up to max_configs "
+      "configurations of the heuristic's algorithms), keeps the fastest for this shape and returns [(rank, ms, ratio "
+      "to the heuristic's first, config, kept, round_robin)]; [] on the CPU.")
+      .def_prop_ro("batch", [](const libs::fused_gemm_plan& p) { return p.batch(); })
+      .def_prop_ro("shape", [](const libs::fused_gemm_plan& p) { return p.shape(); })
+      .def_prop_ro("dtype", [](const libs::fused_gemm_plan& p) { return std::string(ir::name(p.result_dtype())); })
+      .def_prop_ro("on_cuda", &libs::fused_gemm_plan::on_cuda);
+}
+
 void bind_libs(nb::module_& m) {
   bind_array_calls(m);
-  m.def("cublaslt_matmul", [](int device, const std::string& in, const std::string& out, std::int64_t m_, std::int64_t n,
-                              std::int64_t k, std::int64_t batch, bool trans_a, bool trans_b, std::uintptr_t a,
-                              std::int64_t lda, std::int64_t stride_a, std::uintptr_t b, std::int64_t ldb,
-                              std::int64_t stride_b, std::uintptr_t d, std::int64_t ldd, std::int64_t stride_d,
-                              std::uintptr_t c, std::int64_t ldc, std::int64_t stride_c, double alpha, double beta,
-                              const std::string& epilog, std::uintptr_t bias, std::uintptr_t aux, bool tf32,
-                              nb::handle stream, int autotune, int repeats, const std::string& search,
-                              int max_configs, int sm_count) -> nb::object {
-    libs::matmul_problem p;
-    p.in = dtype_named(in);
-    p.out = dtype_named(out);
-    p.tf32 = tf32;
-    p.m = m_, p.n = n, p.k = k, p.batch = batch;
-    p.trans_a = trans_a, p.trans_b = trans_b;
-    p.a = a, p.lda = lda, p.stride_a = stride_a;
-    p.b = b, p.ldb = ldb, p.stride_b = stride_b;
-    p.d = d, p.ldd = ldd, p.stride_d = stride_d;
-    p.c = c, p.ldc = ldc, p.stride_c = stride_c;
-    p.alpha = alpha, p.beta = beta;
-    p.ep = libs::epilogue_from_name(epilog);
-    p.bias = bias, p.aux = aux;
-    p.sm_count = sm_count;
-    rt::device& dev = rt::device::get(device);
-    std::shared_ptr<rt::stream> hold;
-    const rt::stream& s = stream.is_none() ? array::array_stream(dev) : to_stream(stream, hold);
-    if (autotune > 0) {
-      if (search != "heuristic" && search != "wide")
-        fail(error_kind::invalid_argument, "autotune search must be 'heuristic' or 'wide', got '", search, "'");
-      std::vector<libs::tuned_algo> tuned;
-      {
-        nb::gil_scoped_release g;
-        tuned = libs::autotune(dev, s, p, autotune, repeats,
-                               search == "wide" ? libs::tune_search::wide : libs::tune_search::heuristic, max_configs);
-      }
-      nb::list out;
-      for (const auto& t : tuned) out.append(nb::make_tuple(t.rank, t.ms, t.ratio, t.config, t.kept, t.round_robin));
-      return out;
-    }
-    nb::gil_scoped_release g;
-    libs::matmul(dev, s, p);
-    return nb::none();
-  }, nb::arg("device"), nb::arg("in_dtype"), nb::arg("out_dtype"), nb::arg("m"), nb::arg("n"), nb::arg("k"),
-  nb::arg("batch"), nb::arg("trans_a"), nb::arg("trans_b"), nb::arg("a"), nb::arg("lda"), nb::arg("stride_a"),
-  nb::arg("b"), nb::arg("ldb"), nb::arg("stride_b"), nb::arg("d"), nb::arg("ldd"), nb::arg("stride_d"), nb::arg("c"),
-  nb::arg("ldc"), nb::arg("stride_c"), nb::arg("alpha"), nb::arg("beta"), nb::arg("epilog"), nb::arg("bias"),
-  nb::arg("aux"), nb::arg("tf32"), nb::arg("stream").none() = nb::none(), nb::arg("autotune") = 0,
-  nb::arg("repeats") = 5, nb::arg("search") = "heuristic", nb::arg("max_configs") = 1000, nb::arg("sm_count") = 0,
-  "D = alpha * op(A) @ op(B) + beta * C through cuBLASLt, row-major operands (see libs/cublaslt.hpp). With "
-  "autotune=N, times N candidates (search='heuristic': the heuristic's first N; 'wide': the fastest N of up to "
-  "max_configs configurations of the heuristic's algorithms), keeps the fastest for this shape and returns "
-  "[(rank, ms, ratio to the heuristic's first, config, kept, round_robin)].");
+  bind_fused_gemm(m);
   m.def("cublaslt_info", &libs::cublaslt_info, "The loaded cuBLASLt library and its version (loads it).");
 
   m.def("cufft", [](int device, const std::string& kind, bool double_precision, bool inverse,

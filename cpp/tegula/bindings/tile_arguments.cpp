@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <unordered_map>
 
 #include "tegula/array/expr.hpp"
 #include "tegula/array/materialize.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/py_array.hpp"
+#include "tegula/bindings/torch_tensor.hpp"
 #include "tegula/kernel/signature.hpp"
 #include "tegula/support/error.hpp"
 
@@ -60,18 +60,6 @@ const names& attr_names() {
   return *n;
 }
 
-bool is_torch_tensor(PyObject* a) {
-  static PyTypeObject* tensor_type = nullptr;
-  PyTypeObject* t = Py_TYPE(a);
-  if (t == tensor_type) return true;
-  if (tensor_type) return false;
-  if (std::strcmp(t->tp_name, "Tensor") != 0) return false;  // torch.Tensor's tp_name ("torch" in __module__)
-  nb::object module = nb::handle(reinterpret_cast<PyObject*>(t)).attr("__module__");
-  if (nb::cast<std::string>(module).rfind("torch", 0) != 0) return false;
-  tensor_type = t;
-  return true;
-}
-
 }  // namespace
 
 // A new reference from `o.name` / `o.name()`, or nullptr with the Python error cleared.
@@ -104,20 +92,6 @@ bool read_ints(PyObject* t, long long* out, std::size_t n) {
 }
 
 namespace {
-
-// torch dtype objects (torch.float32, ...) -> tile dtype, learned once per object; -1 for dtypes tiles do not have.
-int torch_dtype_code(PyObject* dtype) {
-  static auto* codes = new std::unordered_map<PyObject*, int>();
-  auto it = codes->find(dtype);
-  if (it != codes->end()) return it->second;
-  std::string s = nb::cast<std::string>(nb::str(nb::handle(dtype)));
-  if (s.rfind("torch.", 0) == 0) s = s.substr(6);
-  std::optional<ir::dtype> t = ir::dtype_from_name(s);
-  const int code = !t || *t == ir::dtype::c64 || *t == ir::dtype::c128 ? -1 : int(*t);
-  Py_INCREF(dtype);  // dtype objects are module-level singletons; keep the key alive
-  codes->emplace(dtype, code);
-  return code;
-}
 
 // An array argument from a pointer, extents and strides of any integer type.
 template <class Int>
@@ -205,7 +179,7 @@ bool torch_array(PyObject* a, kernel::array_arg& out) {
   if (!cuda || cuda.ptr() != Py_True) return false;  // Python raises the clear error
   nb::object dtype = get_attr(a, n.dtype);
   int code = dtype ? torch_dtype_code(dtype.ptr()) : -1;
-  if (code < 0) return false;
+  if (code < 0 || code == int(ir::dtype::c64) || code == int(ir::dtype::c128)) return false;  // tiles lack complex
   nb::object ptr_obj = call(a, n.data_ptr), shape = get_attr(a, n.shape), strides = call(a, n.stride);
   if (!ptr_obj || !shape || !strides) return false;
   auto ptr = PyLong_AsUnsignedLongLong(ptr_obj.ptr());

@@ -94,14 +94,6 @@ cublasLtEpilogue_t epilogue_value(epilogue e) {
   return CUBLASLT_EPILOGUE_DEFAULT;
 }
 
-bool has_bias(epilogue e) {
-  return e == epilogue::bias || e == epilogue::relu_bias || e == epilogue::gelu_bias || e == epilogue::relu_aux_bias ||
-         e == epilogue::gelu_aux_bias;
-}
-bool has_aux(epilogue e) {
-  return e == epilogue::relu_aux || e == epilogue::relu_aux_bias || e == epilogue::gelu_aux || e == epilogue::gelu_aux_bias;
-}
-
 // A plan: descriptors for one problem shape and the algorithm the heuristic chose.
 struct plan {
   cublasLtMatmulDesc_t op = nullptr;
@@ -340,12 +332,12 @@ std::unique_ptr<plan> make_plan(cublasLtHandle_t h, const matmul_problem& p) {
   }
   cublasLtEpilogue_t ep = epilogue_value(p.ep);
   check(api().cublasLtMatmulDescSetAttribute(pl->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &ep, sizeof ep), "set EPILOGUE");
-  if (has_bias(p.ep)) {
+  if (epilogue_has_bias(p.ep)) {
     cudaDataType_t bt = data_type(p.out);  // the bias has the output's dtype
     check(api().cublasLtMatmulDescSetAttribute(pl->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof bt),
           "set BIAS_DATA_TYPE");
   }
-  if (has_aux(p.ep)) {
+  if (epilogue_has_aux(p.ep)) {
     std::int64_t ld = p.ldd;
     check(api().cublasLtMatmulDescSetAttribute(pl->op, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, &ld, sizeof ld), "set AUX_LD");
     if (p.batch > 1) {
@@ -380,6 +372,44 @@ epilogue epilogue_from_name(const std::string& s) {
        "relu_aux, relu_aux_bias, gelu_aux, gelu_aux_bias");
 }
 
+activation epilogue_activation(epilogue e) {
+  switch (e) {
+    case epilogue::relu: case epilogue::relu_bias: case epilogue::relu_aux: case epilogue::relu_aux_bias:
+      return activation::relu;
+    case epilogue::gelu: case epilogue::gelu_bias: case epilogue::gelu_aux: case epilogue::gelu_aux_bias:
+      return activation::gelu;
+    default: return activation::none;
+  }
+}
+
+bool epilogue_has_bias(epilogue e) {
+  return e == epilogue::bias || e == epilogue::relu_bias || e == epilogue::gelu_bias || e == epilogue::relu_aux_bias ||
+         e == epilogue::gelu_aux_bias;
+}
+
+bool epilogue_has_aux(epilogue e) {
+  return e == epilogue::relu_aux || e == epilogue::relu_aux_bias || e == epilogue::gelu_aux || e == epilogue::gelu_aux_bias;
+}
+
+epilogue epilogue_of(activation act, bool bias, bool aux) {
+  switch (act) {
+    case activation::none:
+      if (aux) fail(error_kind::invalid_argument, "an aux output (the pre-activation) needs a relu or gelu epilogue");
+      return bias ? epilogue::bias : epilogue::none;
+    case activation::relu:
+      return aux ? (bias ? epilogue::relu_aux_bias : epilogue::relu_aux) : bias ? epilogue::relu_bias : epilogue::relu;
+    case activation::gelu:
+      return aux ? (bias ? epilogue::gelu_aux_bias : epilogue::gelu_aux) : bias ? epilogue::gelu_bias : epilogue::gelu;
+  }
+  return epilogue::none;
+}
+
+tune_search tune_search_from_name(const std::string& s) {
+  if (s == "heuristic") return tune_search::heuristic;
+  if (s == "wide") return tune_search::wide;
+  fail(error_kind::invalid_argument, "autotune search must be 'heuristic' or 'wide', got '", s, "'");
+}
+
 namespace {
 
 void validate(const matmul_problem& p) {
@@ -390,8 +420,8 @@ void validate(const matmul_problem& p) {
   if (ir::is_float8(p.in) && (!p.trans_b || p.trans_a))
     fail(error_kind::invalid_argument, "cuBLASLt float8 products need A row-major (m, k) and B given transposed, as "
          "an (n, k) array (its .T)");
-  if (has_bias(p.ep) && !p.bias) fail(error_kind::invalid_argument, "epilog ", epilogue_name(p.ep), " needs a bias");
-  if (has_aux(p.ep) && !p.aux) fail(error_kind::invalid_argument, "epilog ", epilogue_name(p.ep), " needs an aux output");
+  if (epilogue_has_bias(p.ep) && !p.bias) fail(error_kind::invalid_argument, "epilog ", epilogue_name(p.ep), " needs a bias");
+  if (epilogue_has_aux(p.ep) && !p.aux) fail(error_kind::invalid_argument, "epilog ", epilogue_name(p.ep), " needs an aux output");
 }
 
 // The cached plan for p, with its bias and aux pointers set (caller holds lock()).
@@ -403,11 +433,11 @@ plan& plan_for(per_device& st, const matmul_problem& p) {
     it = st.plans.emplace(key, make_plan(st.handle, p)).first;
   }
   plan& pl = *it->second;
-  if (has_bias(p.ep)) {
+  if (epilogue_has_bias(p.ep)) {
     const void* bias = reinterpret_cast<const void*>(p.bias);
     check(api().cublasLtMatmulDescSetAttribute(pl.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias), "set BIAS_POINTER");
   }
-  if (has_aux(p.ep)) {
+  if (epilogue_has_aux(p.ep)) {
     void* aux = reinterpret_cast<void*>(p.aux);
     check(api().cublasLtMatmulDescSetAttribute(pl.op, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, &aux, sizeof aux),
           "set AUX_POINTER");

@@ -15,6 +15,15 @@ enum class epilogue { none, relu, bias, relu_bias, gelu, gelu_bias, relu_aux, re
 std::string epilogue_name(epilogue e);
 epilogue epilogue_from_name(const std::string& s);  // invalid_argument listing the names
 
+// An epilogue's parts: the activation applied last, whether it adds a bias (n values of the output's dtype) and
+// whether it also writes the value before the activation (aux, for the backward pass).
+enum class activation { none, relu, gelu };
+activation epilogue_activation(epilogue e);
+bool epilogue_has_bias(epilogue e);
+bool epilogue_has_aux(epilogue e);
+// The epilogue of these parts; invalid_argument for aux without an activation (cuBLASLt has no such epilogue).
+epilogue epilogue_of(activation act, bool bias, bool aux);
+
 // D (m, n) = alpha * op(A) @ op(B) + beta * C, every matrix row-major with a row stride (elements)
 // and, for batches, a batch stride (elements; 0 repeats the matrix). trans_a: A's buffer holds the
 // (k, m) matrix whose transpose is the operand (a transposed NumPy view); likewise trans_b.
@@ -43,6 +52,7 @@ void matmul(rt::device& dev, const rt::stream& s, const matmul_problem& p);
 // CTA swizzling and custom option; at most max_configs), each timed once, the fastest `candidates` of them then
 // timed as the heuristic's are.
 enum class tune_search { heuristic, wide };
+tune_search tune_search_from_name(const std::string& s);  // invalid_argument unless 'heuristic' or 'wide'
 
 struct tuned_algo {
   int rank = 0;            // its place in the search (0: the heuristic's first choice)

@@ -1,12 +1,10 @@
 // Matrix products of engine arrays (matmul_arrays.hpp): operands as cuBLASLt reads them, the call, the result.
 #include "tegula/libs/matmul_arrays.hpp"
 
-#include <complex>
-
 #include "tegula/array/materialize.hpp"
-#include "tegula/interp/dtype_traits.hpp"
 #include "tegula/libs/arrays.hpp"
 #include "tegula/libs/cublaslt.hpp"
+#include "tegula/libs/host_gemm.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::libs {
@@ -15,57 +13,7 @@ using array::dims;
 using array::node;
 using array::node_ptr;
 
-namespace {
-
-std::int64_t padded(std::int64_t cols, int item) { return (cols * item + 15) / 16 * 16 / item; }
-
-// The (batch, rows, cols) matrices at `base` (row stride ld, batch stride bs) read as the row-major operand, or its
-// transpose when `trans`: element (b, i, j).
-template <class T>
-struct host_matrix {
-  const T* base;
-  bool trans;
-  std::int64_t ld, bs;
-  const T& at(std::int64_t b, std::int64_t i, std::int64_t j) const {
-    return trans ? base[b * bs + j * ld + i] : base[b * bs + i * ld + j];
-  }
-};
-
-// The CPU reference of the problem cuBLASLt gets (alpha 1, beta 0, no epilogue): what tests check layouts against.
-void host_gemm(const matmul_problem& p) {
-  auto run = [&](auto read, auto write, auto zero, auto mem_tag) {
-    using M = decltype(mem_tag);
-    host_matrix<M> A{reinterpret_cast<const M*>(p.a), p.trans_a, p.lda, p.stride_a};
-    host_matrix<M> B{reinterpret_cast<const M*>(p.b), p.trans_b, p.ldb, p.stride_b};
-    M* D = reinterpret_cast<M*>(p.d);
-    for (std::int64_t b = 0; b < p.batch; ++b)
-      for (std::int64_t i = 0; i < p.m; ++i)
-        for (std::int64_t j = 0; j < p.n; ++j) {
-          auto acc = zero;
-          for (std::int64_t l = 0; l < p.k; ++l) acc += read(A.at(b, i, l)) * read(B.at(b, l, j));
-          D[b * p.stride_d + i * p.ldd + j] = write(acc);
-        }
-  };
-  switch (p.in) {
-    case ir::dtype::c64:
-      return run([](std::complex<float> v) { return std::complex<double>(v); },
-                 [](std::complex<double> v) { return std::complex<float>(v); }, std::complex<double>(), std::complex<float>());
-    case ir::dtype::c128:
-      return run([](std::complex<double> v) { return v; }, [](std::complex<double> v) { return v; },
-                 std::complex<double>(), std::complex<double>());
-    default:
-      interp::dispatch_dtype(p.in, [&](auto tag) {
-        using tr = interp::dtype_traits<decltype(tag)::value>;
-        if constexpr (interp::is_real_v<decltype(tag)::value>)
-          run([](typename tr::mem v) { return tr::read(v); }, [](double v) { return tr::write(v); }, 0.0,
-              typename tr::mem());
-        else
-          fail(error_kind::type_error, "matmul through the library takes float or complex operands, not ", ir::name(p.in));
-      });
-  }
-}
-
-}  // namespace
+std::int64_t padded_row(std::int64_t cols, int item) { return (cols * item + 15) / 16 * 16 / item; }
 
 gemm_operand gemm_operand_of(const node_ptr& x0, const dims& batch, std::int64_t rows, std::int64_t cols, bool narrow) {
   const node& n0 = input(x0);
@@ -111,7 +59,7 @@ gemm_operand gemm_operand_of(const node_ptr& x0, const dims& batch, std::int64_t
     return op;
   }
   // C order, rows padded to 16 bytes: y[..., :cols] = x
-  const std::int64_t pad = padded(cols, item);
+  const std::int64_t pad = padded_row(cols, item);
   dims full = batch;
   full.push_back(rows);
   full.push_back(pad);
@@ -149,7 +97,7 @@ node_ptr gemm(const node_ptr& a, const node_ptr& b, const dims& batch, std::int6
   gemm_operand oa = gemm_operand_of(a, batch, m, k, narrow);
   gemm_operand ob = gemm_operand_of(b, batch, k, n, narrow);
   const int item = static_cast<int>(ir::size_bytes(t));
-  const std::int64_t ldd = padded(n, item);
+  const std::int64_t ldd = padded_row(n, item);
   dims full = batch;
   full.push_back(m);
   full.push_back(ldd);
@@ -165,7 +113,7 @@ node_ptr gemm(const node_ptr& a, const node_ptr& b, const dims& batch, std::int6
   if (na.device == array::device_kind::cuda) {
     matmul(*na.gpu, array::array_stream(*na.gpu), p);
   } else {
-    host_gemm(p);
+    host_matmul(p);
   }
   if (ldd == n) return d;
   array::layout view = d->lay;

@@ -17,6 +17,10 @@ struct gemm_operand {
   bool copied = false;
 };
 
+// cols elements of `item` bytes padded to a multiple of 16 bytes: the row stride of the matrices the library writes
+// (results) and of the copies it is handed.
+std::int64_t padded_row(std::int64_t cols, int item);
+
 // A view whose last two axes have a unit stride and a 16-byte aligned leading dimension passes as it lies (a
 // transposed view costs nothing); so does any view of a vector (one row or one column: its one stride is the leading
 // dimension) and, where the product is `narrow` (memory-bound: a copy would double its traffic), a view whose rows
