@@ -13,3 +13,5 @@ echo "== probe_loops paper (host time per operation)"
 timeout "${LOOPS_TIMEOUT:-120}" python3 bench/probe_loops.py paper "${LOOP_PROGRAMS:-mandelbrot2,durbin,deriche,gramschmidt,trisolv,nbody,covariance,azimint_naive}" 2>&1
 echo "== probe_host paper"
 timeout "${HOST_TIMEOUT:-90}" python3 bench/probe_host.py paper "${HOST_PROGRAMS:-mandelbrot2,durbin,covariance}" 22 2>&1
+echo "== tegula.math through libs/matmul_epilogue_arrays (tests/gpu/test_gpu_libs.py, test_gpu_torch.py)"
+(cd /tmp && PYTHONUNBUFFERED=1 timeout "${MATH_TIMEOUT:-120}" python3 -m pytest -q -x -p no:cacheprovider "$OLDPWD/tests/gpu/test_gpu_libs.py" "$OLDPWD/tests/gpu/test_gpu_torch.py" 2>&1 | tail -15)
