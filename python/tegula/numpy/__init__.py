@@ -66,9 +66,6 @@ from ._array_api import __dict__ as _adict
 
 _ndarray.install(globals())
 
-from . import fft, linalg, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
-from . import lib  # noqa: E402  (lib.stride_tricks)
-from . import emath  # noqa: E402  (complex results where the real functions have none)
 from ._ufunc_object import ufunc, wrap_namespace as _wrap_ufuncs  # noqa: E402
 
 _wrap_ufuncs(globals())  # tnp.add.reduce, tnp.maximum.accumulate, tnp.multiply.outer, ...
@@ -177,12 +174,22 @@ __all__ = sorted({n for n in list(globals()) + [k for m in _FUNCTION_MODULES for
                   if not n.startswith("_") and n not in _NOT_API and not isinstance(globals().get(n), type(_np))})
 
 
+# NumPy's submodules, imported at first use (PEP 562: `tnp.linalg`, `from tegula.numpy import fft` and `import
+# tegula.numpy.random` all load them then): fft (cuFFT), linalg, random (numpy.random's Generator API over
+# Philox4x32-10), lib (lib.stride_tricks), emath (complex results where the real functions have none), testing
+# (numpy.testing is 40 ms of imports). tests/python/test_lazy_import.py holds `import tegula.numpy` to this.
+_SUBMODULES = ("emath", "fft", "lib", "linalg", "random", "testing")
+
+
 def __getattr__(name):
-    """Submodules imported at first use: testing (numpy.testing is 40 ms of imports)."""
-    if name == "testing":
+    if name in _SUBMODULES:
         import importlib
 
         module = importlib.import_module(f"{__name__}.{name}")
         globals()[name] = module
         return module
     raise AttributeError(f"module 'tegula.numpy' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES))
