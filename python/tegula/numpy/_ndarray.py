@@ -277,7 +277,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "__call__" and fn is not None:
         return fn(*inputs, **kwargs)
     if method in ("reduce", "accumulate", "outer", "at"):  # numpy.add.reduce(x) etc.: tegula.numpy's ufunc objects
-        u = _package().get(name)
+        u = _package_get(name)
         if u is not None and hasattr(u, method):
             return getattr(u, method)(*inputs, **kwargs)
     return NotImplemented  # NumPy then raises TypeError
@@ -286,13 +286,22 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 _NAMESPACE = {}  # tegula.numpy's globals (the live dict), given by the package to install(): it sits above
 
 
-def _package():
-    """The tegula.numpy namespace (NumPy's functions by name: __array_function__, __array_ufunc__'s methods)."""
-    return _NAMESPACE
+def _package_get(name):
+    """tegula.numpy's `name` or None (NumPy's functions by name: __array_function__, __array_ufunc__'s methods): the
+    namespace's own entry, else what its __getattr__ loads at first use (a submodule's or a lazy module's name)."""
+    fn = _NAMESPACE.get(name)
+    if fn is None and not name.startswith("__"):
+        load = _NAMESPACE.get("__getattr__")
+        if load is not None:
+            try:
+                fn = load(name)
+            except AttributeError:
+                return None
+    return fn
 
 
 def _array_function(self, func, types, args, kwargs):
-    fn = _package().get(func.__name__)
+    fn = _package_get(func.__name__)
     if fn is None or not callable(fn):
         return NotImplemented
     return fn(*args, **kwargs)
@@ -300,7 +309,10 @@ def _array_function(self, func, types, args, kwargs):
 
 def _tnp(name):
     """tegula.numpy's function `name` (the package namespace: some functions live outside _functions)."""
-    return _package()[name]
+    fn = _package_get(name)
+    if fn is None:
+        raise KeyError(name)
+    return fn
 
 
 def _tnp_method(name):
