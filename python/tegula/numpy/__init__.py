@@ -40,17 +40,13 @@ from ._core import (
     uint32,
     uint64,
 )
-from . import _creation, _dtypes, _manipulation, _nanfunctions, _pad, _reductions, _selection, _ufuncs
+from . import _creation, _dtypes, _manipulation, _nanfunctions, _reductions, _selection, _ufuncs
 from ._creation import *  # noqa: F401,F403
 from ._dtypes import *  # noqa: F401,F403
 from ._manipulation import *  # noqa: F401,F403
 from ._nanfunctions import *  # noqa: F401,F403
-from ._pad import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._selection import *  # noqa: F401,F403
-from ._repeat import repeat  # noqa: F401
-from ._sort import (argpartition, argsort, lexsort, median, nanmedian, nanpercentile, nanquantile,  # noqa: F401
-                    partition, percentile, quantile, searchsorted, sort, unique)
 from ._ufuncs import *  # noqa: F401,F403
 from ._array_api import *  # noqa: F401,F403
 from ._flatiter import FlatIter as flatiter  # noqa: F401  (the type of ndarray.flat)
@@ -61,6 +57,12 @@ from ._array_api import __dict__ as _adict
 # __all__ where it has one: tests/python/test_lazy_import.py holds the table to the modules). A name listed here
 # wins over the same name of a module above, as the star imports of these modules, which came last, did.
 _LAZY_MODULES = {
+    "_pad": ("pad",),
+    "_repeat": ("repeat",),
+    "_sort": ("argpartition", "argsort", "lexsort", "median", "nanmedian", "nanpercentile", "nanquantile", "partition",
+              "percentile", "quantile", "searchsorted", "sort", "unique", "unique_all", "unique_counts",
+              "unique_inverse", "unique_values"),
+    "_matmul": ("dot", "inner", "kron", "matmul", "outer", "tensordot", "vdot"),  # cuBLASLt on the GPU
     "_einsum": ("einsum",),
     "_convolve": ("convolve", "correlate"),
     "_construct": ("logspace", "geomspace", "indices", "fromfunction", "diag", "diagflat", "vander", "tril_indices",
@@ -195,7 +197,7 @@ def __array_namespace_info__():
     return _Info()
 
 
-_FUNCTION_MODULES = (_creation, _dtypes, _manipulation, _nanfunctions, _pad, _reductions, _selection, _ufuncs)
+_FUNCTION_MODULES = (_creation, _dtypes, _manipulation, _nanfunctions, _reductions, _selection, _ufuncs)
 _NOT_API = {"annotations", "math", "builtins", "as_array", "dtype_name", "ndarray_type"}
 __all__ = sorted({n for n in list(globals()) + [k for m in _FUNCTION_MODULES for k in vars(m)] + list(_adict)
                   + list(_LAZY_NAMES)

@@ -6,7 +6,7 @@ import numpy as _np
 
 from . import _core
 from ._core import ndarray, np_dtype, to_numpy
-from . import _creation, _flatiter, _functions, _layout, _manipulation
+from . import _creation, _flatiter, _layout, _manipulation
 from ._common import _complex_warning
 from ._creation import asarray, empty
 from ._indexing import getitem_advanced, setitem_advanced
@@ -150,6 +150,18 @@ def _scalar(self, kind):
     return kind(to_numpy(self).item())
 
 
+_FUNCTIONS = None  # the _functions facade (the NumPy function modules, _sort's and _matmul's among them), imported
+# on the first method that needs it: `import tegula.numpy` loads neither (tests/python/test_lazy_import.py)
+
+
+def _load_functions():
+    global _FUNCTIONS
+    from . import _functions
+
+    _FUNCTIONS = _functions
+    return _functions
+
+
 _DOT_KEEPS_DTYPE = frozenset(("float32", "float64", "complex64", "complex128"))  # their sum keeps the dtype
 _MATMUL = None  # the _matmul module, imported on the first product (it imports this module's package)
 
@@ -273,7 +285,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             if r is not NotImplemented:
                 return r
     name = ufunc.__name__
-    fn = getattr(_functions, name, None)
+    fn = getattr(_FUNCTIONS or _load_functions(), name, None)
     if method == "__call__" and fn is not None:
         return fn(*inputs, **kwargs)
     if method in ("reduce", "accumulate", "outer", "at"):  # numpy.add.reduce(x) etc.: tegula.numpy's ufunc objects
@@ -325,7 +337,7 @@ def _tnp_method(name):
 
 def _method(name):
     def call(self, *args, **kwargs):
-        return getattr(_functions, name)(self, *args, **kwargs)
+        return getattr(_FUNCTIONS or _load_functions(), name)(self, *args, **kwargs)
 
     call.__name__ = name
     return call
@@ -333,7 +345,7 @@ def _method(name):
 
 def _clip(self, min=None, max=None, out=None, **kwargs):  # noqa: A002
     """NumPy's ndarray.clip: positional bounds are min and max (the function's a_min/a_max must come in pairs)."""
-    return _functions.clip(self, min=min, max=max, out=out, **kwargs)
+    return (_FUNCTIONS or _load_functions()).clip(self, min=min, max=max, out=out, **kwargs)
 
 
 def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
