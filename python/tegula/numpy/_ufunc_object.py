@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _creation, _manipulation, _nanfunctions, _reductions
-from ._scan import scan_by_doubling
 
-# _ufunc_segments (at, reduceat) and _histogram (add.at's counts) load at first use: tegula.numpy's import needs only
-# the ufunc type (tests/python/test_lazy_import.py).
+# _scan (accumulate's doubling), _ufunc_segments (at, reduceat) and _histogram (add.at's counts) load at first use:
+# tegula.numpy's import needs only the ufunc type (tests/python/test_lazy_import.py).
 
 _REDUCE = {"add": _reductions.sum, "multiply": _reductions.prod, "maximum": _reductions.max,
            "minimum": _reductions.min, "logical_and": _reductions.all, "logical_or": _reductions.any,
@@ -81,6 +80,8 @@ class ufunc:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.accumulate")
         if a.ndim == 0:
             raise ValueError("accumulate on a 0-d array")  # NumPy's AxisError text differs; the type matches
+        from ._scan import scan_by_doubling
+
         r = scan_by_doubling(a, axis, self._fn)
         if out is not None:
             out[...] = r
