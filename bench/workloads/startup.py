@@ -101,6 +101,8 @@ def _imports(ctx):
     rows.append(row(W, "python (empty)", "import_s", base, "s", note="interpreter start, included in all"))
     cases = [("tegula", "import tegula", n_tegula, dict(bar=0.2, ratio_vs=["cuda.core", "cupy", "torch"])),
              ("tegula.core", "import tegula.core", n_tegula, {}),
+             ("tegula.numpy", "import tegula.numpy", n_tegula, dict(bar=0.15)),  # issue #26: what can wait, waits
+             ("numpy", "import numpy", n_tegula, {}),  # tegula.numpy's floor: it imports NumPy
              ("cuda.core", CUDA_CORE_IMPORT, n_anchor, {}),
              ("cupy", "import cupy", n_anchor, {}),
              ("torch", "import torch", n_anchor, {})]

@@ -40,35 +40,61 @@ from ._core import (
     uint32,
     uint64,
 )
-from . import _creation, _dtypes, _manipulation, _nanfunctions, _pad, _reductions, _selection, _ufuncs
+from . import _creation, _dtypes, _manipulation, _nanfunctions, _reductions, _selection, _ufuncs
 from ._creation import *  # noqa: F401,F403
 from ._dtypes import *  # noqa: F401,F403
 from ._manipulation import *  # noqa: F401,F403
 from ._nanfunctions import *  # noqa: F401,F403
-from ._pad import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._selection import *  # noqa: F401,F403
-from ._repeat import repeat  # noqa: F401
-from ._sort import (argpartition, argsort, lexsort, median, nanmedian, nanpercentile, nanquantile,  # noqa: F401
-                    partition, percentile, quantile, searchsorted, sort, unique)
 from ._ufuncs import *  # noqa: F401,F403
 from ._array_api import *  # noqa: F401,F403
-from ._convolve import convolve, correlate  # noqa: F401
-from ._construct import *  # noqa: F401,F403
-from ._mathextra import *  # noqa: F401,F403
-from ._reshaping import *  # noqa: F401,F403
-from ._host_utils import *  # noqa: F401,F403
-from ._setops import intersect1d, isin, setdiff1d, setxor1d, union1d  # noqa: F401
 from ._flatiter import FlatIter as flatiter  # noqa: F401  (the type of ndarray.flat)
-from ._index_tricks import broadcast, c_, index_exp, mgrid, ndenumerate, ndindex, ogrid, r_, s_  # noqa: F401
-from ._histogram import bincount, digitize, histogram, histogram2d, histogram_bin_edges, histogramdd  # noqa: F401
 from ._array_api import __dict__ as _adict
+
+# NumPy's function modules that load at the first use of one of their names (PEP 562, __getattr__ below): `import
+# tegula.numpy` compiles and runs none of them. Each entry lists the names the package takes from the module (its
+# __all__ where it has one: tests/python/test_lazy_import.py holds the table to the modules). A name listed here
+# wins over the same name of a module above, as the star imports of these modules, which came last, did.
+_LAZY_MODULES = {
+    "_pad": ("pad",),
+    "_repeat": ("repeat",),
+    "_sort": ("argpartition", "argsort", "lexsort", "median", "nanmedian", "nanpercentile", "nanquantile", "partition",
+              "percentile", "quantile", "searchsorted", "sort", "unique", "unique_all", "unique_counts",
+              "unique_inverse", "unique_values"),
+    "_matmul": ("dot", "inner", "kron", "matmul", "outer", "tensordot", "vdot"),  # cuBLASLt on the GPU
+    "_einsum": ("einsum",),
+    "_convolve": ("convolve", "correlate"),
+    "_construct": ("logspace", "geomspace", "indices", "fromfunction", "diag", "diagflat", "vander", "tril_indices",
+                   "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices", "diag_indices",
+                   "diag_indices_from", "atleast_3d", "bartlett", "blackman", "hamming", "hanning", "kaiser"),
+    "_mathextra": ("bitwise_count", "spacing", "cbrt", "gcd", "lcm", "divmod", "modf", "frexp", "ldexp", "heaviside",
+                   "sinc", "i0", "isposinf", "isneginf", "ptp", "nancumsum", "nancumprod", "ediff1d", "gradient",
+                   "trapezoid", "interp", "unwrap", "average", "cov", "corrcoef", "array_equiv", "sort_complex",
+                   "matvec", "vecmat", "polyval", "polyfit", "poly", "roots", "polyadd", "polysub", "polymul",
+                   "polydiv", "polyder", "polyint"),
+    "_reshaping": ("append", "delete", "insert", "column_stack", "row_stack", "dstack", "hsplit", "vsplit", "dsplit",
+                   "rot90", "rollaxis", "resize", "trim_zeros", "ravel_multi_index", "unravel_index", "fill_diagonal",
+                   "put", "place", "putmask", "put_along_axis", "select", "choose", "piecewise", "apply_along_axis",
+                   "apply_over_axes", "require", "ix_", "packbits", "unpackbits", "cross", "block"),
+    "_host_utils": ("fromregex", "isnat", "frompyfunc", "vectorize", "getbufsize", "setbufsize", "base_repr",
+                    "binary_repr", "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "einsum_path",
+                    "format_float_positional", "format_float_scientific", "get_printoptions", "iterable",
+                    "min_scalar_type", "mintypecode", "printoptions", "set_printoptions", "typename", "issubdtype",
+                    "common_type", "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
+                    "fromfile", "frombuffer", "fromiter", "fromstring", "array2string", "array_repr", "array_str",
+                    "asarray_chkfinite", "isfortran", "shares_memory", "may_share_memory"),
+    "_setops": ("intersect1d", "isin", "setdiff1d", "setxor1d", "union1d"),
+    "_index_tricks": ("broadcast", "c_", "index_exp", "mgrid", "ndenumerate", "ndindex", "ogrid", "r_", "s_"),
+    "_histogram": ("bincount", "digitize", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd"),
+}
+_LAZY_NAMES = {name: module for module, names in _LAZY_MODULES.items() for name in names}
+for _name in _LAZY_NAMES:
+    globals().pop(_name, None)
+del _name
 
 _ndarray.install(globals())
 
-from . import fft, linalg, random  # noqa: E402  (cuFFT; numpy.random's Generator API over Philox4x32-10)
-from . import lib  # noqa: E402  (lib.stride_tricks)
-from . import emath  # noqa: E402  (complex results where the real functions have none)
 from ._ufunc_object import ufunc, wrap_namespace as _wrap_ufuncs  # noqa: E402
 
 _wrap_ufuncs(globals())  # tnp.add.reduce, tnp.maximum.accumulate, tnp.multiply.outer, ...
@@ -171,18 +197,38 @@ def __array_namespace_info__():
     return _Info()
 
 
-_FUNCTION_MODULES = (_creation, _dtypes, _manipulation, _nanfunctions, _pad, _reductions, _selection, _ufuncs)
+_FUNCTION_MODULES = (_creation, _dtypes, _manipulation, _nanfunctions, _reductions, _selection, _ufuncs)
 _NOT_API = {"annotations", "math", "builtins", "as_array", "dtype_name", "ndarray_type"}
 __all__ = sorted({n for n in list(globals()) + [k for m in _FUNCTION_MODULES for k in vars(m)] + list(_adict)
+                  + list(_LAZY_NAMES)
                   if not n.startswith("_") and n not in _NOT_API and not isinstance(globals().get(n), type(_np))})
 
 
-def __getattr__(name):
-    """Submodules imported at first use: testing (numpy.testing is 40 ms of imports)."""
-    if name == "testing":
-        import importlib
+# NumPy's submodules, imported at first use (PEP 562: `tnp.linalg`, `from tegula.numpy import fft` and `import
+# tegula.numpy.random` all load them then): fft (cuFFT), linalg, random (numpy.random's Generator API over
+# Philox4x32-10), lib (lib.stride_tricks), emath (complex results where the real functions have none), testing
+# (numpy.testing is 40 ms of imports). tests/python/test_lazy_import.py holds `import tegula.numpy` to this.
+_SUBMODULES = ("emath", "fft", "lib", "linalg", "random", "testing")
 
+
+def __getattr__(name):
+    """A submodule, or a name of a function module in _LAZY_MODULES (the module's names are all bound then, its
+    ufuncs wrapped as the package's are)."""
+    import importlib
+
+    if name in _SUBMODULES:
         module = importlib.import_module(f"{__name__}.{name}")
         globals()[name] = module
         return module
+    lazy = _LAZY_NAMES.get(name)
+    if lazy is not None:
+        module = importlib.import_module(f"{__name__}.{lazy}")
+        names = {n: getattr(module, n) for n in _LAZY_MODULES[lazy] if _LAZY_NAMES[n] == lazy}
+        _wrap_ufuncs(names)
+        globals().update(names)
+        return names[name]
     raise AttributeError(f"module 'tegula.numpy' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_LAZY_NAMES))

@@ -228,7 +228,4 @@ def _needs_library(name):
     return f
 
 
-from ._sort import searchsorted, unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
-from ._matmul import dot, inner, kron, matmul, outer, tensordot, vdot  # noqa: E402,F401  (cuBLASLt on the GPU)
-from ._einsum import einsum  # noqa: E402,F401
 

@@ -15,13 +15,10 @@ import math
 
 import numpy as _np
 
-import tegula.tile as _tt
-
 from . import _core, _scan_engines, _value_ranges
 from ._core import ndarray
 from ._creation import arange, empty
 from ._manipulation import broadcast_to
-from . import _index_kernels
 
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
                   "arrays are valid indices")
@@ -29,6 +26,14 @@ _NOT_INTEGER = "arrays used as indices must be of integer (or boolean) type"
 
 
 # ---- launching tile kernels on either device ---------------------------------------------------
+def _kernels():
+    """_index_kernels (compress, expand, indexed), imported with the first of them launched (and tegula.tile with
+    it): `import tegula.numpy` defines no tile kernel (tests/python/test_lazy_import.py)."""
+    from . import _index_kernels
+
+    return _index_kernels
+
+
 def _launch(kernel, grid, args, device_id, written=None):
     """One tile kernel launch over tegula arrays. The launcher counts every array argument as written (it cannot
     tell); given `written`, the one array the kernel writes, what was derived from the others' contents (masks'
@@ -41,6 +46,8 @@ def _launch(kernel, grid, args, device_id, written=None):
     reads = [] if written is None else \
         [(x, x._writes) for x in args if isinstance(x, ndarray) and x._serial != written._serial]
     bounds = _value_ranges.kept(*(x for x, _ in reads))
+    import tegula.tile as _tt  # loaded with the first tile kernel launched, not with tegula.numpy
+
     if device_id < 0:
         _tt.launch(kernel, grid=grid, args=tuple(host_view(a) if isinstance(a, ndarray) else a for a in args),
                    interpret=True)
@@ -252,7 +259,7 @@ def compress_flat(x, keep):
     out = empty((m.count,), x._dtype_name, device=_core.device_of(x))
     if m.count:
         known = _value_ranges.bounds(x)
-        _spread_packed(_index_kernels.compress, m, x, out, x._device_id, out)
+        _spread_packed(_kernels().compress, m, x, out, x._device_id, out)
         if known is not None:  # a subset of x's values
             _value_ranges.note(out, *known)
     return out
@@ -272,7 +279,7 @@ def expand_flat(a, keep, value):
     if not m.count:
         return True
     value = value._contiguous() if value._pending else value
-    _spread_packed(_index_kernels.expand, m, flat, value, a._device_id, flat)
+    _spread_packed(_kernels().expand, m, flat, value, a._device_id, flat)
     return True
 
 
@@ -283,7 +290,7 @@ def _spread_packed(kernel, m, spread, packed, device_id, written):
     if _is_complex(spread):
         width, real = 2, "float32" if spread._dtype_name == "complex64" else "float64"
         spread, packed = spread._view_as(real), packed._contiguous()._view_as(real)
-    T = _index_kernels.TILE
+    T = _kernels().TILE
     _launch(kernel, _tiles(m.keep.size, T), (spread, m.keep, m.pos, packed, T, width), device_id, written)
 
 
@@ -587,9 +594,9 @@ def _run(plan, vals, write):
     # at most 16 columns: every one of the 64 threads then owns rows of the tile; wider tiles (8 x 128) come out
     # wrong from the GPU code generator today (the interpreter gets them right)
     TC = min(16, 1 << max(0, Q - 1).bit_length())
-    TR = _index_kernels.TILE // TC
+    TR = _kernels().TILE // TC
     col_tiles = _tiles(Q, TC)
-    _launch(_index_kernels.indexed, _tiles(R, TR) * col_tiles,
+    _launch(_kernels().indexed, _tiles(R, TR) * col_tiles,
             (base, idx, idx if pre is None else pre, idx if post is None else post, vals, pre_step, post_step,
              col_tiles, TR, TC, pre is not None, post is not None, write), plan.a._device_id, base if write else vals)
 

@@ -11,7 +11,7 @@ import numpy as _np
 from . import _core
 from ._common import _arr, _axis
 from ._special import i0  # noqa: F401  (exported here: __all__)
-from . import _ufuncs, linalg
+from . import _ufuncs
 from ._array_api import nextafter
 from ._common import _is_py_scalar, _no_complex
 from ._construct import vander
@@ -488,6 +488,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         rhs = rhs * (wa if rhs.ndim == 1 else wa[:, None])
     if rcond is None:
         rcond = xa.shape[0] * _np.finfo(_np.float64).eps
+    from . import linalg  # a submodule, loaded at first use (tegula.numpy's import does not load it)
+
     scale = _ufuncs.sqrt((lhs * lhs).sum(axis=0))
     lhs = lhs / scale
     c, resids, rank, sv = linalg.lstsq(lhs, rhs, rcond=rcond)

@@ -6,7 +6,7 @@ import numpy as _np
 
 from . import _core
 from ._core import ndarray, np_dtype, to_numpy
-from . import _creation, _flatiter, _functions, _layout, _manipulation
+from . import _creation, _flatiter, _layout, _manipulation
 from ._common import _complex_warning
 from ._creation import asarray, empty
 from ._indexing import getitem_advanced, setitem_advanced
@@ -150,6 +150,18 @@ def _scalar(self, kind):
     return kind(to_numpy(self).item())
 
 
+_FUNCTIONS = None  # the _functions facade (the NumPy function modules, _sort's and _matmul's among them), imported
+# on the first method that needs it: `import tegula.numpy` loads neither (tests/python/test_lazy_import.py)
+
+
+def _load_functions():
+    global _FUNCTIONS
+    from . import _functions
+
+    _FUNCTIONS = _functions
+    return _functions
+
+
 _DOT_KEEPS_DTYPE = frozenset(("float32", "float64", "complex64", "complex128"))  # their sum keeps the dtype
 _MATMUL = None  # the _matmul module, imported on the first product (it imports this module's package)
 
@@ -273,11 +285,11 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             if r is not NotImplemented:
                 return r
     name = ufunc.__name__
-    fn = getattr(_functions, name, None)
+    fn = getattr(_FUNCTIONS or _load_functions(), name, None)
     if method == "__call__" and fn is not None:
         return fn(*inputs, **kwargs)
     if method in ("reduce", "accumulate", "outer", "at"):  # numpy.add.reduce(x) etc.: tegula.numpy's ufunc objects
-        u = _package().get(name)
+        u = _package_get(name)
         if u is not None and hasattr(u, method):
             return getattr(u, method)(*inputs, **kwargs)
     return NotImplemented  # NumPy then raises TypeError
@@ -286,13 +298,22 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 _NAMESPACE = {}  # tegula.numpy's globals (the live dict), given by the package to install(): it sits above
 
 
-def _package():
-    """The tegula.numpy namespace (NumPy's functions by name: __array_function__, __array_ufunc__'s methods)."""
-    return _NAMESPACE
+def _package_get(name):
+    """tegula.numpy's `name` or None (NumPy's functions by name: __array_function__, __array_ufunc__'s methods): the
+    namespace's own entry, else what its __getattr__ loads at first use (a submodule's or a lazy module's name)."""
+    fn = _NAMESPACE.get(name)
+    if fn is None and not name.startswith("__"):
+        load = _NAMESPACE.get("__getattr__")
+        if load is not None:
+            try:
+                fn = load(name)
+            except AttributeError:
+                return None
+    return fn
 
 
 def _array_function(self, func, types, args, kwargs):
-    fn = _package().get(func.__name__)
+    fn = _package_get(func.__name__)
     if fn is None or not callable(fn):
         return NotImplemented
     return fn(*args, **kwargs)
@@ -300,7 +321,10 @@ def _array_function(self, func, types, args, kwargs):
 
 def _tnp(name):
     """tegula.numpy's function `name` (the package namespace: some functions live outside _functions)."""
-    return _package()[name]
+    fn = _package_get(name)
+    if fn is None:
+        raise KeyError(name)
+    return fn
 
 
 def _tnp_method(name):
@@ -313,7 +337,7 @@ def _tnp_method(name):
 
 def _method(name):
     def call(self, *args, **kwargs):
-        return getattr(_functions, name)(self, *args, **kwargs)
+        return getattr(_FUNCTIONS or _load_functions(), name)(self, *args, **kwargs)
 
     call.__name__ = name
     return call
@@ -321,7 +345,7 @@ def _method(name):
 
 def _clip(self, min=None, max=None, out=None, **kwargs):  # noqa: A002
     """NumPy's ndarray.clip: positional bounds are min and max (the function's a_min/a_max must come in pairs)."""
-    return _functions.clip(self, min=min, max=max, out=out, **kwargs)
+    return (_FUNCTIONS or _load_functions()).clip(self, min=min, max=max, out=out, **kwargs)
 
 
 def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):

@@ -8,7 +8,6 @@ import operator
 import numpy as _np
 
 from . import _core, _scan_engines
-from . import _scan as _long_scan
 from ._common import _arr, _finish, _is_complex, _is_inexact, _py_max, _raise_axis, _real_dtype
 from ._core import as_array, dtype_name, ndarray
 from ._creation import full
@@ -311,8 +310,12 @@ def _scan(op, a, axis, dtype, out):
         a = a.astype(dtype_name(dtype))
     if _scan_engines.cub_applies(a, axis):
         r = _scan_engines.single_pass_scan(op, a, axis)
+    elif _scan_engines.applies(a, axis):
+        from . import _scan  # the chunked tile scan (tile kernels): loaded with the first long scan
+
+        r = _scan.scan(op, a, axis)
     else:
-        r = _long_scan.scan(op, a, axis) if _scan_engines.applies(a, axis) else a._scan(op, axis)
+        r = a._scan(op, axis)
     if dtype is not None and r._dtype_name != dtype_name(dtype):
         r = r.astype(dtype_name(dtype))
     return _finish(r, out, True)

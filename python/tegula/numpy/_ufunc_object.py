@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as _np
 
-from . import _creation, _manipulation, _nanfunctions, _reductions, _ufunc_segments
-from ._histogram import _counts
-from ._scan import scan_by_doubling
+from . import _creation, _manipulation, _nanfunctions, _reductions
+
+# _scan (accumulate's doubling), _ufunc_segments (at, reduceat) and _histogram (add.at's counts) load at first use:
+# tegula.numpy's import needs only the ufunc type (tests/python/test_lazy_import.py).
 
 _REDUCE = {"add": _reductions.sum, "multiply": _reductions.prod, "maximum": _reductions.max,
            "minimum": _reductions.min, "logical_and": _reductions.all, "logical_or": _reductions.any,
@@ -79,6 +80,8 @@ class ufunc:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.accumulate")
         if a.ndim == 0:
             raise ValueError("accumulate on a 0-d array")  # NumPy's AxisError text differs; the type matches
+        from ._scan import scan_by_doubling
+
         r = scan_by_doubling(a, axis, self._fn)
         if out is not None:
             out[...] = r
@@ -97,6 +100,9 @@ class ufunc:
         complex), added to a once."""
         if isinstance(a, _np.ndarray):  # a NumPy array: NumPy's own, in place on the host
             return getattr(_np, self.__name__).at(a, indices, b)
+        from . import _ufunc_segments
+        from ._histogram import _counts
+
         if self.__name__ not in ("add", "subtract") + _ufunc_segments.AT:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.at: implemented for add, subtract and the "
                                       f"associative ufuncs ({', '.join(_ufunc_segments.AT)})")
@@ -128,6 +134,8 @@ class ufunc:
         """The reduction of each slice [indices[i], indices[i+1]) along `axis` (a[indices[i]] where
         indices[i] >= indices[i+1]), for add, multiply, maximum, minimum, fmax, fmin, logical_and, logical_or."""
         self._binary("reduceat")
+        from . import _ufunc_segments
+
         if self.__name__ not in _ufunc_segments.REDUCEAT:
             raise NotImplementedError(f"tegula.numpy.{self.__name__}.reduceat: implemented for "
                                       f"{', '.join(_ufunc_segments.REDUCEAT)}")

@@ -8,7 +8,6 @@ import textwrap
 
 from .. import _tegula
 from . import _args, _types
-from ._frontend import Translator
 
 
 class PerformanceWarning(UserWarning):
@@ -46,15 +45,31 @@ class Kernel:
         self.cluster = _cluster_arg(cluster)  # tensor-core kernels: blocks per cluster (1 or 2)
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
-        source = textwrap.dedent(inspect.getsource(fn))
-        self.filename = inspect.getsourcefile(fn) or "<kernel>"
         self.first_line = fn.__code__.co_firstlineno
-        tree = ast.parse(source)
-        self.tree = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
-        self.tree.decorator_list = []
-        self.constants = [_is_constant(a.annotation, self._names()) for a in self.tree.args.args]
-        self.arg_names = [a.arg for a in self.tree.args.args]
-        self._launcher = _tegula.TileLauncher(self.constants, self.num_stages, self.cluster)  # specializations, launch
+        # The source is read and parsed at first use (a launch, compile or one of _PARSED read), not here: a module
+        # of kernels (tegula.numpy's) imports without reading its own source.
+
+    _PARSED = frozenset(("filename", "tree", "constants", "arg_names", "_launcher"))
+
+    def __getattr__(self, name):
+        """The parsed attributes, made once on first read and then kept in the instance (the C++ launcher reads
+        _launcher from there with no Python frame)."""
+        if name in Kernel._PARSED and "fn" in self.__dict__:
+            self._parse()
+            return self.__dict__[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute {name!r}")
+
+    def _parse(self):
+        fn = self.fn
+        source = textwrap.dedent(inspect.getsource(fn))
+        tree = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
+        tree.decorator_list = []
+        constants = [_is_constant(a.annotation, self._names()) for a in tree.args.args]
+        self.filename = inspect.getsourcefile(fn) or "<kernel>"
+        self.tree = tree
+        self.constants = constants
+        self.arg_names = [a.arg for a in tree.args.args]
+        self._launcher = _tegula.TileLauncher(constants, self.num_stages, self.cluster)  # specializations, launch
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"tile kernel '{self.__name__}' is launched with tt.launch({self.__name__}, grid, args)")
@@ -86,6 +101,8 @@ class Kernel:
         """The kernel's tile IR (before passes) for parameter specs ("array", dtype, ndim) | ("scalar", dtype) |
         ("const", value): the one step of a launch that runs in Python (the C++ launcher calls it once per
         specialization, then compiles and launches itself)."""
+        from ._frontend import Translator  # the AST front end loads with the first kernel translated
+
         return Translator(self.fn, self.filename, self.first_line, self._names(), specs).translate(self.tree)
 
     def _names(self):
