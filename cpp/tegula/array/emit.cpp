@@ -16,16 +16,18 @@ using ir::value_id;
 
 struct emitter {
   const plan& p;
+  const bool body = false;  // emit_body: one element per "tile" (TR = TC = 1), the column a parameter
   ir::function f;
   ir::builder b{f};
   std::vector<value_id> leaf_params, scalar_params;
   value_id ncols = -1, nparts = -1, out = -1, out_im = -1;  // out_im: a complex result's imaginary parts
+  value_id col = -1;  // body: the element's column (an iota's position)
   value_id bb = -1;  // a batched space: this block's batch (arrays are 3-D, the batch axis first)
   std::vector<value_id> sib_out, sib_out_im;  // sibling outputs (plan.hpp)
   int rank() const { return p.batched ? 3 : 2; }
 
-  explicit emitter(const plan& pl) : p(pl) {
-    f.name = "tegula_array_kernel";
+  explicit emitter(const plan& pl, bool body_mode = false) : p(pl), body(body_mode) {
+    f.name = body ? "tegula_array_body" : "tegula_array_kernel";
     for (std::size_t i = 0; i < p.leaves.size(); ++i)
       leaf_params.push_back(b.add_param("x" + std::to_string(i), type::array(p.leaves[i].t, rank())));
     for (std::size_t i = 0; i < p.scalars.size(); ++i) {
@@ -34,6 +36,7 @@ struct emitter {
       scalar_params.push_back(b.add_param("s" + std::to_string(i), type::tile(t)));
     }
     ncols = b.add_param("ncols", type::tile(dtype::i64));
+    if (body) col = b.add_param("col", type::tile(dtype::i64));
     // A split kernel's column split is a run-time value: one kernel serves every split count (a
     // constant here once let two plans with different counts share a kernel: unwritten partials).
     if (p.shape == kernel_shape::split) nparts = b.add_param("parts", type::tile(dtype::i32));
@@ -237,6 +240,7 @@ struct emitter {
 
   // The space column of each element of column tile bj, as a (1, TC) int64 tile.
   value_id column_index(value_id bj) {
+    if (body) return attr1(op_kind::reshape, {col}, {{"shape", std::vector<std::int64_t>{1, 1}}});
     value_id cols = b.binary(op_kind::add, b.cast(attr1(op_kind::arange, {}, {{"n", p.TC}}), dtype::i64),
                              first_column(bj));
     return attr1(op_kind::reshape, {cols}, {{"shape", std::vector<std::int64_t>{1, p.TC}}});
@@ -244,7 +248,7 @@ struct emitter {
 
   // Columns beyond ncols hold padding: replace them by the identity before reducing.
   value_id masked(op_kind op, value_id x, dtype t, value_id bj) {
-    if (p.C == p.TC && p.shape == kernel_shape::rows) return x;
+    if (body || (p.C == p.TC && p.shape == kernel_shape::rows)) return x;
     value_id ok = b.binary(op_kind::lt, column_index(bj), ncols);
     return b.where(ok, x, identity(op, t, {}));
   }
@@ -402,9 +406,50 @@ struct emitter {
     b.finish();
     return std::move(f);
   }
+
+  // The per-element body (emit_body): the graph at one element, its values stored to the outputs (a reduction
+  // root: its input, to `out`, for the VM to combine).
+  ir::function element_body() {
+    value_id zero = i32(0);
+    if (p.batched) bb = zero;
+    if (p.order.back()->kind == node_kind::reduce) {
+      cvalue x;
+      graph(zero, zero, &x);
+      store(zero, zero, x, 1, 1);
+    } else {
+      auto v = graph(zero, zero, nullptr);
+      for (std::size_t i = 0; i < p.sibling_at.size(); ++i)
+        store_to(sib_out[i], sib_out_im[i], p.sibling_out[i].t, zero, zero, v[std::size_t(p.sibling_at[i])], 1, 1);
+      store(zero, zero, v.back(), 1, 1);
+    }
+    b.finish();
+    return std::move(f);
+  }
 };
 
 }  // namespace
+
+std::optional<ir::function> emit_body(const plan& p, std::string* why) {
+  auto refuse = [&](const char* reason) -> std::optional<ir::function> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  if (p.shape == kernel_shape::scan_loop) return refuse("a scan");
+  const node& root = *p.order.back();
+  if (p.row_result && root.kind != node_kind::reduce) return refuse("an expression of full reductions");
+  for (const auto& n : p.order) {
+    if (n->kind == node_kind::scan) return refuse("a scan");
+    if (n->kind == node_kind::reduce && n != p.order.back()) return refuse("a reduction inside the expression");
+  }
+  if (root.kind == node_kind::reduce && (root.op == op_kind::argmax || root.op == op_kind::argmin))
+    return refuse("argmax / argmin");
+  if (root.kind == node_kind::reduce && ir::is_complex(root.compute)) return refuse("a complex reduction");
+  plan one = p;  // the same parameters, one element per tile
+  one.TR = one.TC = 1;
+  if (root.kind == node_kind::reduce) one.out_t = root.compute;  // the body stores the value the VM combines
+  emitter e(one, true);
+  return e.element_body();
+}
 
 ir::function emit_kernel(const plan& p) {
   emitter e(p);

@@ -29,6 +29,9 @@ config read_config() {
   }
   c.disk_cache = !env_flag("TEGULA_DISABLE_CACHE");
   c.interpret = env_flag("TEGULA_INTERPRET");
+  const std::string bg = env("TEGULA_BACKGROUND_COMPILE");
+  c.background_compile = bg.empty() || env_flag("TEGULA_BACKGROUND_COMPILE");
+  c.array_vm = env("TEGULA_ARRAY_VM");
   std::string level = env("TEGULA_LOG");
   c.log_level = level.empty() ? 1 : std::atoi(level.c_str());
   for (const char* name : {"CUDA_HOME", "CUDA_PATH"}) {

@@ -10,6 +10,8 @@ struct config {
   bool disk_cache = true;          // TEGULA_DISABLE_CACHE=1 turns the on-disk cache off
   bool interpret = false;          // TEGULA_INTERPRET=1 runs tile kernels on the CPU interpreter
   int log_level = 0;               // TEGULA_LOG=0..3 (0 quiet, 1 warnings, 2 info, 3 debug)
+  bool background_compile = true;  // TEGULA_BACKGROUND_COMPILE=0: a first run waits for its fused kernel's compile
+  std::string array_vm;            // TEGULA_ARRAY_VM=always|never|first (array/vm.hpp); "" = first
   std::vector<std::string> cuda_homes;  // CUDA_HOME, CUDA_PATH, then /usr/local/cuda
 };
 

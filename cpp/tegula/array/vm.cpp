@@ -1,0 +1,308 @@
+// Running planned array kernels on the array VM (see vm.hpp).
+#include "tegula/array/vm.hpp"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+#include "tegula/array/emit.hpp"
+#include "tegula/array/storage.hpp"
+#include "tegula/codegen/vm_images.hpp"
+#include "tegula/codegen/vm_opcodes.hpp"
+#include "tegula/codegen/vm_source.hpp"
+#include "tegula/jit/compiler.hpp"
+#include "tegula/kernel/compile.hpp"
+#include "tegula/runtime/device.hpp"
+#include "tegula/runtime/launch.hpp"
+#include "tegula/runtime/module.hpp"
+#include "tegula/support/config.hpp"
+#include "tegula/support/error.hpp"
+
+namespace tegula::array::vm {
+namespace {
+
+namespace cv = codegen::vm;
+using ir::op_kind;
+
+std::atomic<int>& mode_state() {
+  static std::atomic<int> m{[] {
+    const config& c = get_config();
+    if (c.array_vm == "always") return int(mode::always);
+    if (c.array_vm == "never" || !c.background_compile) return int(mode::never);
+    return int(mode::first);
+  }()};
+  return m;
+}
+
+// Programs by kernel key (a key names one plan structure: the same program serves every launch of it).
+struct program_entry {
+  std::optional<cv::program> prog;
+  std::string why;
+};
+std::mutex& programs_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::unordered_map<std::string, std::shared_ptr<const program_entry>>& programs() {
+  static auto* p = new std::unordered_map<std::string, std::shared_ptr<const program_entry>>();  // leaked at exit
+  return *p;
+}
+
+program_entry build_program(const plan& p) {
+  program_entry e;
+  auto body = emit_body(p, &e.why);
+  if (!body) return e;
+  try {
+    auto post = kernel::compile(*body, kernel::target{});  // the CPU target: the pass pipeline only
+    e.prog = cv::compile_program(post->fn, p.order.back()->kind == node_kind::reduce, &e.why);
+  } catch (const error& err) {
+    e.why = std::string("its body did not compile: ") + err.what();
+  }
+  return e;
+}
+
+// One device's VM image: loaded from the package, or compiled from source on a background thread.
+struct image_state {
+  std::mutex m;
+  bool started = false;
+  std::atomic<bool> ready{false};
+  std::string why = "the VM image is loading";
+  std::shared_ptr<rt::library> lib;
+  std::shared_ptr<rt::kernel> map, reduce;
+};
+image_state& image_of(int ordinal) {
+  static auto* states = new std::unordered_map<int, std::unique_ptr<image_state>>();  // leaked at exit
+  static std::mutex m;
+  std::lock_guard<std::mutex> lock(m);
+  auto& s = (*states)[ordinal];
+  if (!s) s = std::make_unique<image_state>();
+  return *s;
+}
+
+void install(image_state& s, const std::string& image) {
+  auto lib = rt::library::load(image);
+  auto map = lib->get_kernel("tg_vm_map", "tegula_vm_map");
+  auto reduce = lib->get_kernel("tg_vm_reduce", "tegula_vm_reduce");
+  std::lock_guard<std::mutex> lock(s.m);
+  s.lib = lib, s.map = map, s.reduce = reduce;
+  s.ready = true;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return {};
+  std::ostringstream o;
+  o << f.rdbuf();
+  return o.str();
+}
+
+std::string& image_dir_override() {
+  static std::string d;
+  return d;
+}
+
+cv::view view_of(const view2d& w) {
+  cv::view v;
+  v.addr = w.address;
+  v.rs = w.row_stride, v.cs = w.col_stride, v.bs = w.batch_stride;
+  v.dtype = static_cast<std::int32_t>(w.t);
+  return v;
+}
+
+// The register bits of a reduction's start value in dtype t.
+std::uint64_t identity_bits(op_kind op, dtype t) {
+  const bool fl = ir::is_float(t);
+  const double inf = std::numeric_limits<double>::infinity();
+  switch (op) {
+    case op_kind::reduce_sum: return cv::register_bits(t, std::int64_t(0));
+    case op_kind::reduce_prod: return cv::register_bits(t, std::int64_t(1));
+    case op_kind::reduce_max:
+      if (fl) return cv::register_bits(t, -inf);
+      if (ir::is_bool(t) || ir::is_unsigned_int(t)) return 0;
+      return cv::register_bits(t, ir::size_bytes(t) == 8 ? std::numeric_limits<std::int64_t>::min()
+                                                         : -(std::int64_t(1) << (8 * ir::size_bytes(t) - 1)));
+    case op_kind::reduce_min:
+      if (fl) return cv::register_bits(t, inf);
+      if (ir::is_bool(t)) return 1;
+      if (ir::is_unsigned_int(t)) return cv::register_bits(t, std::int64_t(-1));  // all ones
+      return cv::register_bits(t, ir::size_bytes(t) == 8 ? std::numeric_limits<std::int64_t>::max()
+                                                         : (std::int64_t(1) << (8 * ir::size_bytes(t) - 1)) - 1);
+    default: fail(error_kind::internal, "the array VM has no identity for '", ir::info(op).text, "'");
+  }
+}
+
+}  // namespace
+
+mode current_mode() { return static_cast<mode>(mode_state().load(std::memory_order_relaxed)); }
+void set_mode(mode m) { mode_state().store(int(m), std::memory_order_relaxed); }
+const char* mode_name(mode m) { return m == mode::first ? "first" : m == mode::never ? "never" : "always"; }
+
+const cv::program* program_for(const std::string& key, const plan& p, std::string* why) {
+  std::shared_ptr<const program_entry> e;
+  {
+    std::lock_guard<std::mutex> lock(programs_mutex());
+    auto it = programs().find(key);
+    if (it != programs().end()) e = it->second;
+  }
+  if (!e) {
+    auto built = std::make_shared<const program_entry>(build_program(p));
+    std::lock_guard<std::mutex> lock(programs_mutex());
+    e = programs().emplace(key, std::move(built)).first->second;
+  }
+  if (!e->prog && why) *why = e->why;
+  return e->prog ? &*e->prog : nullptr;
+}
+
+std::string image_dir() {
+  if (!image_dir_override().empty()) return image_dir_override();
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&image_dir), &info) && info.dli_fname) {
+    std::string so = info.dli_fname;
+    auto slash = so.rfind('/');
+    return slash == std::string::npos ? std::string(".") : so.substr(0, slash);
+  }
+  return ".";
+}
+
+void set_image_dir(const std::string& dir) { image_dir_override() = dir; }
+
+std::string image_name(int arch) {
+  auto spec = cv::image_for(arch);
+  return spec ? spec->file : std::string();
+}
+
+bool available(rt::device& gpu, std::string* why) {
+  image_state& s = image_of(gpu.ordinal());
+  if (s.ready.load(std::memory_order_acquire)) return true;
+  std::unique_lock<std::mutex> lock(s.m);
+  if (!s.started) {
+    s.started = true;
+    auto spec = cv::image_for(gpu.arch());
+    if (!spec) {
+      s.why = "the array VM needs compute capability 8.0 or newer";
+    } else {
+      std::string image = read_file(image_dir() + "/" + spec->file);
+      if (!image.empty()) {
+        lock.unlock();
+        try {
+          if (spec->ptx) image.push_back('\0');
+          install(s, image);
+          return true;
+        } catch (const error& e) {
+          lock.lock();
+          s.why = std::string("the packaged VM image did not load: ") + e.what();
+        }
+      } else {
+        // No packaged image (a build without NVRTC, or a tree built before the VM): compile it from source once,
+        // through the disk cache, off this thread.
+        s.why = "the array VM is compiling (no packaged image " + spec->file + " in " + image_dir() + ")";
+        const int arch = gpu.arch();
+        image_state* state = &s;
+        std::thread([state, arch] {
+          try {
+            jit::compile_request r;
+            r.source = cv::source(arch);
+            r.name = "tegula_vm.cu";
+            r.arch = arch;
+            auto done = jit::compile(r);
+            install(*state, done->result->code);
+          } catch (const std::exception& e) {
+            std::lock_guard<std::mutex> l(state->m);
+            state->why = std::string("the array VM did not compile: ") + e.what();
+          }
+        }).detach();
+      }
+    }
+  }
+  if (s.ready.load(std::memory_order_acquire)) return true;
+  if (why) *why = s.why;
+  return false;
+}
+
+void run(const plan& p, const cv::program& prog, rt::device& gpu) {
+  image_state& s = image_of(gpu.ordinal());
+  if (!s.ready.load(std::memory_order_acquire)) fail(error_kind::internal, "the array VM ran before its image loaded");
+  auto P = std::make_unique<cv::params>();
+  P->B = p.B, P->R = p.R, P->C = p.C;
+  P->n_code = static_cast<std::int32_t>(prog.code.size());
+  if (p.leaves.size() > std::size_t(cv::max_leaves) || prog.code.size() > std::size_t(cv::max_code))
+    fail(error_kind::internal, "an array VM program past the VM's limits");
+  for (std::size_t i = 0; i < p.leaves.size(); ++i) P->leaves[i] = view_of(p.leaves[i]);
+  int nout = 0;
+  auto add_out = [&](const view2d& w) {
+    if (nout >= cv::max_outs) fail(error_kind::internal, "an array VM program with too many outputs");
+    if (ir::is_complex(w.t)) {
+      auto [re, im] = complex_parts(w);
+      P->outs[nout++] = view_of(re);
+      if (nout >= cv::max_outs) fail(error_kind::internal, "an array VM program with too many outputs");
+      P->outs[nout++] = view_of(im);
+    } else {
+      P->outs[nout++] = view_of(w);
+    }
+  };
+  view2d out = p.out;
+  out.t = p.out_t;
+  add_out(out);
+  for (const auto& w : p.sibling_out) add_out(w);
+  if (p.scalars.size() != std::size_t(prog.n_scalars) ||
+      p.scalars.size() + prog.constants.size() > std::size_t(cv::max_pool))
+    fail(error_kind::internal, "an array VM program whose scalars differ from its plan's");
+  for (std::size_t i = 0; i < p.scalars.size(); ++i) {
+    const node* sc = p.scalars[i];
+    const bool second = i > 0 && p.scalars[i - 1] == sc;  // an iota's step, a complex scalar's imaginary part
+    if (sc->kind == node_kind::iota) {
+      const dtype w = iota_wide(sc->t);
+      P->pool[i] = ir::is_float(w) ? cv::register_bits(w, second ? sc->fstep : sc->fvalue)
+                                   : cv::register_bits(w, second ? sc->istep : sc->ivalue);
+    } else if (ir::is_complex(sc->t)) {
+      P->pool[i] = cv::register_bits(ir::component(sc->t), second ? sc->fimag : sc->fvalue);
+    } else {
+      P->pool[i] = ir::is_float(sc->t) ? cv::register_bits(sc->t, sc->fvalue) : cv::register_bits(sc->t, sc->ivalue);
+    }
+  }
+  for (std::size_t i = 0; i < prog.constants.size(); ++i) P->pool[p.scalars.size() + i] = prog.constants[i];
+  for (std::size_t i = 0; i < prog.code.size(); ++i) P->code[i] = prog.code[i];
+
+  rt::launch_config cfg;
+  cfg.block = {unsigned(cv::block_threads), 1, 1};
+  rt::kernel* kern = nullptr;
+  const node& root = *p.order.back();
+  if (root.kind == node_kind::reduce) {
+    const dtype acc = prog.yield_t == dtype::f16 || prog.yield_t == dtype::bf16 ? dtype::f32 : prog.yield_t;
+    P->combine = cv::combine_code_of(root.op, acc);
+    P->identity = identity_bits(root.op, acc);
+    P->store_code = acc == p.out_t ? -1 : cv::opcode_of(op_kind::astype, &acc, 1, p.out_t);
+    if (P->combine < 0 || (acc != p.out_t && P->store_code < 0))
+      fail(error_kind::internal, "the array VM cannot reduce '", ir::info(root.op).text, "' in ", ir::name(acc));
+    P->parts = static_cast<std::int32_t>(p.shape == kernel_shape::split ? p.parts : 1);
+    P->chunk = (p.C + P->parts - 1) / P->parts;
+    const std::int64_t blocks = p.B * p.R * P->parts;
+    if (blocks > 2147483647) fail(error_kind::invalid_argument, "array too large for one kernel launch (", blocks, " blocks)");
+    cfg.grid = {unsigned(std::max<std::int64_t>(blocks, 1)), 1, 1};
+    kern = s.reduce.get();
+  } else {
+    const std::int64_t total = p.B * p.R * p.C;
+    const std::int64_t blocks = std::min<std::int64_t>((total + cv::block_threads - 1) / cv::block_threads,
+                                                       std::int64_t(gpu.sm_count()) * 16);
+    cfg.grid = {unsigned(std::max<std::int64_t>(blocks, 1)), 1, 1};
+    kern = s.map.get();
+  }
+  rt::param_buffer buf(sizeof(cv::params));
+  buf.put(0, P.get(), sizeof(cv::params));
+  rt::launch(array_stream(gpu), cfg, *kern, buf);
+}
+
+last_run& last() {
+  thread_local last_run l;
+  return l;
+}
+
+}  // namespace tegula::array::vm

@@ -1,0 +1,50 @@
+// Running a planned array kernel on the array VM (codegen/vm_*.hpp): one precompiled kernel pair that evaluates a
+// plan's per-element body (emit.hpp: emit_body), so an expression runs at once on its first use while its fused
+// kernel compiles in the background (issue #26: no NumPy program waits on the compiler).
+#pragma once
+#include <string>
+
+#include "tegula/array/plan.hpp"
+#include "tegula/codegen/vm_program.hpp"
+
+namespace tegula::rt {
+class device;
+}
+
+namespace tegula::array::vm {
+
+// When the VM runs an expression whose fused kernel is not compiled yet:
+//   first  (the default) until the fused kernel is ready, which compiles in the background meanwhile;
+//   never  never: the first run waits for the compile (TEGULA_BACKGROUND_COMPILE=0; benchmarks, reproducibility);
+//   always every time, fused kernel or not (TEGULA_ARRAY_VM=always; tests of the VM itself).
+enum class mode { first, never, always };
+mode current_mode();
+void set_mode(mode m);
+const char* mode_name(mode m);
+
+// The VM's program for plan p, built once per kernel key: null (with `why`) when the plan has no VM form.
+const codegen::vm::program* program_for(const std::string& key, const plan& p, std::string* why = nullptr);
+
+// Whether the VM's image is loaded for gpu (looked for once per device: the image built into the package for its
+// architecture, else compiled from source through the disk cache on a background thread); `why` says what is
+// missing while it is not.
+bool available(rt::device& gpu, std::string* why = nullptr);
+
+// Runs plan p (its leaf, output and sibling addresses set) with program prog on gpu's array stream.
+void run(const plan& p, const codegen::vm::program& prog, rt::device& gpu);
+
+// What ran last on this thread (for tegula.explain): true when the last array evaluation ran on the VM, with the
+// reason the fused kernel did not (compiling in the background, or mode always).
+struct last_run {
+  bool on_vm = false;
+  std::string note;
+};
+last_run& last();
+
+// Where the packaged VM images are looked for (the extension's folder; tests may set another), and the file
+// name of the image for compute capability `arch` ("" when none is built for it).
+std::string image_dir();
+void set_image_dir(const std::string& dir);
+std::string image_name(int arch);
+
+}  // namespace tegula::array::vm
