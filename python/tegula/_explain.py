@@ -1,8 +1,10 @@
 """The code analyzer: what one compiled kernel is (tile IR after each pass, CUDA C++, PTX, SASS) and what it costs
 (registers, spills, shared and local memory, occupancy per block size). It covers tile kernels, fused tegula.numpy
 expressions and raw Programs. Everything except SASS works without a GPU: NVRTC compiles for the GPU present, else
-for sm_90. Resources come from ptxas's own report (NVRTC's --ptxas-options=-v); occupancy uses the per-SM limits
-of the architecture, as CUDA's occupancy calculator does.
+for sm_90. Tile and array kernels are translated and compiled by the kernel module (cpp/tegula/kernel: translate,
+compile_image), the one compile driver, so the report shows the code launches run; a raw Program compiles its own
+CUDA through tegula.core.Program. Resources come from ptxas's own report (NVRTC's --ptxas-options=-v); occupancy
+uses the per-SM limits of the architecture, as CUDA's occupancy calculator does.
 
     report = tegula.explain(kernel, *args)       # a tile kernel for these arguments
     report = tegula.explain(x)                    # the kernel that computes the pending tegula.numpy array x
@@ -91,23 +93,56 @@ def _tool(name):
     return None
 
 
+class _ProgramImages:
+    """A raw tegula.core.Program's images: its own CUDA through Program, with its options."""
+
+    def __init__(self, source, name, options, name_expressions, arch, arch_specific):
+        self._source, self._name, self._options = source, name, options
+        self._names = tuple(name_expressions)
+        self._arch = f"sm_{arch}{'a' if arch_specific else ''}"
+
+    def image(self, kind):
+        """(code, compile log, {name expression: mangled name}) of kind 'ptx' or 'cubin_with_resources'."""
+        from .core import Program, ProgramOptions
+
+        base = self._options or ProgramOptions()
+        opts = ProgramOptions(**{f: getattr(base, f) for f in base.__dataclass_fields__})
+        opts.arch = self._arch
+        extra = ["--ptxas-options=-v"] if kind == "cubin_with_resources" else []
+        opts.extra_options = list(base.extra_options) + extra
+        p = Program(self._source, name=f"{self._name}.cu", options=opts)
+        obj = p.compile("ptx" if kind == "ptx" else "cubin", self._names)
+        return obj.code, p.last_compile["log"], dict(obj.name_expressions) if self._names else {}
+
+
+class _KernelImages:
+    """A tile or array kernel's images through the kernel module (kernel::compile_image): the NVRTC request its
+    launches use, for the translation's arch."""
+
+    def __init__(self, translation):
+        self._translation = translation
+
+    def image(self, kind):
+        info = self._translation.compile_image(kind)
+        return info["code"], info["log"], {}
+
+
 class KernelReport:
     """One compiled kernel, explained. `ir(stage)`, `stages`, `source`, `ptx`, `sass`, `resources`,
     `occupancy(block_threads)` and `occupancy_table()`; str() gives a summary."""
 
-    def __init__(self, name, source, entry, *, arch=None, arch_specific=False, block_threads=0, dynamic_shared=0,
-                 stages=None, options=None, name_expressions=(), notes=()):
+    def __init__(self, name, source, entry, images, *, arch, arch_specific=False, block_threads=0, dynamic_shared=0,
+                 stages=None, notes=()):
         self.name = name
         self.source = source                # CUDA C++
         self.entry = entry                  # extern "C" name or name expression
-        self.arch = int(arch or default_arch())
+        self.arch = int(arch)
         self.arch_specific = arch_specific  # sm_90a (wgmma) rather than sm_90
         self.block_threads = block_threads  # fixed by the kernel (tile kernels, array kernels); 0 for Programs
         self.dynamic_shared = dynamic_shared
         self.notes = list(notes)
         self._stages = stages               # [(stage, IR text)] or None (raw CUDA)
-        self._options = options
-        self._names = tuple(name_expressions)
+        self._images = images               # _KernelImages (tile and array kernels) or _ProgramImages
         self._ptx = self._log = self._cubin = None
         self._mangled = None
 
@@ -129,36 +164,17 @@ class KernelReport:
         raise ValueError(f"no stage {stage!r}; stages: {self.stages}")
 
     # ---- compiled forms ---------------------------------------------------------------------------------------
-    def _program_options(self, extra=()):
-        from .core import ProgramOptions
-
-        base = self._options or ProgramOptions()
-        opts = ProgramOptions(**{f: getattr(base, f) for f in base.__dataclass_fields__})
-        opts.arch = f"sm_{self.arch}{'a' if self.arch_specific else ''}"
-        opts.extra_options = list(base.extra_options) + list(extra)
-        return opts
-
-    def _compile(self, target, extra=()):
-        from .core import Program
-
-        p = Program(self.source, name=f"{self.name}.cu", options=self._program_options(extra))
-        obj = p.compile(target, self._names)
-        return obj, p.last_compile
-
     @property
     def ptx(self):
         """The PTX NVRTC makes of the source (compiled on first access, then cached)."""
         if self._ptx is None:
-            obj, _ = self._compile("ptx")
-            code = obj.code
+            code, _, _ = self._images.image("ptx")
             self._ptx = code.decode() if isinstance(code, bytes) else code
         return self._ptx
 
     def _verbose(self):
         if self._log is None:
-            obj, info = self._compile("cubin", ["--ptxas-options=-v"])
-            self._cubin, self._log = obj.code, info["log"]
-            self._mangled = dict(obj.name_expressions) if self._names else {}
+            self._cubin, self._log, self._mangled = self._images.image("cubin_with_resources")
         return self._log
 
     @property
@@ -228,23 +244,23 @@ class KernelReport:
     __repr__ = __str__
 
 
+def _report(name, t, notes, stages=None):
+    """The report of translation `t` (a _tegula.KernelTranslation) named `name`."""
+    return KernelReport(name, t.source, t.kernel_name, _KernelImages(t), arch=t.arch, arch_specific=t.arch_specific,
+                        block_threads=t.block_threads, dynamic_shared=t.shared_bytes,
+                        stages=list(t.stages) if stages is None else stages, notes=notes)
+
+
 def for_tile_kernel(kernel, args, arch=None):
     """The report of tile kernel `kernel` specialised for `args` (arrays of any kind, scalars, constants)."""
-    from . import _tegula
-
-    arch = int(arch or default_arch())
-    c = kernel.compile(tuple(args), interpret=True)
-    arrays = list(c.arrays)
-    k = _tegula.generate_kernel(c.ir, arch, arrays, kernel.num_stages, kernel.cluster)
-    notes = [f"mma on CUDA cores: {k['note']}"] if k["note"] else []
-    if k["tensor_maps"]:
-        notes.append(f"{len(k['tensor_maps'])} TMA tensor maps passed after the arguments")
-    if k["cluster"] > 1:
-        notes.append(f"launched in clusters of {k['cluster']} blocks: neighbouring blocks copy an A or B tile they "
+    t = kernel.translation(tuple(args), int(arch or default_arch()))
+    notes = [f"mma on CUDA cores: {t.note}"] if t.note else []
+    if t.tensor_maps:
+        notes.append(f"{len(t.tensor_maps)} TMA tensor maps passed after the arguments")
+    if t.cluster > 1:
+        notes.append(f"launched in clusters of {t.cluster} blocks: neighbouring blocks copy an A or B tile they "
                      "both need once, half each, into both (TMA multicast)")
-    return KernelReport(kernel.__name__, k["source"], k["name"], arch=arch, arch_specific=k["arch_specific"],
-                        block_threads=k["block_threads"], dynamic_shared=k["shared_bytes"], stages=list(c.stages),
-                        notes=notes)
+    return _report(kernel.__name__, t, notes)
 
 
 def for_array(x, arch=None):
@@ -255,24 +271,14 @@ def for_array(x, arch=None):
         raise ValueError("explain(x) needs a pending (not yet computed) tegula.numpy array: x is already in memory, "
                          "so no kernel is left to explain; explain the expression before using its value")
     x._materialize()
-    last = _tegula.array_last_kernel()
-    if last is None:
+    t = _tegula.array_last_translation(int(arch or default_arch()))
+    if t is None:
         raise RuntimeError("no array kernel ran for x")
-    ir_text, source, threads = last
-    arch = int(arch or default_arch())
     notes = []
-    name = "tegula_array"
-    if not source:  # a CPU array: generate what the GPU would run, assuming contiguous aligned operands
-        fn = _tegula.parse_ir(ir_text, "<array kernel>")
-        n_arrays = len(re.findall(r"!tile\.array|array<", ir_text.split("{", 1)[0])) or 1
-        k = _tegula.generate_kernel(fn, arch, [(True, True)] * n_arrays, 0, array_engine=True)
-        source, threads, name = k["source"], k["block_threads"], k["name"]
-        notes.append("x lives on the CPU interpreter: the CUDA shown assumes contiguous, 16-byte aligned operands")
-    else:
-        m = re.search(r'extern "C" __global__ void(?: __launch_bounds__\([^)]*\))? (\w+)\(', source)
-        name = m.group(1) if m else name
-    return KernelReport(name, source, name, arch=arch, block_threads=threads, stages=[("final", ir_text)],
-                        notes=notes)
+    if not _tegula.array_last_kernel()[1]:  # it ran on the interpreter: no GPU code was made
+        notes.append("x lives on the CPU interpreter: the CUDA shown is what a GPU runs for operands laid out as "
+                     "x's are")
+    return _report(t.kernel_name, t, notes, stages=[("final", t.ir.print())])
 
 
 def for_program(program, kernel_name=None):
@@ -283,14 +289,13 @@ def for_program(program, kernel_name=None):
         if len(found) != 1:
             raise ValueError(f"the Program has {len(found)} extern \"C\" kernels ({found}): name the one to explain")
         kernel_name = found[0]
-    arch = None
-    arch_specific = False
+    arch, arch_specific = default_arch(), False
     if program.options.arch is not None:
         from .core._program import _parse_arch
 
         arch, arch_specific = _parse_arch(program.options.arch)
-    return KernelReport(kernel_name, program.code, kernel_name, arch=arch, arch_specific=arch_specific,
-                        options=program.options, name_expressions=names)
+    images = _ProgramImages(program.code, kernel_name, program.options, names, arch, arch_specific)
+    return KernelReport(kernel_name, program.code, kernel_name, images, arch=arch, arch_specific=arch_specific)
 
 
 def for_ir(text, filename="<ir>", arch=None):
@@ -298,15 +303,10 @@ def for_ir(text, filename="<ir>", arch=None):
     assuming contiguous, 16-byte aligned array arguments."""
     from . import _tegula
 
-    arch = int(arch or default_arch())
     fn = _tegula.parse_ir(text, filename)
-    ir, stages = _tegula.run_pipeline(fn, dump=True)
-    header = text.split("{", 1)[0]
-    n_arrays = header.count("array<")
-    k = _tegula.generate_kernel(ir, arch, [(True, True)] * n_arrays, 0)
-    return KernelReport(k["name"], k["source"], k["name"], arch=arch, arch_specific=k["arch_specific"],
-                        block_threads=k["block_threads"], dynamic_shared=k["shared_bytes"], stages=list(stages),
-                        notes=["array arguments assumed contiguous and 16-byte aligned"] if n_arrays else [])
+    t = _tegula.translate(fn, int(arch or default_arch()))  # every array contiguous and aligned
+    has_arrays = any(kind == "array" for _, kind, _, _ in fn.params)
+    return _report(t.kernel_name, t, ["array arguments assumed contiguous and 16-byte aligned"] if has_arrays else [])
 
 
 _SHORT = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16", "i8": "int8", "i16": "int16",

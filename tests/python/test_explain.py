@@ -93,6 +93,31 @@ def test_fused_array_report():
 
 
 @needs_nvrtc
+def test_tile_array_and_ir_reports_go_through_the_kernel_module(monkeypatch):
+    # One compile driver (cpp/tegula/kernel): the reports run no pass pipeline, codegen or Program of their own.
+    def refuse(*args, **kwargs):
+        raise AssertionError("a report drove the compiler itself")
+
+    for name in ("run_pipeline", "generate_kernel", "generate_cuda"):
+        monkeypatch.setattr(tegula._tegula, name, refuse)
+    monkeypatch.setattr(Program, "compile", refuse)
+    x = np.random.rand(8, 256).astype(np.float32)
+    tile = tegula.explain(softmax, x, np.empty_like(x), 256, arch=80)
+    a = tnp.asarray(x)
+    array = tegula.explain(tnp.sin(a) * 2, arch=80)
+    with open(os.path.join(ROOT, "tests/ir/dce_basic.tir")) as f:
+        ir = E.for_ir(f.read(), "dce_basic.tir", arch=80)
+    for r in (tile, array, ir):
+        assert ".target sm_80" in r.ptx and r.resources["registers"] > 0 and "sm_80" in str(r)
+    # The report's cubin is the request the kernel module's launches compile (the -v report is its own entry).
+    t = softmax.translation((x, np.empty_like(x), 256), 80)
+    assert t.options == [] and t.program_name == "softmax.cu" and t.source == tile.source
+    assert t.compile_image("cubin")["key"] != t.compile_image("cubin_with_resources")["key"]
+    with pytest.raises(ValueError, match="'cubin', 'ptx' or 'cubin_with_resources'"):
+        t.compile_image("sass")
+
+
+@needs_nvrtc
 def test_program_report():
     r = tegula.explain(Program(AXPY))
     assert r.name == "axpy" and r.resources["registers"] > 0

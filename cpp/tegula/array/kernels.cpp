@@ -34,6 +34,19 @@ const array_kernel* last_kernel() {
   return the_cache().last.load(std::memory_order_relaxed);
 }
 
+kernel::target kernel_target(const std::vector<codegen::array_spec>& layouts, rt::device* gpu) {
+  kernel::target t;
+  t.device = gpu;
+  t.arrays = layouts;
+  t.long_bodies_fewer_groups = true;  // long fused graphs keep their values in registers
+  t.program_name = "tegula_array.cu";
+  return t;
+}
+
+kernel::translation translate_for(const array_kernel& k, int arch) {
+  return kernel::generate(k.fn, kernel_target(k.arrays, nullptr), arch);
+}
+
 const array_kernel& get_kernel(const std::string& key, device_kind device, rt::device* gpu,
                                const std::function<ir::function()>& make_ir, const std::vector<kernel_arg>& args) {
   // The key plus every array's layout flags: the code differs with them (a complex result's part views are
@@ -51,12 +64,8 @@ const array_kernel& get_kernel(const std::string& key, device_kind device, rt::d
     ++stats().builds;
     lookup.stop();
     phase_timer building(stats().build_ns);
-    kernel::target t;
-    t.device = device == device_kind::cpu ? nullptr : gpu;
-    t.arrays = kernel::declared_layouts(args);
-    t.long_bodies_fewer_groups = true;  // long fused graphs keep their values in registers
-    t.program_name = "tegula_array.cu";
-    k = &c.kernels.get(full, make_ir, t);
+    k = &c.kernels.get(full, make_ir,
+                       kernel_target(kernel::declared_layouts(args), device == device_kind::cpu ? nullptr : gpu));
   }
   c.last.store(k, std::memory_order_relaxed);
   return *k;  // the cache keeps it for the process

@@ -64,4 +64,12 @@ void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, cons
 // The most recent kernel built or run, for tegula.numpy's introspection (last_kernel()).
 const array_kernel* last_kernel();
 
+// The kernel module's target for an array kernel specialised for `layouts` on `gpu` (null: the interpreter):
+// what get_kernel compiles with.
+kernel::target kernel_target(const std::vector<codegen::array_spec>& layouts, rt::device* gpu);
+
+// `k`'s code for `arch` as the engine generates it (kernel::generate of its post-pass IR with kernel_target's
+// options), with no GPU: what tegula.explain(x) shows, compiled on the GPU or interpreted.
+kernel::translation translate_for(const array_kernel& k, int arch);
+
 }  // namespace tegula::array

@@ -23,6 +23,10 @@ std::optional<std::uintptr_t> foreign_device_pointer(nb::handle obj, CUstream co
 // (pointers), Python int/float/bool (sized by the parameter: an int into a 4-byte parameter is an
 // int32, range-checked), and anything with the buffer protocol whose size matches the parameter
 // (numpy scalars, ctypes values, bytes for by-value structs). TypeError names the argument.
+// Not a second ABI packer: here one Python value fills one image parameter and the image's size decides its
+// encoding (cuda.core's rule for raw kernels); kernel::pack writes the tile ABI, where one argument is several
+// parameters whose encoding the IR decides and the image's sizes only confirm it. Where bytes go has one authority
+// for both: the image's offsets (rt::kernel::params) and rt::param_buffer.
 void pack_arguments(rt::kernel& k, PyObject* const* args, std::size_t nargs, rt::param_buffer& out,
                     CUstream stream);
 

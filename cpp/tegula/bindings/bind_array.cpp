@@ -635,6 +635,12 @@ void bind_array(nb::module_& m) {
     if (!k) return nb::none();
     return nb::make_tuple(ir::print(k->fn), k->source.source, k->source.block_threads);
   }, "(post-pass IR text, CUDA source or '', block threads) of the last array kernel built or used.");
+  m.def("array_last_translation", [](int arch) -> nb::object {
+    const array::array_kernel* k = array::last_kernel();
+    if (!k) return nb::none();
+    return nb::cast(array::translate_for(*k, arch));
+  }, nb::arg("arch"),
+  "The KernelTranslation of the last array kernel for `arch`, as the engine generates it (no GPU needed), or None.");
   m.def("array_synchronize", [](int device) {
     interruptible_sync(array::array_stream(rt::device::get(device)));
   });

@@ -13,9 +13,8 @@ void bind_runtime(nb::module_& m);  // Device, Stream, Event, Buffer, ObjectCode
 void bind_jit(nb::module_& m);      // compile, cache inspection
 void bind_ir(nb::module_& m);       // tile IR: Function, Builder, print/parse/verify
 void bind_passes(nb::module_& m);   // the pass pipeline
-void bind_interp(nb::module_& m);   // the CPU interpreter
 void bind_codegen(nb::module_& m);  // CUDA C++ generation
-void bind_kernel(nb::module_& m);    // compiled kernels and shaped kernel arguments
+void bind_kernel(nb::module_& m);    // compiled kernels, translations (reports) and shaped kernel arguments
 void bind_tile_launcher(nb::module_& m);  // the tile launch fast path
 void bind_array(nb::module_& m);    // the ndarray type of tegula.numpy
 void bind_libs(nb::module_& m);     // CUDA libraries (cuBLASLt, cuFFT, cuSOLVER, CUB)

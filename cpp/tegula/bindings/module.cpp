@@ -11,7 +11,6 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_jit(m);
   tegula::bind::bind_ir(m);
   tegula::bind::bind_passes(m);
-  tegula::bind::bind_interp(m);
   tegula::bind::bind_codegen(m);
   tegula::bind::bind_kernel(m);
   tegula::bind::bind_tile_launcher(m);

@@ -157,6 +157,16 @@ class tile_launcher {
     return nb::cast(std::const_pointer_cast<kernel::compiled>(k));
   }
 
+  // The kernel's translation for `args` and `arch` (kernel::translate with this kernel's target, every stage kept),
+  // with no GPU and nothing kept here: what tegula.explain reports. None when the arguments need Python's shaping.
+  nb::object translate(nb::handle kernel_obj, nb::handle args, int arch) {
+    call_scratch& sc = scratch();
+    if (!describe(args, true)) return nb::none();
+    const std::vector<kernel::argument> in = sc.args;  // copies: Python runs below
+    nb::object fn = translate_ir(kernel_obj, args, in);
+    return nb::cast(kernel::translate(nb::cast<const ir::function&>(fn), target_for(in, nullptr), arch));
+  }
+
   // Runs on the CPU interpreter (the GIL released, Ctrl-C raising KeyboardInterrupt); false when the arguments
   // need Python's shaping.
   bool interpret(nb::handle kernel_obj, nb::handle grid, nb::handle args) {
@@ -212,10 +222,8 @@ class tile_launcher {
     return nullptr;
   }
 
-  // Translates (Python's front end, once per signature), compiles and keeps the specialization of `key` for `in`
-  // (copies or the scratch, read before any Python runs).
-  std::shared_ptr<const kernel::compiled> compile_variant(nb::handle kernel_obj, nb::handle args, std::string key,
-                                                          const std::vector<kernel::argument>& in, rt::device* dev) {
+  // The kernel module's target for `in` on `dev` (null: the interpreter), with this kernel's options.
+  kernel::target target_for(const std::vector<kernel::argument>& in, rt::device* dev) const {
     kernel::target t;
     t.device = dev;
     t.arrays = kernel::declared_layouts(in);
@@ -223,6 +231,12 @@ class tile_launcher {
     t.cluster = cluster_;
     t.keep_stages = true;
     t.nvrtc = compile_interruptibly;
+    return t;
+  }
+
+  // The kernel's pre-pass IR for `args` (`in`: their kernel arguments): Python's front end, Kernel._translate.
+  // `in` is read before any Python runs (it may be the scratch).
+  nb::object translate_ir(nb::handle kernel_obj, nb::handle args, const std::vector<kernel::argument>& in) const {
     nb::list specs;
     std::size_t next = 0;
     for (std::size_t i = 0; i < is_constant_.size(); ++i) {
@@ -236,8 +250,15 @@ class tile_launcher {
       else
         specs.append(nb::make_tuple("scalar", std::string(ir::name(std::get<kernel::scalar_arg>(a).t))));
     }
-    // From here on the scratch may change (Python runs): only locals are read.
-    nb::object fn = kernel_obj.attr("_translate")(specs);
+    return kernel_obj.attr("_translate")(specs);
+  }
+
+  // Translates (Python's front end, once per signature), compiles and keeps the specialization of `key` for `in`
+  // (copies or the scratch, read before any Python runs).
+  std::shared_ptr<const kernel::compiled> compile_variant(nb::handle kernel_obj, nb::handle args, std::string key,
+                                                          const std::vector<kernel::argument>& in, rt::device* dev) {
+    const kernel::target t = target_for(in, dev);
+    nb::object fn = translate_ir(kernel_obj, args, in);  // from here on the scratch may change (Python ran)
     std::shared_ptr<const kernel::compiled> k = kernel::compile(nb::cast<const ir::function&>(fn), t);
     if (!k->source.note.empty())
       warn(str("tile kernel '", k->fn.name, "': mma runs on CUDA cores, not tensor cores: ", k->source.note));
@@ -336,6 +357,9 @@ void bind_tile_launcher(nb::module_& m) {
            "when the arguments need Python's shaping.")
       .def("compile", &tile_launcher::compile, nb::arg("kernel"), nb::arg("args"), nb::arg("interpret"),
            nb::arg("stream").none() = nb::none(), "The CompiledKernel for `args` (compiled on first use), or None.")
+      .def("translate", &tile_launcher::translate, nb::arg("kernel"), nb::arg("args"), nb::arg("arch"),
+           "The KernelTranslation for `args` (host or shaped arguments) and `arch`, with no GPU; None when the "
+           "arguments need Python's shaping.")
       .def("interpret", &tile_launcher::interpret, nb::arg("kernel"), nb::arg("grid"), nb::arg("args"))
       .def("describe", &tile_launcher::describe_for_tests, nb::arg("args"),
            "(key bytes, [packed parameter bytes]) or None: for tests.")

@@ -3,11 +3,10 @@
 
 #include <cuda.h>
 
-#include "tegula/passes/pipeline.hpp"
+#include "tegula/kernel/image.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/runtime/module.hpp"
 #include "tegula/runtime/object_code.hpp"
-#include "tegula/runtime/profiler.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::kernel {
@@ -36,34 +35,22 @@ void load(compiled& c, const jit::compiled& done, rt::device& dev) {
 }  // namespace
 
 std::shared_ptr<const compiled> compile(const ir::function& fn, const target& t) {
+  translation tr = translate(fn, t, t.device ? t.device->arch() : 0);
   auto c = std::make_shared<compiled>();
-  passes::pipeline_options po;
-  if (t.keep_stages) po.dumps = &c->stages;
-  po.dump_locations = t.dump_locations;
-  c->fn = passes::run_pipeline(fn, po);
   c->arrays = t.arrays;
-  if (!t.device) return c;
-  rt::device& dev = *t.device;
+  c->stages = std::move(tr.stages);
+  if (!t.device) {
+    c->fn = std::move(tr.fn);
+    return c;
+  }
+  std::shared_ptr<const jit::compiled> done = compile_image(tr, image_kind::cubin, t.nvrtc);
+  c->fn = std::move(tr.fn);
+  c->source = std::move(tr.source);
   c->on_gpu = true;
-  c->device = &dev;
-  c->arch = dev.arch();
-  codegen::options o;
-  o.arch = c->arch;
-  o.arrays = t.arrays;
-  o.stages = t.stages;
-  o.cluster = t.cluster;
-  o.long_bodies_fewer_groups = t.long_bodies_fewer_groups;
-  c->source = codegen::generate(c->fn, o);
-  jit::compile_request r;
-  r.source = c->source.source;
-  r.name = t.program_name.empty() ? c->fn.name + ".cu" : t.program_name;
-  r.arch = c->arch;
-  r.arch_specific = c->source.arch_specific;
-  std::shared_ptr<const jit::compiled> done = t.nvrtc ? t.nvrtc(r) : jit::compile(r);
-  // Profiles name a compile by its kernel, as they name its launches.
-  rt::prof::record_compile(c->source.name, done->seconds, jit::outcome_name(done->outcome));
+  c->device = t.device;
+  c->arch = tr.arch;
   c->compile_outcome = jit::outcome_name(done->outcome);
-  load(*c, *done, dev);
+  load(*c, *done, *t.device);
   return c;
 }
 

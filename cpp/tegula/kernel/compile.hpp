@@ -10,7 +10,7 @@
 
 #include "tegula/codegen/cuda.hpp"
 #include "tegula/ir/ir.hpp"
-#include "tegula/jit/compiler.hpp"
+#include "tegula/kernel/translate.hpp"
 
 namespace tegula::rt {
 class device;
@@ -19,20 +19,6 @@ class object_code;
 }  // namespace tegula::rt
 
 namespace tegula::kernel {
-
-// Where and how a kernel is compiled. A null device is the CPU interpreter (no codegen, no NVRTC).
-struct target {
-  rt::device* device = nullptr;
-  std::vector<codegen::array_spec> arrays;  // per array parameter: its declared layout (arguments.hpp)
-  int stages = 0;                           // tensor-core pipeline stages (0: as many as fit)
-  int cluster = 1;                          // tensor-core blocks per cluster (1 or 2)
-  bool long_bodies_fewer_groups = false;    // the array engine's codegen option (codegen/cuda.hpp)
-  std::string program_name;                 // NVRTC's program name; "" -> "<kernel name>.cu"
-  bool keep_stages = false;                 // keep the printed IR after every pass (compiled::stages)
-  bool dump_locations = false;              // ... with source locations
-  // NVRTC behind the jit caches; the Python bindings pass one that Ctrl-C interrupts. Null: jit::compile.
-  std::function<std::shared_ptr<const jit::compiled>(const jit::compile_request&)> nvrtc;
-};
 
 // One compiled kernel: immutable once built, shared by every launch of it.
 struct compiled {
@@ -50,8 +36,8 @@ struct compiled {
   std::string compile_outcome;    // "memory", "disk" or "compiled" (jit::outcome_name)
 };
 
-// Runs the pass pipeline on `fn` (pre-pass IR) and, for a GPU target, generates CUDA, compiles it through the jit
-// caches and loads it: the >48 KiB dynamic shared memory opt-in is set, and a clustered kernel that cannot fit one
+// translate(fn, t, the device's arch or 0) and, for a GPU target, its cubin through the jit caches (compile_image,
+// image.hpp), loaded: the >48 KiB dynamic shared memory opt-in is set, and a clustered kernel that cannot fit one
 // cluster is an invalid_argument naming it. Throws what the passes, codegen and NVRTC throw.
 std::shared_ptr<const compiled> compile(const ir::function& fn, const target& t);
 

@@ -97,6 +97,16 @@ class Kernel:
             raise TypeError(f"tile kernel '{self.__name__}': these arguments cannot be passed: {args!r}")
         return Compiled(native)
 
+    def translation(self, args, arch):
+        """What the specialization for `args` becomes for GPU architecture `arch` (90: sm_90), with no GPU: the
+        kernel module's _tegula.KernelTranslation (IR after each pass, CUDA C++, its images). Nothing is kept."""
+        args = tuple(args)
+        shaped, _ = _args.shape(self, args, True, copy=False)
+        native = self._launcher.translate(self, shaped, int(arch))
+        if native is None:
+            raise TypeError(f"tile kernel '{self.__name__}': these arguments cannot be passed: {args!r}")
+        return native
+
     def _translate(self, specs):
         """The kernel's tile IR (before passes) for parameter specs ("array", dtype, ndim) | ("scalar", dtype) |
         ("const", value): the one step of a launch that runs in Python (the C++ launcher calls it once per
