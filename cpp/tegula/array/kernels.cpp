@@ -47,15 +47,40 @@ kernel::translation translate_for(const array_kernel& k, int arch) {
   return kernel::generate(k.fn, kernel_target(k.arrays, nullptr), arch);
 }
 
-const array_kernel& get_kernel(const std::string& key, device_kind device, rt::device* gpu,
-                               const std::function<ir::function()>& make_ir, const std::vector<kernel_arg>& args) {
+const std::string& full_key(const std::string& key, const std::vector<kernel_arg>& args) {
   // The key plus every array's layout flags: the code differs with them (a complex result's part views are
   // contiguous only when it has one column, which the plan's key does not say, say).
-  phase_timer lookup(stats().lookup_ns);
   thread_local std::string full;
   full.assign(key);
   for (const auto& a : args)
     if (auto* x = std::get_if<kernel_array>(&a)) full += declared_layout(*x);
+  return full;
+}
+
+const array_kernel* ready_kernel(const std::string& full, rt::device* gpu, const std::function<ir::function()>& make_ir,
+                                 const std::vector<kernel_arg>& args) {
+  phase_timer lookup(stats().lookup_ns);
+  cache& c = the_cache();
+  const array_kernel* k = c.kernels.find(full);
+  if (!k) {
+    lookup.stop();
+    phase_timer building(stats().build_ns);
+    k = c.kernels.get_or_start(full, make_ir, kernel_target(kernel::declared_layouts(args), gpu));
+    if (k) ++stats().builds;  // from the disk cache
+    else ++stats().background_starts;
+  } else {
+    ++stats().hits;
+  }
+  if (k) c.last.store(k, std::memory_order_relaxed);
+  return k;
+}
+
+std::size_t compiles_in_flight() { return the_cache().kernels.in_flight(); }
+
+const array_kernel& get_kernel(const std::string& key, device_kind device, rt::device* gpu,
+                               const std::function<ir::function()>& make_ir, const std::vector<kernel_arg>& args) {
+  phase_timer lookup(stats().lookup_ns);
+  const std::string& full = full_key(key, args);
   cache& c = the_cache();
   const array_kernel* k = c.kernels.find(full);
   if (k) {

@@ -25,6 +25,9 @@ using array_kernel = kernel::compiled;
 
 struct kernel_stats {
   std::uint64_t builds = 0, hits = 0, launches = 0;
+  // The array VM (vm.hpp): its launches (counted in `launches` too), and fused kernels whose compile a first run
+  // started in the background instead of waiting for it.
+  std::uint64_t vm_launches = 0, background_starts = 0;
   // Host time of the engine's phases, in nanoseconds: planning (make_plan, every attempt), the kernel cache's
   // lookups that hit, builds (IR, passes, codegen, NVRTC), and launches (argument packing and the driver call; on
   // the CPU without the interpreter's run of the kernel). bench/probe_loops.py divides them by the launches.
@@ -57,6 +60,14 @@ class phase_timer {
 // key is `key` plus those flags, so a caller's key cannot miss them.
 const array_kernel& get_kernel(const std::string& key, device_kind device, rt::device* gpu,
                                const std::function<ir::function()>& make_ir, const std::vector<kernel_arg>& args);
+// `key` plus the layout flags of `args`' arrays: the kernel cache's key (valid until the next call on this thread).
+const std::string& full_key(const std::string& key, const std::vector<kernel_arg>& args);
+// The GPU kernel for full key `full` if it is compiled or in the disk cache (loaded now), else null with its compile
+// started in the background (kernel::cache::get_or_start): the array VM runs the expression meanwhile.
+const array_kernel* ready_kernel(const std::string& full, rt::device* gpu, const std::function<ir::function()>& make_ir,
+                                 const std::vector<kernel_arg>& args);
+// Array kernels compiling in the background now.
+std::size_t compiles_in_flight();
 // Runs `k` over `grid` blocks: on the array stream of `gpu`, or on the interpreter (cpu).
 void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, const std::vector<kernel_arg>& args,
                 std::int64_t grid);

@@ -9,6 +9,7 @@
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/pending_view.hpp"
 #include "tegula/array/plan.hpp"
+#include "tegula/array/vm.hpp"
 #include "tegula/runtime/buffer.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/support/error.hpp"
@@ -99,6 +100,51 @@ bool evaluate_empty(const node_ptr& root, const std::shared_ptr<storage>& given_
   }
   become_leaf(*root, out, contiguous(root->shape));
   return true;
+}
+
+// What run_first did with a plan.
+enum class first_run { ran, not_run, replan };
+
+// On the GPU, a plan whose fused kernel is not compiled yet runs on the array VM (vm.hpp) while the kernel compiles
+// in the background; a kernel already built or in the disk cache runs as usual. A plan the VM cannot run because
+// reductions sit inside its expression (softmax's max and sum, a 0-d expression of full reductions) has those
+// reductions materialised first (each on the VM) and is planned again (replan); any other waits for its compile.
+first_run run_first(const plan& p, const node& root, const std::vector<kernel_arg>& args) {
+  vm::last_run& last = vm::last();
+  last = {};
+  if (root.device != device_kind::cuda) return first_run::not_run;
+  const vm::mode mode = vm::current_mode();
+  if (mode == vm::mode::never) return first_run::not_run;
+  const std::string full = full_key(p.key, args);
+  if (mode == vm::mode::first) {
+    if (const array_kernel* k = ready_kernel(full, root.gpu, [&] { return emit_kernel(p); }, args)) {
+      run_kernel(*k, root.device, root.gpu, args, p.grid);
+      return first_run::ran;
+    }
+  }
+  std::string why;
+  if (!vm::available(*root.gpu, &why)) {
+    last.note = "waited for its fused kernel's compile: " + why;
+    return first_run::not_run;
+  }
+  std::vector<node_ptr> inner;
+  for (const auto& n : p.order)
+    if (n->kind == node_kind::reduce && n != p.order.back()) inner.push_back(n);
+  if (!inner.empty() && p.shape != kernel_shape::scan_loop) {
+    for (const auto& n : inner) materialize(n);
+    return first_run::replan;
+  }
+  if (const codegen::vm::program* prog = vm::program_for(full, p, &why)) {
+    ++stats().launches;
+    ++stats().vm_launches;
+    vm::run(p, *prog, *root.gpu);
+    last.on_vm = true;
+    last.note = mode == vm::mode::always ? "the array VM (TEGULA_ARRAY_VM=always)"
+                                         : "the array VM while its fused kernel compiles in the background";
+    return first_run::ran;
+  }
+  last.note = "waited for its fused kernel's compile: the array VM does not run it (" + why + ")";
+  return first_run::not_run;  // get_kernel waits for the background compile (mode first) or compiles now
 }
 
 // Makes pending `root` a leaf: its graph evaluated into `given_out` when set (a contiguous view
@@ -204,8 +250,15 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
         args.push_back(as_arg(w, p.batched));
       }
     }
-    const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);
-    run_kernel(k, root->device, root->gpu, args, p.grid);  // empty results never get here (evaluate_empty)
+    const first_run first = run_first(p, *root, args);
+    if (first == first_run::replan) {
+      if (!root->pending()) return true;  // computed along with an inner reduction (a sibling)
+      continue;
+    }
+    if (first == first_run::not_run) {
+      const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);
+      run_kernel(k, root->device, root->gpu, args, p.grid);  // empty results never get here (evaluate_empty)
+    }
     if (p.shape == kernel_shape::split) {
       // Second stage: reduce the partials (R, parts) along their columns, into the result.
       node_ptr partial = make_leaf(out, contiguous({p.R, p.parts}), p.out_t);

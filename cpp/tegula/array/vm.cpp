@@ -56,18 +56,6 @@ std::unordered_map<std::string, std::shared_ptr<const program_entry>>& programs(
   return *p;
 }
 
-program_entry build_program(const plan& p) {
-  program_entry e;
-  auto body = emit_body(p, &e.why);
-  if (!body) return e;
-  try {
-    auto post = kernel::compile(*body, kernel::target{});  // the CPU target: the pass pipeline only
-    e.prog = cv::compile_program(post->fn, p.order.back()->kind == node_kind::reduce, &e.why);
-  } catch (const error& err) {
-    e.why = std::string("its body did not compile: ") + err.what();
-  }
-  return e;
-}
 
 // One device's VM image: loaded from the package, or compiled from source on a background thread.
 struct image_state {
@@ -141,6 +129,21 @@ std::uint64_t identity_bits(op_kind op, dtype t) {
 
 }  // namespace
 
+std::optional<cv::program> build_program(const plan& p, std::string* why) {
+  std::string reason;
+  std::optional<cv::program> prog;
+  if (auto body = emit_body(p, &reason)) {
+    try {
+      auto post = kernel::compile(*body, kernel::target{});  // the CPU target: the pass pipeline only
+      prog = cv::compile_program(post->fn, p.order.back()->kind == node_kind::reduce, &reason);
+    } catch (const error& err) {
+      reason = std::string("its body did not compile: ") + err.what();
+    }
+  }
+  if (!prog && why) *why = reason;
+  return prog;
+}
+
 mode current_mode() { return static_cast<mode>(mode_state().load(std::memory_order_relaxed)); }
 void set_mode(mode m) { mode_state().store(int(m), std::memory_order_relaxed); }
 const char* mode_name(mode m) { return m == mode::first ? "first" : m == mode::never ? "never" : "always"; }
@@ -153,7 +156,9 @@ const cv::program* program_for(const std::string& key, const plan& p, std::strin
     if (it != programs().end()) e = it->second;
   }
   if (!e) {
-    auto built = std::make_shared<const program_entry>(build_program(p));
+    auto made = std::make_shared<program_entry>();
+    made->prog = build_program(p, &made->why);
+    std::shared_ptr<const program_entry> built = std::move(made);
     std::lock_guard<std::mutex> lock(programs_mutex());
     e = programs().emplace(key, std::move(built)).first->second;
   }

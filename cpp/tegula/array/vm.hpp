@@ -2,6 +2,7 @@
 // plan's per-element body (emit.hpp: emit_body), so an expression runs at once on its first use while its fused
 // kernel compiles in the background (issue #26: no NumPy program waits on the compiler).
 #pragma once
+#include <optional>
 #include <string>
 
 #include "tegula/array/plan.hpp"
@@ -22,7 +23,9 @@ mode current_mode();
 void set_mode(mode m);
 const char* mode_name(mode m);
 
-// The VM's program for plan p, built once per kernel key: null (with `why`) when the plan has no VM form.
+// The VM's program for plan p (emit_body, the pass pipeline, compile_program), or nullopt with `why`.
+std::optional<codegen::vm::program> build_program(const plan& p, std::string* why = nullptr);
+// build_program, once per kernel key: null (with `why`) when the plan has no VM form.
 const codegen::vm::program* program_for(const std::string& key, const plan& p, std::string* why = nullptr);
 
 // Whether the VM's image is loaded for gpu (looked for once per device: the image built into the package for its

@@ -628,6 +628,7 @@ void bind_array(nb::module_& m) {
     nb::dict d;
     d["builds"] = s.builds, d["hits"] = s.hits, d["launches"] = s.launches;
     d["plan_ns"] = s.plan_ns, d["lookup_ns"] = s.lookup_ns, d["build_ns"] = s.build_ns, d["launch_ns"] = s.launch_ns;
+    d["vm_launches"] = s.vm_launches, d["background_starts"] = s.background_starts;
     return d;
   });
   m.def("array_last_kernel", []() -> nb::object {

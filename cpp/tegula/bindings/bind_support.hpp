@@ -17,6 +17,7 @@ void bind_codegen(nb::module_& m);  // CUDA C++ generation
 void bind_kernel(nb::module_& m);    // compiled kernels, translations (reports) and shaped kernel arguments
 void bind_tile_launcher(nb::module_& m);  // the tile launch fast path
 void bind_array(nb::module_& m);    // the ndarray type of tegula.numpy
+void bind_array_vm(nb::module_& m); // the array VM and background compiles
 void bind_libs(nb::module_& m);     // CUDA libraries (cuBLASLt, cuFFT, cuSOLVER, CUB)
 void bind_profiler(nb::module_& m); // the profiler's recorder
 void bind_nccl(nb::module_& m);     // NCCL communicators and collectives

@@ -15,6 +15,7 @@ NB_MODULE(_tegula, m) {
   tegula::bind::bind_kernel(m);
   tegula::bind::bind_tile_launcher(m);
   tegula::bind::bind_array(m);
+  tegula::bind::bind_array_vm(m);
   tegula::bind::bind_promotion(m);
   tegula::bind::bind_libs(m);
   tegula::bind::bind_profiler(m);

@@ -109,10 +109,17 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
     prog.code.push_back(in);
   };
   std::unordered_map<std::uint64_t, int> const_index;  // (bits, dtype) hash -> pool index
+  std::unordered_map<ir::value_id, int> const_of;      // a constant's value -> its pool index (fetched at first use)
   // The slot of operand v (a parameter's value is fetched into a slot at its first use).
   auto operand = [&](ir::value_id v, std::size_t at) -> int {
     auto it = slot.find(v);
     if (it != slot.end()) return it->second;
+    if (auto c = const_of.find(v); c != const_of.end()) {
+      int s = new_slot();
+      emit(kind::pool, s, prog.n_scalars + c->second);  // constants follow the scalar parameters in the pool
+      slot[v] = s;
+      return s;
+    }
     auto r = roles.find(v);
     if (r == roles.end()) return -1;
     int s = new_slot();
@@ -184,16 +191,20 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
         prog.constants.push_back(bits);
         const_index[key] = pool_at;
       }
-      int s = new_slot();
-      emit(kind::pool, s, prog.n_scalars + pool_at);  // constants follow the scalar parameters in the pool
-      slot[res] = s;
+      const_of[res] = pool_at;  // fetched into a slot where an op first reads it (not for load indices)
       continue;
     }
     if (k == op_kind::reshape || k == op_kind::broadcast_to || k == op_kind::expand_dims || k == op_kind::permute) {
       if (!one_element(body.type_of(o.results.at(0)))) return refuse("a broadcast to more than one element");
-      int a = operand(o.operands.at(0), i);
+      const ir::value_id src = o.operands.at(0);
+      int a = operand(src, i);
       if (a < 0) return refuse("a reshape of an unknown value");
-      release(o, i);
+      auto lu = last_use.find(src);
+      if (lu != last_use.end() && lu->second == i) {  // its last use: the result takes over the slot
+        slot.erase(src);
+        slot[o.results[0]] = a;
+        continue;
+      }
       int s = new_slot();
       emit(kind::move, s, a);
       slot[o.results[0]] = s;
@@ -233,6 +244,37 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
   if (prog.n_scalars + int(prog.constants.size()) > max_pool) return refuse("more scalars and constants than the VM's pool");
   if (prog.n_outs > max_outs) return refuse("more outputs than a VM program writes");
   return prog;
+}
+
+std::string describe(const program& prog) {
+  std::string s;
+  const auto& codes = opcodes();
+  for (const instr& in : prog.code) {
+    const std::string d = "r" + std::to_string(in.dst);
+    auto r = [](int i) { return "r" + std::to_string(i); };
+    switch (static_cast<kind>(in.k)) {
+      case kind::op: {
+        const signature& sg = codes.at(in.code);
+        s += d + " = " + ir::info(sg.op).text + " " + std::string(ir::name(sg.in[0]));
+        if (sg.out != sg.in[0]) s += "->" + std::string(ir::name(sg.out));
+        s += " " + r(in.a);
+        if (sg.arity > 1) s += ", " + r(in.b);
+        if (sg.arity > 2) s += ", " + r(in.c);
+        break;
+      }
+      case kind::load: s += d + " = load x" + std::to_string(in.a); break;
+      case kind::pool:
+        s += d + (in.a < prog.n_scalars ? " = scalar s" + std::to_string(in.a)
+                                        : " = constant #" + std::to_string(in.a - prog.n_scalars));
+        break;
+      case kind::col: s += d + " = column"; break;
+      case kind::move: s += d + " = " + r(in.a); break;
+      case kind::store: s += "store out" + std::to_string(in.a) + ", " + r(in.b); break;
+      case kind::yield: s += "yield " + r(in.a) + " (" + std::string(ir::name(prog.yield_t)) + ")"; break;
+    }
+    s += "\n";
+  }
+  return s;
 }
 
 }  // namespace tegula::codegen::vm

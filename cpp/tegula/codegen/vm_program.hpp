@@ -70,4 +70,7 @@ std::uint64_t register_bits(ir::dtype t, std::int64_t v);
 // or a limit is passed. `reduce`: the body's one store (to its first output) is the value the reduce kernel combines.
 std::optional<program> compile_program(const ir::function& body, bool reduce, std::string* why = nullptr);
 
+// The program as text, one instruction a line ("r2 = add float32 r0, r1"), for tegula.explain and tests.
+std::string describe(const program& prog);
+
 }  // namespace tegula::codegen::vm

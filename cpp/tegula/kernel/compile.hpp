@@ -52,11 +52,22 @@ class cache {
   // this call compiled.
   const compiled& get(const std::string& key, const std::function<ir::function()>& make_ir, const target& t,
                       bool* built = nullptr);
+  // get() without waiting for NVRTC (issue #26): the kernel for `key` if it is built, or if its cubin is in the jit
+  // caches (translated and loaded now: passes, codegen and a file read); else null, with its NVRTC compile and load
+  // queued once on the background pool (background.hpp), which stores it here when done. A GPU target only. A
+  // get() of a key in flight waits for it instead of compiling again; a background compile that failed is
+  // compiled again by the next get(), which raises its error.
+  const compiled* get_or_start(const std::string& key, const std::function<ir::function()>& make_ir, const target& t);
+  // Keys whose compile is queued or running in the background.
+  std::size_t in_flight() const;
   std::size_t size() const;
 
  private:
+  struct flight;
   mutable std::mutex m_;
   std::unordered_map<std::string, std::shared_ptr<const compiled>> entries_;  // node-based: stable
+  std::unordered_map<std::string, std::shared_ptr<flight>> flights_;
+  const compiled& store(const std::string& key, std::shared_ptr<const compiled> c);
 };
 
 }  // namespace tegula::kernel

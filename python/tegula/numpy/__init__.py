@@ -154,8 +154,39 @@ def last_kernel():
 def kernel_stats():
     """Counts of array kernels built, cache hits and launches in this process, and the host nanoseconds of the
     engine's phases: plan_ns (planning), lookup_ns (kernel cache hits), build_ns (IR to GPU code), launch_ns
-    (argument packing and the launch; on the CPU without the interpreter's run of the kernel)."""
+    (argument packing and the launch; on the CPU without the interpreter's run of the kernel); vm_launches (runs on
+    the array VM, counted in launches too) and background_starts (fused kernels a first run left compiling in the
+    background)."""
     return _core._tegula.array_stats()
+
+
+def background_compile(enabled=None):
+    """Whether the first run of an expression on a GPU may run on the array VM (one precompiled kernel that evaluates
+    any elementwise expression or reduction) while its fused kernel compiles in the background, rather than wait
+    for NVRTC. On by default; TEGULA_BACKGROUND_COMPILE=0 turns it off for the process, background_compile(False)
+    from here on (first runs then wait for their compile: reproducible timings). Returns the setting before the
+    call; also usable as `with background_compile(False): ...`."""
+    prev = _core._tegula.array_vm_mode()
+    if enabled is not None:
+        _core._tegula.set_array_vm_mode("first" if enabled else "never")
+
+    class _Restore:
+        def __bool__(self):
+            return prev != "never"
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            _core._tegula.set_array_vm_mode(prev)
+
+    return _Restore()
+
+
+def wait_for_compiles():
+    """Blocks until every fused kernel compiling in the background has been built, so that the runs after it use
+    fused kernels (benchmarks call it after their warm-up)."""
+    _core._tegula.array_wait_compiles()
 
 
 class _Info:
