@@ -56,6 +56,7 @@ const array_kernel& get_kernel(const std::string& key, device_kind device, rt::d
     t.arrays = kernel::declared_layouts(args);
     t.long_bodies_fewer_groups = true;  // long fused graphs keep their values in registers
     t.program_name = "tegula_array.cu";
+    t.made_by = jit::component::array;
     k = &c.kernels.get(full, make_ir, t);
   }
   c.last.store(k, std::memory_order_relaxed);

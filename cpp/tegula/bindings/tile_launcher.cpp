@@ -223,6 +223,7 @@ class tile_launcher {
     t.cluster = cluster_;
     t.keep_stages = true;
     t.nvrtc = compile_interruptibly;
+    t.made_by = jit::component::tile;
     nb::list specs;
     std::size_t next = 0;
     for (std::size_t i = 0; i < is_constant_.size(); ++i) {

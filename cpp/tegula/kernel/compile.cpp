@@ -59,6 +59,8 @@ std::shared_ptr<const compiled> compile(const ir::function& fn, const target& t)
   r.name = t.program_name.empty() ? c->fn.name + ".cu" : t.program_name;
   r.arch = c->arch;
   r.arch_specific = c->source.arch_specific;
+  r.made_by = t.made_by;
+  r.kernel_name = c->source.name;
   std::shared_ptr<const jit::compiled> done = t.nvrtc ? t.nvrtc(r) : jit::compile(r);
   // Profiles name a compile by its kernel, as they name its launches.
   rt::prof::record_compile(c->source.name, done->seconds, jit::outcome_name(done->outcome));
