@@ -5,7 +5,8 @@ use: tegula.core (CUDA runtime and JIT compiler). tegula.cache_info() and the ot
 tegula.core's, for the on-disk compile cache.
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
+
 __all__ = ["core", "tile", "numpy", "math", "torch", "explain", "profile", "Profile", "nvtx_range", "TegulaError", "CUDAError", "CompileError", "DriverNotFoundError", "CacheError",
            "cache_info", "cache_entries", "cache_clear", "cache_prune", "cache_export", "cache_import"]
 

@@ -58,6 +58,8 @@ def _cache(args) -> int:
         return _CACHE_ACTIONS[args.action](args, core)
     except (ValueError, TypeError, FileNotFoundError, _tegula.CacheError) as e:
         raise CommandError(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__) from None
+    except BrokenPipeError:
+        raise  # a closed output pipe: _run ends quietly
     except OSError as e:
         raise CommandError(f"{e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}") from None
 

@@ -27,6 +27,7 @@ import zlib
 from typing import NamedTuple
 
 from .. import _tegula
+from .._version import __version__
 
 BUNDLE_FORMAT = "tegula-cache-bundle"
 BUNDLE_FORMAT_VERSION = 1
@@ -118,8 +119,6 @@ def _nvrtc_version() -> str:
 
 
 def _tegula_version() -> str:
-    from .. import __version__
-
     return __version__
 
 
