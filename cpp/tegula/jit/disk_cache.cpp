@@ -126,7 +126,7 @@ bool is_entry_name(const std::string& name) {
   return name.size() == 68 && name.compare(64, 4, ".bin") == 0 && is_key(name.substr(0, 64));
 }
 
-// The whole file at path, or nullopt (missing, unreadable, not a plain file). `st` gets its stat.
+// The file at path (its first `limit` bytes), or nullopt (missing, unreadable, not a plain file). `st` gets its stat.
 std::optional<std::string> read_file(const std::string& path, struct stat& st, std::size_t limit = ~std::size_t(0)) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
@@ -144,6 +144,13 @@ void remove_if_unchanged(const std::string& path, const struct stat& seen) {
   struct stat now;
   if (::stat(path.c_str(), &now) == 0 && now.st_dev == seen.st_dev && now.st_ino == seen.st_ino)
     ::unlink(path.c_str());
+}
+
+// What the entry file at path says about itself (unknown when it cannot say: format 1, or damaged).
+entry_meta meta_at(const std::string& path) {
+  struct stat st;
+  std::optional<std::string> head = read_file(path, st, max_head_size);
+  return head ? peek_meta(*head).value_or(entry_meta{}) : entry_meta{};
 }
 
 double mtime_of(const struct stat& st) { return double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) * 1e-9; }
@@ -278,10 +285,7 @@ std::vector<cache_entry> disk_cache::list(std::optional<component> only) {
   if (!ready()) return entries;
   for_each_file(root_, [&](const std::string& path, const std::string& name, const struct stat& st) {
     if (!is_entry_name(name)) return;
-    cache_entry e{name.substr(0, 64), std::uint64_t(st.st_size), mtime_of(st), {}};
-    struct stat opened;
-    if (std::optional<std::string> head = read_file(path, opened, max_head_size))
-      e.meta = peek_meta(*head).value_or(entry_meta{});
+    cache_entry e{name.substr(0, 64), std::uint64_t(st.st_size), mtime_of(st), meta_at(path)};
     if (!only || e.meta.made_by == *only) entries.push_back(std::move(e));
   });
   std::sort(entries.begin(), entries.end(),
@@ -305,12 +309,7 @@ std::size_t disk_cache::clear(std::optional<component> only) {
   for_each_file(root_, [&](const std::string& path, const std::string& name,
                            const struct stat& st) {
     if (is_entry_name(name)) {
-      if (only) {
-        struct stat opened;
-        std::optional<std::string> head = read_file(path, opened, max_head_size);
-        entry_meta meta = head ? peek_meta(*head).value_or(entry_meta{}) : entry_meta{};
-        if (meta.made_by != *only) return;
-      }
+      if (only && meta_at(path).made_by != *only) return;
       if (::unlink(path.c_str()) == 0) ++removed;
     } else if (name.rfind(".tmp-", 0) == 0 && now - st.st_mtime > stale_temp_seconds) {
       ::unlink(path.c_str());  // left by a writer that died
