@@ -1,4 +1,5 @@
-"""The `tegula` command: `tegula info`, `tegula cache {ls,size,clear}`, `tegula explain` and `tegula profile`.
+"""The `tegula` command: `tegula info`, `tegula cache {ls,size,clear,prune,export,import}`, `tegula explain` and
+`tegula profile`.
 
 Errors of the command itself (a missing file, a bad --args, a kernel that does not compile) are one line on
 stderr, "tegula COMMAND: message", and exit code 2; a profiled script's own exceptions keep their traceback. Output
@@ -38,31 +39,83 @@ def _info(_args) -> int:
         print(f"NVRTC: not available ({str(e).splitlines()[0]})")
     c = _tegula.cache_info()
     state = "enabled" if c["enabled"] else f"disabled: {c['disabled_reason']}"
-    print(f"compile cache: {c['directory']} ({state})")
+    limit = _human(c["max_size"]) if c["max_size"] else "none"
+    print(f"compile cache: {c['directory']} ({state}; size limit {limit})")
     return 0
 
 
 def _human(n: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return str(n)
+    from tegula import _tegula
+
+    return _tegula.format_byte_size(n)
 
 
 def _cache(args) -> int:
-    from tegula import _tegula
+    """`tegula cache ACTION`: the tegula.core cache_* functions, with their errors as one line."""
+    from tegula import _tegula, core
 
-    if args.action == "ls":
-        entries = sorted(_tegula.cache_entries(), key=lambda e: e[2])
-        for key, size, mtime in entries:
-            print(f"{key}  {_human(size):>10}  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(mtime))}")
-        print(f"{len(entries)} entries, {_human(sum(e[1] for e in entries))} in {_tegula.cache_info()['directory']}")
-    elif args.action == "size":
-        print(_tegula.cache_size())
-    elif args.action == "clear":
-        print(f"removed {_tegula.cache_clear()} entries from {_tegula.cache_info()['directory']}")
+    try:
+        return _CACHE_ACTIONS[args.action](args, core)
+    except (ValueError, TypeError, FileNotFoundError, _tegula.CacheError) as e:
+        raise CommandError(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__) from None
+    except BrokenPipeError:
+        raise  # a closed output pipe: _run ends quietly
+    except OSError as e:
+        raise CommandError(f"{e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}") from None
+
+
+def _cache_ls(args, core) -> int:
+    entries = core.cache_entries(args.component)
+    if entries:
+        print(f"{'key':64}  {'component':9}  {'arch':10}  {'size':>10}  {'last use':19}  name")
+    for e in entries:
+        used = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(e.last_used))
+        print(f"{e.key}  {e.component:9}  {e.arch or '-':10}  {_human(e.size):>10}  {used}  {e.name or '-'}")
+    which = f" {args.component}" if args.component else ""
+    print(f"{len(entries)}{which} entries, {_human(sum(e.size for e in entries))} in {core.cache_info()['directory']}")
     return 0
+
+
+def _cache_size(args, core) -> int:
+    info = core.cache_info()
+    limit = _human(info["max_size"]) if info["max_size"] else "none"
+    print(f"{info['size']} bytes ({_human(info['size'])}) in {info['entries']} entries, limit {limit}")
+    for component, c in info["by_component"].items():
+        print(f"  {component:9} {c['size']:>12} bytes ({_human(c['size'])}) in {c['entries']} entries")
+    return 0
+
+
+def _cache_clear(args, core) -> int:
+    which = f"{args.component} " if args.component else ""
+    print(f"removed {core.cache_clear(args.component)} {which}entries from {core.cache_info()['directory']}")
+    return 0
+
+
+def _cache_prune(args, core) -> int:
+    r = core.cache_prune(args.max_size)
+    print(f"removed {r['removed']} entries ({_human(r['freed'])}); {_human(r['size'])} left in "
+          f"{core.cache_info()['directory']}")
+    return 0
+
+
+def _cache_export(args, core) -> int:
+    m = core.cache_export(args.file, args.component)
+    size = sum(e["size"] for e in m["entries"])
+    arches = ", ".join(m["arches"]) or "none"
+    print(f"exported {len(m['entries'])} entries ({_human(size)}; arches {arches}; tegula {m['tegula']}, "
+          f"NVRTC {m['nvrtc']}) to {args.file}")
+    return 0
+
+
+def _cache_import(args, core) -> int:
+    r = core.cache_import(args.file)
+    print(f"imported {r['installed']} entries from {args.file} ({r['present']} already present) into "
+          f"{core.cache_info()['directory']}")
+    return 0
+
+
+_CACHE_ACTIONS = {"ls": _cache_ls, "size": _cache_size, "clear": _cache_clear, "prune": _cache_prune,
+                  "export": _cache_export, "import": _cache_import}
 
 
 def _load_kernel(target):
@@ -173,8 +226,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tegula", description="tegula: native Python for NVIDIA GPUs")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("info", help="driver, devices, NVRTC and the compile cache").set_defaults(run=_info)
-    cache = sub.add_parser("cache", help="inspect or clear the on-disk compile cache")
-    cache.add_argument("action", choices=("ls", "size", "clear"))
+    cache = sub.add_parser("cache", help="the on-disk compile cache: list, size, clear, prune, export, import")
+    actions = cache.add_subparsers(dest="action", required=True, metavar="ACTION")
+    component = dict(default=None, metavar="C",
+                     help="only entries of this component: program, tile, array, cub, other or unknown")
+    actions.add_parser("ls", help="key, component, arch, size, last use and name of each entry "
+                       "(least recently used first)").add_argument("--component", **component)
+    actions.add_parser("size", help="bytes in all, and by component")
+    actions.add_parser("clear", help="remove the entries").add_argument("--component", **component)
+    prune = actions.add_parser("prune", help="remove least recently used entries until the cache fits")
+    prune.add_argument("--max-size", required=True, metavar="SIZE",
+                       help="e.g. 500M or 2G (K, M, G, T: powers of 1024), or bytes")
+    export = actions.add_parser("export", help="write the entries to a .tgz bundle (with a manifest) for another "
+                                "machine or container with this tegula and NVRTC")
+    export.add_argument("file", metavar="FILE.tgz")
+    export.add_argument("--component", **component)
+    imp = actions.add_parser("import", help="check a bundle (versions, names, checksums) and install its entries")
+    imp.add_argument("file", metavar="FILE.tgz")
     cache.set_defaults(run=_cache)
     ex = sub.add_parser("explain", help="what a kernel compiles to and what it costs: IR after each pass, CUDA, PTX, "
                         "SASS, registers, spills, shared memory, occupancy")

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -157,12 +158,38 @@ TEST(Compiler, UndecodablePayloadIsRecompiled) {
   TEGULA_REQUIRE_NVRTC();
   compile_request r = axpy("undecodable");
   std::string key = cache_key(r);
-  default_disk_cache().put(key, "not a compile result");  // a valid entry, a bad payload
+  default_disk_cache().put(key, "not a compile result", {});  // a valid entry, a bad payload
   auto c = compile(r);
   EXPECT_EQ(c->outcome, cache_outcome::compiled);
   EXPECT_EQ(c->result->code.substr(0, 4), "\x7f" "ELF");
   clear_memory_cache();
   EXPECT_EQ(compile(r)->outcome, cache_outcome::disk_hit);
+}
+
+TEST(Compiler, EntryRecordsWhoMadeItButTheKeyDoesNot) {
+  TEGULA_REQUIRE_NVRTC();
+  compile_request r = axpy("described");
+  r.made_by = component::cub;
+  r.kernel_name = "cub: axpy";
+  r.arch = 80;
+  compile_request other = r;
+  other.made_by = component::program;
+  other.kernel_name = "something else";
+  EXPECT_EQ(cache_key(r), cache_key(other));  // a description, not part of the content address
+  std::string key = compile(r)->key;
+  std::vector<cache_entry> listed = default_disk_cache().list(component::cub);
+  auto it = std::find_if(listed.begin(), listed.end(), [&](const cache_entry& e) { return e.key == key; });
+  ASSERT_NE(it, listed.end());
+  EXPECT_EQ(it->meta.name, "cub: axpy");
+  EXPECT_EQ(it->meta.arch, "sm_80");
+  compile_request ptx = axpy("described ptx");
+  ptx.kind = target::ptx;
+  std::string ptx_key = compile(ptx)->key;
+  listed = default_disk_cache().list(component::other);  // the default maker
+  it = std::find_if(listed.begin(), listed.end(), [&](const cache_entry& e) { return e.key == ptx_key; });
+  ASSERT_NE(it, listed.end());
+  EXPECT_EQ(it->meta.name, ptx.name);  // no kernel_name: the program name
+  EXPECT_EQ(it->meta.arch, "compute_90");
 }
 
 TEST(Compiler, ConcurrentCompilesOfOneKeyAgree) {

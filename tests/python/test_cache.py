@@ -66,8 +66,8 @@ def test_cli_cache_commands(cache_dir):
     env = {"TEGULA_CACHE_DIR": cache_dir}
     ls = run_python("from tegula.cli import main; main(['cache', 'ls'])", env).stdout
     assert "1 entries" in ls
-    size = int(run_python("from tegula.cli import main; main(['cache', 'size'])", env).stdout)
-    assert size == os.path.getsize(entries(cache_dir)[0])
+    size = run_python("from tegula.cli import main; main(['cache', 'size'])", env).stdout
+    assert int(size.split()[0]) == os.path.getsize(entries(cache_dir)[0]) and "program" in size
     cleared = run_python("from tegula.cli import main; main(['cache', 'clear'])", env).stdout
     assert "removed 1 entries" in cleared and entries(cache_dir) == []
 

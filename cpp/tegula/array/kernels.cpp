@@ -40,6 +40,7 @@ kernel::target kernel_target(const std::vector<codegen::array_spec>& layouts, rt
   t.arrays = layouts;
   t.long_bodies_fewer_groups = true;  // long fused graphs keep their values in registers
   t.program_name = "tegula_array.cu";
+  t.made_by = jit::component::array;
   return t;
 }
 

@@ -217,6 +217,8 @@ bool available(rt::device& gpu, std::string* why) {
             r.source = cv::source(arch);
             r.name = "tegula_vm.cu";
             r.arch = arch;
+            r.made_by = jit::component::array;
+            r.kernel_name = "tegula_vm";
             auto done = jit::compile(r);
             install(*state, done->result->code);
           } catch (const std::exception& e) {

@@ -1,7 +1,10 @@
-// Bindings for support/: the Python exception types and the translator from tegula::error.
+// Bindings for support/: the Python exception types and the translator from tegula::error, the configuration, sizes.
 #include <nanobind/stl/string.h>
 
+#include <optional>
+
 #include "tegula/bindings/bind_support.hpp"
+#include "tegula/support/byte_size.hpp"
 #include "tegula/support/config.hpp"
 #include "tegula/support/error.hpp"
 
@@ -108,11 +111,18 @@ void bind_support(nb::module_& m) {
 
   m.def("add_library_dir", &add_library_dir, nb::arg("path"),
         "Searches `path` for CUDA libraries (NVRTC, cuBLAS, ...) before the system paths.");
+  m.def("parse_byte_size", [](const std::string& text) -> nb::object {
+    std::optional<std::uint64_t> n = parse_byte_size(text);
+    if (!n) return nb::none();
+    return nb::int_(*n);
+  }, nb::arg("text"), "Bytes of a size such as '500M' or '2G' (powers of 1024), or None.");
+  m.def("format_byte_size", &format_byte_size, nb::arg("bytes"));
   m.def("config", [] {
     const config& c = get_config();
     nb::dict d;
     d["cache_dir"] = c.cache_dir;
     d["disk_cache"] = c.disk_cache;
+    d["cache_max_size"] = c.cache_max_size;
     d["interpret"] = c.interpret;
     d["log_level"] = c.log_level;
     nb::list homes;

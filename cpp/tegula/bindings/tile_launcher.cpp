@@ -231,6 +231,7 @@ class tile_launcher {
     t.cluster = cluster_;
     t.keep_stages = true;
     t.nvrtc = compile_interruptibly;
+    t.made_by = jit::component::tile;
     return t;
   }
 

@@ -9,6 +9,7 @@
 #include "tegula/jit/disk_cache.hpp"
 #include "tegula/jit/result_codec.hpp"
 #include "tegula/support/config.hpp"
+#include "tegula/support/error.hpp"
 #include "tegula/support/sha256.hpp"
 
 namespace tegula::jit {
@@ -48,6 +49,15 @@ std::shared_ptr<const compiled> make_compiled(std::string key, compile_result re
   c->outcome = outcome;
   c->seconds = seconds_since(start);
   return c;
+}
+
+// What the disk cache records about the entry of `r`.
+entry_meta meta_of(const compile_request& r) {
+  entry_meta m;
+  m.made_by = r.made_by;
+  m.name = r.kernel_name.empty() ? r.name : r.kernel_name;
+  m.arch = str(r.kind == target::cubin ? "sm_" : "compute_", r.arch, r.arch_specific ? "a" : "");
+  return m;
 }
 
 }  // namespace
@@ -116,7 +126,7 @@ std::shared_ptr<const compiled> compile(const compile_request& request) {
     nvtx_range range("tegula compile " + request.name);
     return nvrtc_compile(request);
   }();
-  if (use_disk) default_disk_cache().put(key, encode_result(result));
+  if (use_disk) default_disk_cache().put(key, encode_result(result), meta_of(request));
   auto entry = make_compiled(std::move(key), std::move(result), cache_outcome::compiled, start);
   remember(entry);
   return entry;

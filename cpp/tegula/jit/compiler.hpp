@@ -20,7 +20,8 @@ struct compiled {
 const char* outcome_name(cache_outcome o);
 
 // Key = sha256 over NVRTC version, source, program name (it appears in the log and line info), options, headers (names and contents), name
-// expressions, arch, arch_specific and target. The same request always gives the same key.
+// expressions, arch, arch_specific and target (not made_by or kernel_name: they only describe the entry). The same
+// request always gives the same key.
 std::string cache_key(const compile_request& request);
 
 // Looks up the memory cache, then the disk cache (if enabled and safe), else compiles and stores

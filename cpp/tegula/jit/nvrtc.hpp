@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "tegula/jit/cache_entry.hpp"
+
 namespace tegula::jit {
 
 enum class target { cubin, ptx };
@@ -17,6 +19,9 @@ struct compile_request {
   int arch = 90;               // compute capability as major*10+minor: 90 -> sm_90 / compute_90
   bool arch_specific = false;  // true -> sm_90a (needed for wgmma and setmaxnreg)
   target kind = target::cubin;
+  // Not in the key: what the disk cache records about the entry (`tegula cache ls`). Each caller says who it is.
+  component made_by = component::other;
+  std::string kernel_name;  // the readable name listed; "" -> `name`
 };
 
 struct compile_result {

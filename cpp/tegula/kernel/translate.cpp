@@ -46,6 +46,8 @@ translation generate(ir::function post_pass, const target& t, int arch) {
   jit::compile_request& r = tr.request;
   r.source = tr.source.source;
   r.name = t.program_name.empty() ? tr.fn.name + ".cu" : t.program_name;
+  r.made_by = t.made_by;
+  r.kernel_name = tr.source.name;
   r.arch = arch;
   r.arch_specific = tr.source.arch_specific;
   return tr;

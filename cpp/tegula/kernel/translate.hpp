@@ -28,6 +28,7 @@ struct target {
   int cluster = 1;                          // tensor-core blocks per cluster (1 or 2)
   bool long_bodies_fewer_groups = false;    // the array engine's codegen option (codegen/cuda.hpp)
   std::string program_name;                 // NVRTC's program name; "" -> "<kernel name>.cu"
+  jit::component made_by = jit::component::other;  // who the disk cache lists as the entry's maker (tile, array)
   bool keep_stages = false;                 // keep the printed IR after every pass (translation::stages)
   bool dump_locations = false;              // ... with source locations
   nvrtc_function nvrtc;                     // null: jit::compile

@@ -53,6 +53,8 @@ std::shared_ptr<rt::object_code> compile_nvrtc(const std::string& source, const 
   }
   r.name_expressions = names;
   r.arch = arch;
+  r.made_by = jit::component::cub;
+  r.kernel_name = label;
   auto compiled = jit::compile(r);
   rt::prof::record_compile(label, compiled->seconds, jit::outcome_name(compiled->outcome));
   return std::make_shared<rt::object_code>(compiled->result->code, rt::object_code::kind::cubin,

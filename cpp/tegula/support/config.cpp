@@ -3,6 +3,9 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <optional>
+
+#include "tegula/support/byte_size.hpp"
 
 namespace tegula {
 namespace {
@@ -28,6 +31,14 @@ config read_config() {
     else c.cache_dir = "/tmp/tegula-cache";
   }
   c.disk_cache = !env_flag("TEGULA_DISABLE_CACHE");
+  std::string max_size = env("TEGULA_CACHE_MAX_SIZE");
+  if (max_size == "none" || max_size == "unlimited") {
+    c.cache_max_size = 0;
+  } else if (!max_size.empty()) {
+    std::optional<std::uint64_t> bytes = parse_byte_size(max_size);
+    if (bytes) c.cache_max_size = *bytes;
+    else c.cache_max_size_invalid = max_size;  // reported by the cache, which knows how to warn
+  }
   c.interpret = env_flag("TEGULA_INTERPRET");
   const std::string bg = env("TEGULA_BACKGROUND_COMPILE");
   c.background_compile = bg.empty() || env_flag("TEGULA_BACKGROUND_COMPILE");

@@ -138,6 +138,7 @@ const ::tegula::kernel::compiled& kernel::specialization(const std::vector<argum
   ::tegula::kernel::target t;
   t.device = dev;
   t.arrays = ::tegula::kernel::declared_layouts(kernel_arguments(args));
+  t.made_by = ::tegula::jit::component::tile;
   return cache_.get(key, [&] { return build(args); }, t);
 }
 

@@ -1,7 +1,8 @@
 """tegula.core: the CUDA runtime (devices, streams, events, memory, modules, launch) and JIT.
 
 Names follow cuda.core where it has them: Device, Stream, Event, Buffer, Program,
-ProgramOptions, ObjectCode, Kernel, LaunchConfig, launch(stream, config, kernel, *args).
+ProgramOptions, ObjectCode, Kernel, LaunchConfig, launch(stream, config, kernel, *args). The one on-disk compile
+cache of every component: cache_info, cache_entries, cache_clear, cache_prune, cache_export, cache_import (_cache).
 """
 from .. import _libs, _tegula
 from .._tegula import (
@@ -21,6 +22,16 @@ from .._tegula import (
     driver_info,
     launch,
 )
+from ._cache import (
+    CacheEntry,
+    cache_clear,
+    cache_components,
+    cache_entries,
+    cache_export,
+    cache_import,
+    cache_info,
+    cache_prune,
+)
 from ._collectives import Communicator
 from ._program import Program, ProgramOptions
 
@@ -30,4 +41,6 @@ __all__ = [
     "Buffer", "CacheError", "Communicator", "CompileError", "CUDAError", "Device", "DriverNotFoundError", "Event",
     "Kernel", "LaunchConfig", "ObjectCode", "Program", "ProgramOptions", "Stream", "TegulaError",
     "device_count", "driver_info", "launch",
+    "CacheEntry", "cache_clear", "cache_components", "cache_entries", "cache_export", "cache_import", "cache_info",
+    "cache_prune",
 ]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from typing import Iterable, Mapping, Sequence
 
 from .. import _tegula
@@ -18,6 +19,9 @@ def _toolkit_include_dirs():
 
 
 _TOOLKIT_INCLUDES = None
+# The name of the first kernel defined in a source (`__global__ void NAME(`, any qualifiers between).
+_FIRST_KERNEL = re.compile(r"__global__\s+(?:(?:__launch_bounds__\s*\([^)]*\)|[\w:<>]+)\s*)*?void\s+"
+                           r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(")
 
 
 def _parse_arch(arch) -> tuple[int, bool]:
@@ -115,12 +119,21 @@ class Program:
         arch, specific = self._arch()
         if target_type is None:
             target_type = "cubin" if self._has_device() else "ptx"
+        names = list(name_expressions)
         obj, info = _tegula.compile(self.code, self.name, self.options.to_nvrtc(), list(self.headers.items()),
-                                    list(name_expressions), arch, specific, target_type)
+                                    names, arch, specific, target_type, "program", self._kernel_name(names))
         self.last_compile = info
         if logs is not None and info["log"]:
             logs.write(info["log"])
         return obj
+
+    def _kernel_name(self, name_expressions):
+        """What `tegula cache ls` lists for this program: its first name expression, else its first kernel's name,
+        else the program name."""
+        if name_expressions:
+            return name_expressions[0]
+        m = _FIRST_KERNEL.search(self.code)
+        return m.group(1) if m else self.name
 
     def _arch(self):
         if self.options.arch is not None:
