@@ -270,15 +270,32 @@ def for_array(x, arch=None):
     if not getattr(x, "_pending", False):
         raise ValueError("explain(x) needs a pending (not yet computed) tegula.numpy array: x is already in memory, "
                          "so no kernel is left to explain; explain the expression before using its value")
-    x._materialize()
+    vm_text, vm_why = _tegula.array_vm_program(x)  # what a first run on the array VM executes (issue #26)
+    mode = _tegula.array_vm_mode()
+    _tegula.set_array_vm_mode("never")  # the report is of the fused kernel: build it now
+    try:
+        x._materialize()
+    finally:
+        _tegula.set_array_vm_mode(mode)
     t = _tegula.array_last_translation(int(arch or default_arch()))
     if t is None:
         raise RuntimeError("no array kernel ran for x")
     notes = []
+    first = "first run" if x._device_id >= 0 else "first run on a GPU"
+    if mode == "never":
+        notes.append(f"{first}: waits for this kernel's compile (background compilation is off)")
+    elif vm_text is not None:
+        n = vm_text.count("\n")
+        notes.append(f"{first}: the array VM ({n} instructions: report.vm_program) while this kernel compiles in the "
+                     "background" + (" (TEGULA_ARRAY_VM=always: every run)" if mode == "always" else ""))
+    else:
+        notes.append(f"{first}: waits for this kernel's compile (the array VM does not run it: {vm_why})")
     if not _tegula.array_last_kernel()[1]:  # it ran on the interpreter: no GPU code was made
         notes.append("x lives on the CPU interpreter: the CUDA shown is what a GPU runs for operands laid out as "
                      "x's are")
-    return _report(t.kernel_name, t, notes, stages=[("final", t.ir.print())])
+    report = _report(t.kernel_name, t, notes, stages=[("final", t.ir.print())])
+    report.vm_program = vm_text  # the array VM's program of the same plan (None where it has none)
+    return report
 
 
 def for_program(program, kernel_name=None):

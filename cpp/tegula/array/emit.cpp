@@ -434,13 +434,12 @@ std::optional<ir::function> emit_body(const plan& p, std::string* why) {
     if (why) *why = reason;
     return std::nullopt;
   };
-  if (p.shape == kernel_shape::scan_loop) return refuse("a scan");
   const node& root = *p.order.back();
-  if (p.row_result && root.kind != node_kind::reduce) return refuse("an expression of full reductions");
-  for (const auto& n : p.order) {
+  for (const auto& n : p.order)
     if (n->kind == node_kind::scan) return refuse("a scan");
+  for (const auto& n : p.order)
     if (n->kind == node_kind::reduce && n != p.order.back()) return refuse("a reduction inside the expression");
-  }
+  if (p.row_result && root.kind != node_kind::reduce) return refuse("an expression of full reductions");
   if (root.kind == node_kind::reduce && (root.op == op_kind::argmax || root.op == op_kind::argmin))
     return refuse("argmax / argmin");
   if (root.kind == node_kind::reduce && ir::is_complex(root.compute)) return refuse("a complex reduction");

@@ -22,16 +22,6 @@ from .._tegula import (
     driver_info,
     launch,
 )
-from ._cache import (
-    CacheEntry,
-    cache_clear,
-    cache_components,
-    cache_entries,
-    cache_export,
-    cache_import,
-    cache_info,
-    cache_prune,
-)
 from ._collectives import Communicator
 from ._program import Program, ProgramOptions
 
@@ -44,3 +34,21 @@ __all__ = [
     "CacheEntry", "cache_clear", "cache_components", "cache_entries", "cache_export", "cache_import", "cache_info",
     "cache_prune",
 ]
+
+
+# The cache functions (_cache) load at first use: their bundle code imports tarfile, json, hashlib and tempfile,
+# which `import tegula.numpy` (through tegula.core) should not pay for (tests/python/test_lazy_import.py).
+_CACHE_NAMES = ("CacheEntry", "cache_clear", "cache_components", "cache_entries", "cache_export", "cache_import",
+                "cache_info", "cache_prune")
+
+
+def __getattr__(name):
+    if name in _CACHE_NAMES:
+        from . import _cache
+
+        return getattr(_cache, name)
+    raise AttributeError(f"module 'tegula.core' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_CACHE_NAMES))
