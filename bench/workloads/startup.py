@@ -76,6 +76,80 @@ except ImportError:
 '''
 
 
+# The first result of a small NumPy program in a new process (issue #26): arange, sin/cos, a sum and a 512x256
+# softmax. {np} is the library's module; the child prints seconds from its first line to the result, in process.
+FIRST_RESULT_CHILD = '''
+import json, time
+t0 = time.perf_counter()
+{imports}
+x = np.arange(1 << 16, dtype=np.float32) / 4096
+y = np.sin(x) * np.cos(x) + 1
+s = float(y.sum())
+a = np.arange(512 * 256, dtype=np.float32).reshape(512, 256) / 1000
+e = np.exp(a - a.max(axis=1, keepdims=True))
+p = e / e.sum(axis=1, keepdims=True)
+v = float(p[7, 9])
+t = time.perf_counter() - t0
+{tail}
+print(json.dumps({{"first_result_s": t, "sum": s, "p": v}}))
+'''
+TORCH_FIRST_RESULT_CHILD = '''
+import json, time
+t0 = time.perf_counter()
+import torch
+x = torch.arange(1 << 16, dtype=torch.float32, device="cuda") / 4096
+y = torch.sin(x) * torch.cos(x) + 1
+s = float(y.sum())
+a = torch.arange(512 * 256, dtype=torch.float32, device="cuda").reshape(512, 256) / 1000
+e = torch.exp(a - a.amax(dim=1, keepdim=True))
+p = e / e.sum(dim=1, keepdim=True)
+v = float(p[7, 9])
+t = time.perf_counter() - t0
+print(json.dumps({"first_result_s": t, "sum": s, "p": v}))
+'''
+FIRST_RESULT = {
+    "tegula.numpy": ("import tegula.numpy as np", "", "TEGULA_CACHE_DIR"),
+    "cupy": ("import cupy as np", "", "CUPY_CACHE_DIR"),
+    "torch": (None, "", None),
+}
+
+
+def _first_result(ctx):
+    """First result of FIRST_RESULT_CHILD in new processes, cold (an empty cache directory) and warm (the same one
+    again), in process time from the child's first line (interpreter start excluded: the python row)."""
+    if ctx.dev is None:
+        raise Skip(ctx.gpu_reason)
+    rows = []
+    n = ctx.pick(3, 2)
+    for impl, (imports, tail, cache_env) in FIRST_RESULT.items():
+        mod = impl.split(".")[0]
+
+        def one(impl=impl, imports=imports, tail=tail, cache_env=cache_env, mod=mod):
+            _require_module(mod)
+            code = TORCH_FIRST_RESULT_CHILD if imports is None else FIRST_RESULT_CHILD.format(imports=imports, tail=tail)
+            dirs, cold, warm = [], [], []
+            try:
+                for _ in range(n):
+                    dirs.append(tempfile.mkdtemp(prefix="tegula-bench-first-"))
+                    env = {cache_env: dirs[-1]} if cache_env else None
+                    _, out = process_wall_s(code, env=env, repeat=1)
+                    cold.append(json.loads(out.strip().splitlines()[-1])["first_result_s"])
+                    _, out = process_wall_s(code, env=env, repeat=1)
+                    warm.append(json.loads(out.strip().splitlines()[-1])["first_result_s"])
+            finally:
+                for d in dirs:
+                    shutil.rmtree(d, ignore_errors=True)
+            bars = (dict(bar=0.30, ratio_vs=["cupy", "torch"]), dict(bar=0.20, ratio_vs=["cupy", "torch"])) \
+                if impl == "tegula.numpy" else ({}, {})
+            return [row(W, impl, "first_result_cold_s", median(cold), "s", **bars[0],
+                        note="new process, empty cache: arange, sin*cos, sum, 512x256 softmax (in-process time)"),
+                    row(W, impl, "first_result_warm_s", median(warm), "s", **bars[1],
+                        note="the same program again with that cache (in-process time)")]
+
+        rows += guarded(W, impl, one)
+    return rows
+
+
 def _bench_dir():
     import os
 
@@ -190,6 +264,7 @@ def _cache_hit(ctx):
 
 def run(ctx):
     rows = _imports(ctx)
+    rows += guarded(W, "tegula.numpy", lambda: _first_result(ctx))
     rows += _new_process(ctx)
     rows += guarded(W, "tegula", lambda: _cache_hit(ctx))
     return rows
