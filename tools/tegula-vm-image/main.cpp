@@ -1,6 +1,6 @@
 // tegula-vm-image DIR: builds the array VM's images (codegen/vm_source.hpp) with NVRTC -- cubins for sm_80 and
-// sm_90, PTX for newer GPUs -- into DIR under the names array/vm.cpp looks for (they carry the opcode table's hash),
-// removes images of other tables there, and writes DIR/tegula_vm.stamp. Without NVRTC it writes only the stamp
+// sm_90, PTX for newer GPUs -- into DIR under the names array/vm.cpp looks for (they carry their sources' hash),
+// removes images of other sources there, and writes DIR/tegula_vm.stamp. Without NVRTC it writes only the stamp
 // (tegula then compiles the VM on first use, through the disk cache) and says so.
 #include <chrono>
 #include <cstdio>

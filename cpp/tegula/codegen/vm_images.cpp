@@ -1,17 +1,26 @@
 // The array VM's packaged image names (see vm_images.hpp).
 #include "tegula/codegen/vm_images.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
-#include "tegula/codegen/vm_opcodes.hpp"
+#include "tegula/codegen/vm_source.hpp"
 
 namespace tegula::codegen::vm {
 namespace {
 
+// The images' names carry a hash of the sources they are built from (which hold the opcode table's hash): an image
+// of another source is never loaded.
 std::string prefix() {
-  char hash[17];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(table_hash()));
-  return std::string("tegula_vm-") + hash + "-";
+  static const std::string p = [] {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (const auto& s : {source(80), source(90)})
+      for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(h));
+    return std::string("tegula_vm-") + hash + "-";
+  }();
+  return p;
 }
 
 }  // namespace

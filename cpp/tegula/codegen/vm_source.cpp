@@ -121,7 +121,13 @@ const char* kernels_text = R"(__device__ __forceinline__ void tg_vm_run(const tg
 extern "C" __global__ void __launch_bounds__(TG_VM_THREADS) tg_vm_map(const __grid_constant__ tg_vm_params P) {
   const long long total = P.B * P.R * P.C;
   tg_slot r[TG_VM_REGS];
-  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+  const long long step = (long long)gridDim.x * blockDim.x;
+  if (P.R == 1 && P.B == 1) {  // a flat space: the element is the column (no 64-bit divisions)
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step)
+      tg_vm_run(P, r, 0, 0, e, nullptr);
+    return;
+  }
+  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
     const long long col = e % P.C, t = e / P.C, row = t % P.R, b = t / P.R;
     tg_vm_run(P, r, b, row, col, nullptr);
   }
