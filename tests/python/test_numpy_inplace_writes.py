@@ -282,7 +282,9 @@ def test_reductions_are_written_through_the_view(device, rng):
     want[4, :] = 0
     o[5, 3] += a[7, 1:].sum()
     want[5, 3] += x[7, 1:].sum()
-    assert_same(o, want, rtol=1e-12)
+    # sums of thousands of normals cancel: another summation order differs by ~1e-13 of sum|x| (a pure rtol at 1e-12
+    # failed about one seed in twenty: TEGULA_TEST_SEED=928158918)
+    assert_same(o, want, rtol=1e-12, atol=1e-12 * np.abs(x).sum())
     c = t(x, device)
     c[0] = c.sum(axis=0)  # reads what it writes through another view: computed first
     x2 = x.copy()
