@@ -6,6 +6,7 @@ both, the compiles' count and total, the five slowest, the rest of the first cal
 """
 from __future__ import annotations
 
+import glob
 import json
 import os
 import subprocess
@@ -58,8 +59,9 @@ def main():
           f"{'rest s':>7} {'vm runs':>7} {'bg':>4} {'waited s':>8}  slowest compiles (ms)")
     for name in names:
         with tempfile.TemporaryDirectory(prefix="tegula-first-") as cache:
-            env = dict(os.environ, TEGULA_CACHE_DIR=cache, PYTHONPATH=os.path.join(repo, "python") + os.pathsep +
-                       os.environ.get("PYTHONPATH", ""))
+            env = dict(os.environ, TEGULA_CACHE_DIR=cache)
+            if glob.glob(os.path.join(repo, "python", "tegula", "_tegula*.so")):  # a developer build in the tree
+                env["PYTHONPATH"] = os.path.join(repo, "python") + os.pathsep + os.environ.get("PYTHONPATH", "")
             r = subprocess.run([sys.executable, "-c", CHILD, preset, name, repo], env=env, capture_output=True,
                                text=True, timeout=float(os.environ.get("TEGULA_FIRST_TIMEOUT", "60")))
         if r.returncode != 0:
