@@ -6,24 +6,16 @@ synchronised; GB/s counts A read once. A diagnostic for reading A once for both:
 """
 from __future__ import annotations
 
-import time
+import os
+import sys
 import warnings
 
 warnings.simplefilter("ignore")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
-
-def best_ms(fn, sync, reps=10):
-    fn()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        sync()
-        ts.append(time.perf_counter() - t)
-    return min(ts) * 1e3
+from probe_matvec import best_ms  # noqa: E402
 
 
 def main():

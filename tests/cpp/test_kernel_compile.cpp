@@ -6,6 +6,7 @@
 #include "tegula/kernel/compile.hpp"
 #include "tegula/passes/pipeline.hpp"
 #include "tegula/support/error.hpp"
+#include "kernel_test_ir.hpp"
 #include "tegula/tile.hpp"
 
 namespace tt = tegula::tile;
@@ -13,14 +14,7 @@ namespace tt = tegula::tile;
 namespace tegula::kernel {
 namespace {
 
-ir::function scale_ir() {
-  const tt::kernel k("scale", {"x", "out", "T"}, [](tt::array x, tt::array out, std::int64_t T) {
-    auto b = tt::let("b", tt::bid(0));
-    tt::store(out, {b}, tt::load(x, {b}, {T}) * 2.0);
-  });
-  float x[8], out[8];
-  return k.build({tt::view(x, tt::float32, {8}), tt::view(out, tt::float32, {8}), 4});
-}
+using test_ir::scale_ir;
 
 TEST(KernelCompile, CpuTargetRunsThePipelineAndKeepsStages) {
   const ir::function pre = scale_ir();
