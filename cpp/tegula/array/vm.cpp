@@ -1,8 +1,6 @@
 // Running planned array kernels on the array VM (see vm.hpp).
 #include "tegula/array/vm.hpp"
 
-#include <dlfcn.h>
-
 #include <atomic>
 #include <cmath>
 #include <fstream>
@@ -25,6 +23,7 @@
 #include "tegula/runtime/module.hpp"
 #include "tegula/support/config.hpp"
 #include "tegula/support/error.hpp"
+#include "tegula/support/package_dir.hpp"
 
 namespace tegula::array::vm {
 namespace {
@@ -168,13 +167,7 @@ const cv::program* program_for(const std::string& key, const plan& p, std::strin
 
 std::string image_dir() {
   if (!image_dir_override().empty()) return image_dir_override();
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&image_dir), &info) && info.dli_fname) {
-    std::string so = info.dli_fname;
-    auto slash = so.rfind('/');
-    return slash == std::string::npos ? std::string(".") : so.substr(0, slash);
-  }
-  return ".";
+  return package_dir();
 }
 
 void set_image_dir(const std::string& dir) { image_dir_override() = dir; }

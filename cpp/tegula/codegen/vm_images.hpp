@@ -1,4 +1,4 @@
-// The array VM's packaged images (vm_source.hpp compiled at build time by tools/tegula-vm-image): which are built,
+// The array VM's packaged images (vm_source.hpp compiled at build time by tools/tegula-prebuild): which are built,
 // their file names (carrying a hash of their sources, so an image of another source is never loaded) and which one
 // serves a GPU of a given compute capability.
 #pragma once

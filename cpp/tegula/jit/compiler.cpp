@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "tegula/jit/disk_cache.hpp"
+#include "tegula/jit/prebuilt.hpp"
 #include "tegula/jit/result_codec.hpp"
 #include "tegula/support/config.hpp"
 #include "tegula/support/error.hpp"
@@ -113,6 +114,15 @@ std::shared_ptr<const compiled> lookup(const compile_request& request) {
       }
     }
   }
+  // The package's prebuilt entries (prebuilt.hpp): library kernels compiled when tegula was built.
+  if (std::optional<std::string> payload = prebuilt_payload(key)) {
+    std::optional<compile_result> result = decode_result(*payload);
+    if (result && result->kind == request.kind) {
+      auto entry = make_compiled(key, std::move(*result), cache_outcome::package_hit, start);
+      remember(entry);
+      return entry;
+    }
+  }
   return nullptr;
 }
 
@@ -142,6 +152,7 @@ const char* outcome_name(cache_outcome o) {
   switch (o) {
     case cache_outcome::memory_hit: return "memory";
     case cache_outcome::disk_hit: return "disk";
+    case cache_outcome::package_hit: return "package";
     case cache_outcome::compiled: return "compiled";
   }
   return "?";

@@ -7,7 +7,8 @@
 
 namespace tegula::jit {
 
-enum class cache_outcome { memory_hit, disk_hit, compiled };
+// package_hit: an entry the package carries (prebuilt.hpp), compiled when tegula was built.
+enum class cache_outcome { memory_hit, disk_hit, package_hit, compiled };
 
 struct compiled {
   std::string key;  // 64 hex characters: the content address
@@ -16,7 +17,7 @@ struct compiled {
   double seconds = 0;  // time spent in this call (lookup, or lookup + NVRTC + write)
 };
 
-// "memory", "disk" or "compiled".
+// "memory", "disk", "package" or "compiled".
 const char* outcome_name(cache_outcome o);
 
 // Key = sha256 over NVRTC version, source, program name (it appears in the log and line info), options, headers (names and contents), name
@@ -28,8 +29,8 @@ std::string cache_key(const compile_request& request);
 // in both. Thread-safe. The shared result is immutable.
 std::shared_ptr<const compiled> compile(const compile_request& request);
 
-// The cached result for `request` (memory, then disk; a disk hit is remembered in memory), or null when it has to
-// be compiled. compile() is lookup() and, on a miss, NVRTC.
+// The cached result for `request` (memory, then the disk cache, then the package's prebuilt entries; a hit is
+// remembered in memory), or null when it has to be compiled. compile() is lookup() and, on a miss, NVRTC.
 std::shared_ptr<const compiled> lookup(const compile_request& request);
 
 // Drops the in-memory cache (tests use this to exercise the disk cache).

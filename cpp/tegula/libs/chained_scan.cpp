@@ -381,6 +381,17 @@ std::string chained_scan_source(bool multiply, int threads, int items, int load,
              "\n", kernel_body);
 }
 
+std::string chained_scan_source_for(const chained_scan_problem& p, std::int64_t tiles) {
+  const int threads = p.threads ? p.threads : chained_scan_threads, items = p.items ? p.items : chained_scan_items;
+  const int stride = p.status_stride ? p.status_stride : chained_scan_status_stride;
+  const int mode = p.blocks_per_sm < 0 ? -p.blocks_per_sm : 0;
+  const int delay = tiles >= delay_min_tiles ? p.delay : 0;
+  return chained_scan_source(p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stride,
+                             p.min_blocks);
+}
+
+bool chained_scan_delays(std::int64_t tiles) { return tiles >= delay_min_tiles; }
+
 void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_scan_problem& p) {
   if (p.n < 0) fail(error_kind::invalid_argument, "negative scan length");
   const int threads = p.threads ? p.threads : chained_scan_threads, items = p.items ? p.items : chained_scan_items;
@@ -404,9 +415,7 @@ void chained_inclusive_scan(rt::device& dev, const rt::stream& s, const chained_
                                    mode, stride, p.min_blocks);
   const scan_kernel& k = kernels_once<scan_kernel>(key, [&] {
     scan_kernel built;
-    const std::string src =
-        chained_scan_source(p.multiply, threads, items, p.load, p.store, delay, p.lookback_warps, mode, stride,
-                            p.min_blocks);
+    const std::string src = chained_scan_source_for(p, tiles);
     built.code = compile_nvrtc(src, {}, dev.arch(), "chained scan", false);
     built.scan = built.code->get_kernel("tg_chained_scan");
     return built;

@@ -44,6 +44,11 @@ struct chained_scan_problem {
 // Whether the chained scan takes this problem: float32 pointers aligned to 16 bytes.
 bool chained_scan_applies(std::uintptr_t in, std::uintptr_t out);
 
+// The source chained_inclusive_scan compiles for p over `tiles` tiles (its look-back delay only from a grid this
+// large: chained_scan_delays), so the prebuilt library (prebuilt_library.hpp) lists the very programs it asks for.
+std::string chained_scan_source_for(const chained_scan_problem& p, std::int64_t tiles);
+bool chained_scan_delays(std::int64_t tiles);
+
 // The tile used when threads/items are 0, and the status stride when status_stride is 0.
 constexpr int chained_scan_threads = 256, chained_scan_items = 16, chained_scan_status_stride = 16;
 

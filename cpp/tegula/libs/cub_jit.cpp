@@ -40,8 +40,8 @@ std::string cccl_include_dir() {
        "to a CUDA 12.8+ toolkit. Searched:", list);
 }
 
-std::shared_ptr<rt::object_code> compile_nvrtc(const std::string& source, const std::vector<std::string>& names,
-                                               int arch, const std::string& label, bool with_cccl) {
+jit::compile_request library_request(const std::string& source, const std::vector<std::string>& names, int arch,
+                                     const std::string& label, bool with_cccl) {
   jit::compile_request r;
   r.source = source;
   r.name = "tegula_lib.cu";
@@ -55,14 +55,31 @@ std::shared_ptr<rt::object_code> compile_nvrtc(const std::string& source, const 
   r.arch = arch;
   r.made_by = jit::component::cub;
   r.kernel_name = label;
+  return r;
+}
+
+jit::compile_request cub_request(const std::string& source, const std::vector<std::string>& names, int arch) {
+  return library_request(source, names, arch, names.empty() ? std::string("cub scan") : "cub: " + names.front(), true);
+}
+
+namespace {
+
+std::shared_ptr<rt::object_code> compile_request_now(const jit::compile_request& r) {
   auto compiled = jit::compile(r);
-  rt::prof::record_compile(label, compiled->seconds, jit::outcome_name(compiled->outcome));
+  rt::prof::record_compile(r.kernel_name, compiled->seconds, jit::outcome_name(compiled->outcome));
   return std::make_shared<rt::object_code>(compiled->result->code, rt::object_code::kind::cubin,
                                            compiled->result->lowered_names);
 }
 
+}  // namespace
+
+std::shared_ptr<rt::object_code> compile_nvrtc(const std::string& source, const std::vector<std::string>& names,
+                                               int arch, const std::string& label, bool with_cccl) {
+  return compile_request_now(library_request(source, names, arch, label, with_cccl));
+}
+
 std::shared_ptr<rt::object_code> compile_cub(const std::string& source, const std::vector<std::string>& names, int arch) {
-  return compile_nvrtc(source, names, arch, names.empty() ? std::string("cub scan") : "cub: " + names.front(), true);
+  return compile_request_now(cub_request(source, names, arch));
 }
 
 rt::launch_config cub_launch_config(unsigned grid, unsigned threads) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tegula/jit/nvrtc.hpp"
 #include "tegula/runtime/launch.hpp"
 #include "tegula/runtime/module.hpp"
 #include "tegula/support/error.hpp"
@@ -22,8 +23,14 @@ namespace tegula::libs {
 // driver_missing naming the folders searched when there is none.
 std::string cccl_include_dir();
 
-// Compiles CUDA `source` for sm_<arch> with the kernels' name expressions through the memory and disk caches; the
-// profiler records the compile as `label`. with_cccl adds the CCCL headers to the include path.
+// The NVRTC request of a library kernel: CUDA `source` for sm_<arch> with the kernels' name expressions, named
+// `label` in the cache and the profile; with_cccl adds the CCCL headers to the include path. compile_nvrtc and
+// the prebuilt library (prebuilt_library.hpp) make their requests here, so the package's entries are the ones asked.
+jit::compile_request library_request(const std::string& source, const std::vector<std::string>& names, int arch,
+                                     const std::string& label, bool with_cccl);
+// CUB code's request: library_request with the CCCL headers, labelled by its first kernel.
+jit::compile_request cub_request(const std::string& source, const std::vector<std::string>& names, int arch);
+// Compiles library_request(...) through the memory and disk caches (and the package's prebuilt entries).
 std::shared_ptr<rt::object_code> compile_nvrtc(const std::string& source, const std::vector<std::string>& names,
                                                int arch, const std::string& label, bool with_cccl);
 // Compiles `source` (which includes CUB headers) for sm_<arch> with the kernels' name expressions, through the
