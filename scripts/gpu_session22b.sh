@@ -2,7 +2,8 @@
 # Session 22's device call (after scripts/gpu_probe.sh built tegula; carry .npbench): the array VM and first runs
 # (issue #26) on the GPU -- its image loads, tests/gpu/test_gpu_vm.py, all of tests/gpu in two groups beside it and
 # session 21's owed suites on every cuda case -- then NPBench first calls in new processes with an empty cache
-# (background compiles on, then off), then the startup, numpy and matmul workloads (--quick).
+# (background compiles on, then off), library first calls (the prebuilt kernels), then the startup, numpy and
+# matmul workloads (--quick). The first call of session 23.
 set -uo pipefail
 OUT=${1:?usage: gpu_session22b.sh OUT}
 cd "$(dirname "$0")/.." || exit 1
@@ -20,6 +21,8 @@ echo "== NPBench first calls, new process, empty cache (background compiles on)"
 timeout "${FIRST_TIMEOUT:-55}" python3 bench/probe_first_call.py paper "$FIRST" 2>&1
 echo "== the same, background compiles off (TEGULA_BACKGROUND_COMPILE=0)"
 TEGULA_BACKGROUND_COMPILE=0 timeout "${OFF_TIMEOUT:-30}" python3 bench/probe_first_call.py paper "${OFF_PROGRAMS:-vadv,contour_integral}" 2>&1
+echo "== library first calls (np.unique/sort/argsort/cumsum on 1e7, new process, empty cache: the prebuilt kernels)"
+timeout "${LIB_TIMEOUT:-60}" python3 bench/probe_library_first.py 2>&1
 echo "== workloads startup, numpy, matmul (--quick)"
 timeout "${BENCH_TIMEOUT:-75}" python3 bench/run.py --only startup numpy matmul --quick --out "$OUT/bench" 2>&1 \
   | grep -E "^(startup|numpy|matmul) +\|" | grep -v -E "^(startup|numpy|matmul) +\| (cupy|torch|triton|cuda.core|python|numpy) "
