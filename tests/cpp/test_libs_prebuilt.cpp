@@ -15,9 +15,12 @@
 #include "tegula/libs/cub_jit.hpp"
 #include "tegula/libs/cub_sort.hpp"
 #include "tegula/libs/prebuilt_library.hpp"
+#include "tegula/support/package_dir.hpp"
 
 namespace tegula::libs {
 namespace {
+
+using ::tegula::set_package_dir;
 
 TEST(PrebuiltLibrary, ListsTheDefaultPathsOnce) {
   TEGULA_REQUIRE_NVRTC();
@@ -38,7 +41,8 @@ TEST(PrebuiltLibrary, TheBuildMadeEveryEntry) {
   TEGULA_REQUIRE_NVRTC();
   const std::string dir = std::string(TEGULA_PACKAGE_DIR) + "/tegula_prebuilt";
   if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no " << dir << " (a build without NVRTC)";
-  jit::set_prebuilt_dir(dir);
+  set_package_dir(TEGULA_PACKAGE_DIR);
+  ASSERT_EQ(jit::prebuilt_dir(), dir);
   for (const auto& r : prebuilt_library_requests(90)) {
     auto payload = jit::prebuilt_payload(jit::cache_key(r));
     ASSERT_TRUE(payload) << r.kernel_name << ": no entry in " << dir;
@@ -46,13 +50,15 @@ TEST(PrebuiltLibrary, TheBuildMadeEveryEntry) {
     ASSERT_TRUE(result);
     EXPECT_EQ(result->code.substr(0, 4), "\x7f" "ELF") << r.kernel_name;
   }
-  jit::set_prebuilt_dir("");
+  set_package_dir("");
 }
 #endif
 
 TEST(PrebuiltLibrary, LookupAnswersFromThePackage) {
   TEGULA_REQUIRE_NVRTC();
-  testing::temp_dir dir;
+  testing::temp_dir pkg;
+  const std::string dir = pkg.path() + "/tegula_prebuilt";
+  std::filesystem::create_directory(dir);
   jit::compile_request r;
   r.source = "extern \"C\" __global__ void tg_prebuilt_probe(int* x) { x[0] = 17; }  // unique to this test\n";
   r.name = "tegula_lib.cu";
@@ -60,20 +66,21 @@ TEST(PrebuiltLibrary, LookupAnswersFromThePackage) {
   r.kernel_name = "prebuilt probe";
   const std::string key = jit::cache_key(r);
   jit::clear_memory_cache();
-  jit::write_prebuilt(dir.path(), key, jit::encode_result(jit::nvrtc_compile(r)), {});
-  jit::set_prebuilt_dir(dir.path());
+  jit::write_prebuilt(dir, key, jit::encode_result(jit::nvrtc_compile(r)), {});
+  set_package_dir(pkg.path());
   auto hit = jit::lookup(r);
-  jit::set_prebuilt_dir("");
+  set_package_dir("");
   ASSERT_TRUE(hit);
   // the user's disk cache may hold it from an earlier run of this test; never NVRTC
   EXPECT_TRUE(hit->outcome == jit::cache_outcome::package_hit || hit->outcome == jit::cache_outcome::disk_hit);
   EXPECT_STREQ(jit::outcome_name(jit::cache_outcome::package_hit), "package");
   // a damaged entry is no entry
   testing::temp_dir bad;
-  { std::ofstream(bad.path() + "/" + key + ".bin") << "TGLC garbage"; }
-  jit::set_prebuilt_dir(bad.path());
+  std::filesystem::create_directory(bad.path() + "/tegula_prebuilt");
+  { std::ofstream(bad.path() + "/tegula_prebuilt/" + key + ".bin") << "TGLC garbage"; }
+  set_package_dir(bad.path());
   EXPECT_FALSE(jit::prebuilt_payload(key));
-  jit::set_prebuilt_dir("");
+  set_package_dir("");
 }
 
 }  // namespace

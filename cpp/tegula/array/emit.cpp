@@ -2,6 +2,7 @@
 #include "tegula/array/emit.hpp"
 
 #include <limits>
+#include <variant>
 
 #include "tegula/array/emit_complex.hpp"
 #include "tegula/ir/builder.hpp"
@@ -76,27 +77,7 @@ struct emitter {
   // The identity of a reduction, as a splat tile of `shape` in dtype t.
   value_id identity(op_kind op, dtype t, const std::vector<std::int64_t>& shape) {
     type ty = type::tile(t, shape);
-    bool fl = ir::is_float(t);
-    switch (op) {
-      case op_kind::reduce_sum: return b.constant(std::int64_t(0), ty);
-      case op_kind::reduce_prod: return b.constant(std::int64_t(1), ty);
-      case op_kind::reduce_max:
-      case op_kind::argmax:
-        if (fl) return b.constant(-std::numeric_limits<double>::infinity(), ty);
-        if (ir::is_bool(t) || ir::is_unsigned_int(t)) return b.constant(std::int64_t(0), ty);
-        return b.constant(size_bytes(t) == 8 ? std::numeric_limits<std::int64_t>::min()
-                                             : -(std::int64_t(1) << (8 * size_bytes(t) - 1)), ty);
-      case op_kind::reduce_min:
-      case op_kind::argmin:
-        if (fl) return b.constant(std::numeric_limits<double>::infinity(), ty);
-        if (ir::is_bool(t)) return b.constant(std::int64_t(1), ty);
-        if (ir::is_unsigned_int(t))
-          return size_bytes(t) == 8 ? b.constant(std::int64_t(-1), ty)  // converted: all ones
-                                    : b.constant((std::int64_t(1) << (8 * size_bytes(t))) - 1, ty);
-        return b.constant(size_bytes(t) == 8 ? std::numeric_limits<std::int64_t>::max()
-                                             : (std::int64_t(1) << (8 * size_bytes(t) - 1)) - 1, ty);
-      default: fail(error_kind::internal, "no identity for reduction '", ir::info(op).text, "'");
-    }
+    return std::visit([&](auto v) { return b.constant(v, ty); }, reduction_identity(op, t));
   }
 
   // A signed int against uint64 (NumPy promotes to float64, but compares exactly).
@@ -428,6 +409,27 @@ struct emitter {
 };
 
 }  // namespace
+
+std::variant<std::int64_t, double> reduction_identity(op_kind op, dtype t) {
+  const bool fl = ir::is_float(t);
+  const int bits = 8 * size_bytes(t);
+  switch (op) {
+    case op_kind::reduce_sum: return std::int64_t(0);
+    case op_kind::reduce_prod: return std::int64_t(1);
+    case op_kind::reduce_max:
+    case op_kind::argmax:
+      if (fl) return -std::numeric_limits<double>::infinity();
+      if (ir::is_bool(t) || ir::is_unsigned_int(t)) return std::int64_t(0);
+      return bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t(1) << (bits - 1));
+    case op_kind::reduce_min:
+    case op_kind::argmin:
+      if (fl) return std::numeric_limits<double>::infinity();
+      if (ir::is_bool(t)) return std::int64_t(1);
+      if (ir::is_unsigned_int(t)) return bits == 64 ? std::int64_t(-1) : (std::int64_t(1) << bits) - 1;  // all ones
+      return bits == 64 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t(1) << (bits - 1)) - 1;
+    default: fail(error_kind::internal, "no identity for reduction '", ir::info(op).text, "'");
+  }
+}
 
 std::optional<ir::function> emit_body(const plan& p, std::string* why) {
   auto refuse = [&](const char* reason) -> std::optional<ir::function> {

@@ -17,9 +17,6 @@
 namespace tegula::array {
 namespace {
 
-// The CPU plans as if it had the H200's SM count, so it runs the GPU's very kernel shapes.
-constexpr int cpu_sm_count = 132;
-
 // Sibling outputs one kernel may store besides its root (expr.hpp: sibling_outputs).
 constexpr std::size_t max_sibling_outputs = 3;
 
@@ -217,17 +214,7 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
     std::vector<kernel_arg>& args = guard.slot->args;
     args.clear();
     for (const auto& w : p.leaves) args.push_back(as_arg(w, p.batched));
-    for (std::size_t i = 0; i < p.scalars.size(); ++i) {
-      const node* s = p.scalars[i];
-      bool second = i > 0 && p.scalars[i - 1] == s;  // an iota's step, a complex scalar's imaginary part
-      if (s->kind == node_kind::iota) {
-        args.push_back(kernel_scalar{iota_wide(s->t), second ? s->fstep : s->fvalue, second ? s->istep : s->ivalue});
-      } else if (ir::is_complex(s->t)) {
-        args.push_back(kernel_scalar{ir::component(s->t), second ? s->fimag : s->fvalue, 0});
-      } else {
-        args.push_back(kernel_scalar{s->t, s->fvalue, s->ivalue});
-      }
-    }
+    for (std::size_t i = 0; i < p.scalars.size(); ++i) args.push_back(scalar_parameter(p, i));
     args.push_back(kernel_scalar{dtype::i64, 0, p.ncols});
     if (p.shape == kernel_shape::split) args.push_back(kernel_scalar{dtype::i32, 0, p.parts});
     if (ir::is_complex(p.out_t)) {

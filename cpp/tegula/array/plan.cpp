@@ -140,6 +140,15 @@ std::pair<view2d, view2d> complex_parts(const view2d& w) {
   return {re, im};
 }
 
+kernel::scalar_arg scalar_parameter(const plan& p, std::size_t i) {
+  const node* s = p.scalars[i];
+  const bool second = i > 0 && p.scalars[i - 1] == s;  // an iota's step, a complex scalar's imaginary part
+  if (s->kind == node_kind::iota)
+    return {iota_wide(s->t), second ? s->fstep : s->fvalue, second ? s->istep : s->ivalue};
+  if (ir::is_complex(s->t)) return {ir::component(s->t), second ? s->fimag : s->fvalue, 0};
+  return {s->t, s->fvalue, s->ivalue};
+}
+
 void plan::reset() {
   shape = kernel_shape::map;
   R = C = TR = TC = parts = B = 1;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tegula/array/expr.hpp"
+#include "tegula/kernel/arguments.hpp"
 
 namespace tegula::array {
 
@@ -112,6 +113,13 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
 
 // The dtype an iota computes in: float64 for floats, int64 for ints and bool.
 inline dtype iota_wide(dtype t) { return ir::is_float(t) ? dtype::f64 : dtype::i64; }
+
+// The value of scalar parameter i of plan p (p.scalars[i]): an iota's start then its step, a complex scalar's real
+// then imaginary part, any other scalar its value; what the fused kernel and the array VM are both given.
+kernel::scalar_arg scalar_parameter(const plan& p, std::size_t i);
+
+// The SM count the CPU device plans with (the H200's), so the interpreter runs the GPU's very kernel shapes.
+constexpr int cpu_sm_count = 132;
 
 // The largest row (elements) the rows kernel holds in one tile.
 constexpr std::int64_t max_row_tile = 8192;

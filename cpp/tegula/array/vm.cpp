@@ -2,9 +2,8 @@
 #include "tegula/array/vm.hpp"
 
 #include <atomic>
-#include <cmath>
 #include <fstream>
-#include <limits>
+#include <variant>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -91,11 +90,6 @@ std::string read_file(const std::string& path) {
   return o.str();
 }
 
-std::string& image_dir_override() {
-  static std::string d;
-  return d;
-}
-
 cv::view view_of(const view2d& w) {
   cv::view v;
   v.addr = w.address;
@@ -106,24 +100,7 @@ cv::view view_of(const view2d& w) {
 
 // The register bits of a reduction's start value in dtype t.
 std::uint64_t identity_bits(op_kind op, dtype t) {
-  const bool fl = ir::is_float(t);
-  const double inf = std::numeric_limits<double>::infinity();
-  switch (op) {
-    case op_kind::reduce_sum: return cv::register_bits(t, std::int64_t(0));
-    case op_kind::reduce_prod: return cv::register_bits(t, std::int64_t(1));
-    case op_kind::reduce_max:
-      if (fl) return cv::register_bits(t, -inf);
-      if (ir::is_bool(t) || ir::is_unsigned_int(t)) return 0;
-      return cv::register_bits(t, ir::size_bytes(t) == 8 ? std::numeric_limits<std::int64_t>::min()
-                                                         : -(std::int64_t(1) << (8 * ir::size_bytes(t) - 1)));
-    case op_kind::reduce_min:
-      if (fl) return cv::register_bits(t, inf);
-      if (ir::is_bool(t)) return 1;
-      if (ir::is_unsigned_int(t)) return cv::register_bits(t, std::int64_t(-1));  // all ones
-      return cv::register_bits(t, ir::size_bytes(t) == 8 ? std::numeric_limits<std::int64_t>::max()
-                                                         : (std::int64_t(1) << (8 * ir::size_bytes(t) - 1)) - 1);
-    default: fail(error_kind::internal, "the array VM has no identity for '", ir::info(op).text, "'");
-  }
+  return std::visit([&](auto v) { return cv::register_bits(t, v); }, reduction_identity(op, t));
 }
 
 }  // namespace
@@ -165,12 +142,7 @@ const cv::program* program_for(const std::string& key, const plan& p, std::strin
   return e->prog ? &*e->prog : nullptr;
 }
 
-std::string image_dir() {
-  if (!image_dir_override().empty()) return image_dir_override();
-  return package_dir();
-}
-
-void set_image_dir(const std::string& dir) { image_dir_override() = dir; }
+std::string image_dir() { return package_dir(); }
 
 std::string image_name(int arch) {
   auto spec = cv::image_for(arch);
@@ -256,17 +228,8 @@ void run(const plan& p, const cv::program& prog, rt::device& gpu) {
       p.scalars.size() + prog.constants.size() > std::size_t(cv::max_pool))
     fail(error_kind::internal, "an array VM program whose scalars differ from its plan's");
   for (std::size_t i = 0; i < p.scalars.size(); ++i) {
-    const node* sc = p.scalars[i];
-    const bool second = i > 0 && p.scalars[i - 1] == sc;  // an iota's step, a complex scalar's imaginary part
-    if (sc->kind == node_kind::iota) {
-      const dtype w = iota_wide(sc->t);
-      P->pool[i] = ir::is_float(w) ? cv::register_bits(w, second ? sc->fstep : sc->fvalue)
-                                   : cv::register_bits(w, second ? sc->istep : sc->ivalue);
-    } else if (ir::is_complex(sc->t)) {
-      P->pool[i] = cv::register_bits(ir::component(sc->t), second ? sc->fimag : sc->fvalue);
-    } else {
-      P->pool[i] = ir::is_float(sc->t) ? cv::register_bits(sc->t, sc->fvalue) : cv::register_bits(sc->t, sc->ivalue);
-    }
+    const kernel::scalar_arg a = scalar_parameter(p, i);
+    P->pool[i] = ir::is_float(a.t) ? cv::register_bits(a.t, a.f) : cv::register_bits(a.t, a.i);
   }
   for (std::size_t i = 0; i < prog.constants.size(); ++i) P->pool[p.scalars.size() + i] = prog.constants[i];
   for (std::size_t i = 0; i < prog.code.size(); ++i) P->code[i] = prog.code[i];

@@ -44,10 +44,9 @@ struct last_run {
 };
 last_run& last();
 
-// Where the packaged VM images are looked for (the extension's folder; tests may set another), and the file
-// name of the image for compute capability `arch` ("" when none is built for it).
+// Where the packaged VM images are looked for (support/package_dir: the extension's folder), and the file name of
+// the image for compute capability `arch` ("" when none is built for it).
 std::string image_dir();
-void set_image_dir(const std::string& dir);
 std::string image_name(int arch);
 
 }  // namespace tegula::array::vm

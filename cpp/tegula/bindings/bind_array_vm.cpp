@@ -50,13 +50,12 @@ void bind_array_vm(nb::module_& m) {
     return d;
   }, nb::arg("device") = -1, "The array VM: its opcode count and table hash, where its images are looked for, and "
      "for a device the image it loads and whether it is loaded (else why not).");
-  m.def("set_array_vm_image_dir", &vm::set_image_dir, nb::arg("dir"));
   m.def("array_vm_program", [](const py_array& x) -> nb::object {
     const array::node_ptr& n = x.n;
     if (!n->pending()) fail(error_kind::invalid_argument, "the array is not pending: no kernel is left to run");
     array::plan p;
     array::plan_blocker blocker;
-    const int sms = n->device == array::device_kind::cuda ? n->gpu->sm_count() : 132;
+    const int sms = n->device == array::device_kind::cuda ? n->gpu->sm_count() : array::cpu_sm_count;
     if (!array::make_plan(p, blocker, n, 0, sms, {}))
       return nb::make_tuple(nb::none(), std::string("planning needs another kernel first (an inner reduction or a copy)"));
     std::string why;

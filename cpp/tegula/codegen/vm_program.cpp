@@ -3,12 +3,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <unordered_map>
 #include <variant>
 
 #include "tegula/codegen/c_types.hpp"
 #include "tegula/codegen/vm_opcodes.hpp"
 #include "tegula/ir/op_traits.hpp"
+#include "tegula/support/error.hpp"
 
 namespace tegula::codegen::vm {
 namespace {
@@ -108,10 +110,10 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
     in.c = static_cast<std::uint8_t>(c), in.code = static_cast<std::uint16_t>(code);
     prog.code.push_back(in);
   };
-  std::unordered_map<std::uint64_t, int> const_index;  // (bits, dtype) hash -> pool index
+  std::map<std::pair<std::uint64_t, int>, int> const_index;  // (bits, dtype) -> pool index
   std::unordered_map<ir::value_id, int> const_of;      // a constant's value -> its pool index (fetched at first use)
   // The slot of operand v (a parameter's value is fetched into a slot at its first use).
-  auto operand = [&](ir::value_id v, std::size_t at) -> int {
+  auto operand = [&](ir::value_id v) -> int {
     auto it = slot.find(v);
     if (it != slot.end()) return it->second;
     if (auto c = const_of.find(v); c != const_of.end()) {
@@ -127,7 +129,6 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
     else if (r->second.what == param_role::col) emit(kind::col, s);
     else return -1;
     slot[v] = s;
-    (void)at;
     return s;
   };
   auto release = [&](const ir::op& o, std::size_t i) {
@@ -157,7 +158,7 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
     if (k == op_kind::store) {
       auto r = roles.find(o.operands.at(0));
       if (r == roles.end() || r->second.what != param_role::out) return refuse("a store to a non-output array");
-      int v = operand(o.operands.back(), i);
+      int v = operand(o.operands.back());
       if (v < 0) return refuse("a store of an unknown value");
       if (!one_element(body.type_of(o.operands.back()))) return refuse("a store of more than one element");
       if (reduce) {  // the value the reduce kernel combines
@@ -181,23 +182,16 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
       if (auto* iv = a ? std::get_if<std::int64_t>(a) : nullptr) bits = register_bits(t, *iv);
       else if (auto* dv = a ? std::get_if<double>(a) : nullptr) bits = register_bits(t, *dv);
       else return refuse("a constant without a value");
-      const std::uint64_t key = bits * 31 + std::uint64_t(t);
-      auto ci = const_index.find(key);
-      int pool_at;
-      if (ci != const_index.end() && prog.constants[std::size_t(ci->second)] == bits) {
-        pool_at = ci->second;
-      } else {
-        pool_at = static_cast<int>(prog.constants.size());
-        prog.constants.push_back(bits);
-        const_index[key] = pool_at;
-      }
+      auto [ci, fresh] = const_index.emplace(std::make_pair(bits, int(t)), int(prog.constants.size()));
+      if (fresh) prog.constants.push_back(bits);
+      const int pool_at = ci->second;
       const_of[res] = pool_at;  // fetched into a slot where an op first reads it (not for load indices)
       continue;
     }
     if (k == op_kind::reshape || k == op_kind::broadcast_to || k == op_kind::expand_dims || k == op_kind::permute) {
       if (!one_element(body.type_of(o.results.at(0)))) return refuse("a broadcast to more than one element");
       const ir::value_id src = o.operands.at(0);
-      int a = operand(src, i);
+      int a = operand(src);
       if (a < 0) return refuse("a reshape of an unknown value");
       auto lu = last_use.find(src);
       if (lu != last_use.end() && lu->second == i) {  // its last use: the result takes over the slot
@@ -217,7 +211,7 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
       if (arity < 1 || arity > 3) return refuse("an elementwise op of odd arity");
       for (int j = 0; j < arity; ++j) {
         in[j] = body.type_of(o.operands[std::size_t(j)]).elem;
-        src[j] = operand(o.operands[std::size_t(j)], i);
+        src[j] = operand(o.operands[std::size_t(j)]);
         if (src[j] < 0) return refuse("an operand the VM cannot read");
       }
       const dtype out = body.type_of(o.results.at(0)).elem;
@@ -250,27 +244,25 @@ std::string describe(const program& prog) {
   std::string s;
   const auto& codes = opcodes();
   for (const instr& in : prog.code) {
-    const std::string d = "r" + std::to_string(in.dst);
-    auto r = [](int i) { return "r" + std::to_string(i); };
     switch (static_cast<kind>(in.k)) {
       case kind::op: {
         const signature& sg = codes.at(in.code);
-        s += d + " = " + ir::info(sg.op).text + " " + std::string(ir::name(sg.in[0]));
-        if (sg.out != sg.in[0]) s += "->" + std::string(ir::name(sg.out));
-        s += " " + r(in.a);
-        if (sg.arity > 1) s += ", " + r(in.b);
-        if (sg.arity > 2) s += ", " + r(in.c);
+        s += str("r", int(in.dst), " = ", ir::info(sg.op).text, " ", ir::name(sg.in[0]));
+        if (sg.out != sg.in[0]) s += str("->", ir::name(sg.out));
+        s += str(" r", int(in.a));
+        if (sg.arity > 1) s += str(", r", int(in.b));
+        if (sg.arity > 2) s += str(", r", int(in.c));
         break;
       }
-      case kind::load: s += d + " = load x" + std::to_string(in.a); break;
+      case kind::load: s += str("r", int(in.dst), " = load x", int(in.a)); break;
       case kind::pool:
-        s += d + (in.a < prog.n_scalars ? " = scalar s" + std::to_string(in.a)
-                                        : " = constant #" + std::to_string(in.a - prog.n_scalars));
+        s += in.a < prog.n_scalars ? str("r", int(in.dst), " = scalar s", int(in.a))
+                                   : str("r", int(in.dst), " = constant #", in.a - prog.n_scalars);
         break;
-      case kind::col: s += d + " = column"; break;
-      case kind::move: s += d + " = " + r(in.a); break;
-      case kind::store: s += "store out" + std::to_string(in.a) + ", " + r(in.b); break;
-      case kind::yield: s += "yield " + r(in.a) + " (" + std::string(ir::name(prog.yield_t)) + ")"; break;
+      case kind::col: s += str("r", int(in.dst), " = column"); break;
+      case kind::move: s += str("r", int(in.dst), " = r", int(in.a)); break;
+      case kind::store: s += str("store out", int(in.a), ", r", int(in.b)); break;
+      case kind::yield: s += str("yield r", int(in.a), " (", ir::name(prog.yield_t), ")"); break;
     }
     s += "\n";
   }

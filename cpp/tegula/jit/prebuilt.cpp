@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 
 #include "tegula/support/error.hpp"
@@ -13,15 +12,6 @@
 
 namespace tegula::jit {
 namespace {
-
-std::mutex& dir_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::string& dir_override() {
-  static std::string d;
-  return d;
-}
 
 bool hex_key(const std::string& key) {
   if (key.size() != 64) return false;
@@ -38,18 +28,7 @@ bool trusted(const std::string& dir) {
 
 }  // namespace
 
-std::string prebuilt_dir() {
-  {
-    std::lock_guard<std::mutex> lock(dir_mutex());
-    if (!dir_override().empty()) return dir_override();
-  }
-  return package_dir() + "/tegula_prebuilt";
-}
-
-void set_prebuilt_dir(const std::string& dir) {
-  std::lock_guard<std::mutex> lock(dir_mutex());
-  dir_override() = dir;
-}
+std::string prebuilt_dir() { return package_dir() + "/tegula_prebuilt"; }
 
 std::optional<std::string> prebuilt_payload(const std::string& key) {
   if (!hex_key(key)) return std::nullopt;

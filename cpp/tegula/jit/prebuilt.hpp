@@ -11,9 +11,8 @@
 
 namespace tegula::jit {
 
-// <package_dir()>/tegula_prebuilt, unless set (tests).
+// <package_dir()>/tegula_prebuilt (tests move it with set_package_dir).
 std::string prebuilt_dir();
-void set_prebuilt_dir(const std::string& dir);
 
 // The payload of the undamaged entry under `key`, or nullopt (none, damaged, or the folder is writable by others).
 std::optional<std::string> prebuilt_payload(const std::string& key);

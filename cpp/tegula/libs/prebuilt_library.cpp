@@ -27,13 +27,13 @@ std::vector<jit::compile_request> prebuilt_library_requests(int arch) {
         const cub_sort_program prog = cub_sort_source(key, value_bytes, 4);
         out.push_back(cub_request(prog.source, {prog.histogram, prog.exclusive_sum, prog.onesweep}, arch));
       }
-    // Scans: scan_arrays' accumulator rule (bool and signed ints -> int64, unsigned -> uint64, floats stay).
-    for (const char* in : {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
-                           "float64"}) {
-      const std::string t = in;
-      const std::string res = t == "bool" || t[0] == 'i' ? "int64" : t[0] == 'u' ? "uint64" : t;
+    // Scans of every dtype into its accumulator (scan_arrays: scan_accumulator).
+    using ir::dtype;
+    for (dtype t : {dtype::b1, dtype::i8, dtype::i16, dtype::i32, dtype::i64, dtype::u8, dtype::u16, dtype::u32,
+                    dtype::u64, dtype::f32, dtype::f64}) {
+      const std::string in(ir::name(t)), res(ir::name(scan_accumulator(t)));
       for (bool multiply : {false, true})
-        out.push_back(cub_request(cub_scan_source(t, res, multiply, 4).source, {}, arch));
+        out.push_back(cub_request(cub_scan_source(in, res, multiply, 4).source, {}, arch));
     }
   }
   // The chained float32 scan with the engine's default tile, below and above its look-back delay's grid.

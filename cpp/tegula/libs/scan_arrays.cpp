@@ -63,14 +63,16 @@ scan_engine scan_engine_from_name(const std::string& name) {
   fail(error_kind::invalid_argument, "the scan engine is 'cub' or 'chained', not '", name, "'");
 }
 
+ir::dtype scan_accumulator(ir::dtype t) {
+  return ir::is_bool(t) || ir::is_signed_int(t) ? ir::dtype::i64 : ir::is_unsigned_int(t) ? ir::dtype::u64 : t;
+}
+
 node_ptr inclusive_scan(const node_ptr& x0, bool multiply) {
   const node& n0 = input(x0);
   const ir::dtype t = n0.t;
   if (!(ir::is_bool(t) || ir::is_signed_int(t) || ir::is_unsigned_int(t) || t == ir::dtype::f32 || t == ir::dtype::f64))
     fail(error_kind::type_error, "the single-pass scan takes bool, integer, float32 or float64 arrays, not ", ir::name(t));
-  const ir::dtype res = ir::is_bool(t) || ir::is_signed_int(t) ? ir::dtype::i64
-                      : ir::is_unsigned_int(t)                 ? ir::dtype::u64
-                                                               : t;
+  const ir::dtype res = scan_accumulator(t);
   node_ptr x = contiguous_leaf(x0);
   node_ptr out = empty_like_device(n0, n0.shape, res);
   const std::uintptr_t in = element_address(input(x)), o = element_address(output(out));

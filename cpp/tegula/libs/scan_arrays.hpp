@@ -25,6 +25,10 @@ void set_scan_settings(const scan_settings& s);
 std::string scan_engine_name(scan_engine e);
 scan_engine scan_engine_from_name(const std::string& name);  // ValueError naming the engines
 
+// The dtype a scan of t accumulates in and returns (NumPy's cumsum/cumprod: bool and signed ints int64, unsigned
+// uint64, floats their own).
+ir::dtype scan_accumulator(ir::dtype t);
+
 // The inclusive sum (or product) of x's elements in C order, in NumPy's cumsum dtype (bool and signed ints: int64,
 // unsigned: uint64, floats keep), on x's CUDA device (the CPU: a sequential reference, for tests): a new C-contiguous array of x's shape. x's dtype: bool, an
 // integer, float32 or float64.
