@@ -112,7 +112,9 @@ first_run run_first(const plan& p, const node& root, const std::vector<kernel_ar
   if (root.device != device_kind::cuda) return first_run::not_run;
   const vm::mode mode = vm::current_mode();
   if (mode == vm::mode::never) return first_run::not_run;
-  const std::string full = full_key(p.key, args);
+  // full_key's thread-local string, not a copy (this runs for every GPU evaluation): it is read below only before
+  // anything can plan again on this thread (the replan path's materialisations come after its last use).
+  const std::string& full = full_key(p.key, args);
   if (mode == vm::mode::first) {
     if (const array_kernel* k = ready_kernel(full, root.gpu, [&] { return emit_kernel(p); }, args)) {
       run_kernel(*k, root.device, root.gpu, args, p.grid);
