@@ -214,6 +214,61 @@ def test_mean_and_softmax(rng, vm_mode):
     np.testing.assert_allclose(vm, x.mean(0) - x.std(0), rtol=1e-4, atol=1e-5)
 
 
+COPY_VIEWS = [
+    ("reversed", (100_003,), lambda v: v[::-3]),
+    ("transposed", (300, 701), lambda v: v.T),
+    ("strided 2-D", (400, 900), lambda v: v[1::2, ::-3]),
+    ("3-D permuted", (30, 40, 50), lambda v: v.transpose(2, 0, 1)),
+    ("4-D permuted", (6, 7, 8, 9), lambda v: v.transpose(3, 1, 2, 0)),  # no VM form: 4 axes after coalescing
+]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "int8", "uint16", "int64", "bool",
+                                   "complex64"])
+@pytest.mark.parametrize("name, shape, view", COPY_VIEWS, ids=[c[0] for c in COPY_VIEWS])
+def test_copies(rng, vm_mode, dtype, name, shape, view):
+    """Strided copies (ascontiguousarray of a view) run on the VM (up to three axes after coalescing; complex as its
+    two parts) and agree with the copy kernel bit for bit."""
+    x = rng.standard_normal(shape) * 40
+    if dtype == "bool":
+        x = x > 0
+    elif dtype == "complex64":
+        x = x + 1j * rng.standard_normal(shape)
+    host = lambda r: r.astype("float32").get() if dtype == "bfloat16" else r.get()  # noqa: E731
+    a = gpu(x).astype(dtype)
+    a._materialize()
+    want = np.ascontiguousarray(view(host(a)))
+    vm_ran = name != "4-D permuted"
+    results = {}
+    for mode in ("always", "never"):
+        vm_mode(mode)
+        before = tnp.kernel_stats()["vm_launches"]
+        c = tnp.ascontiguousarray(view(a))
+        c._materialize()
+        assert (tnp.kernel_stats()["vm_launches"] > before) == (vm_ran and mode == "always"), _tegula.array_last_run()
+        results[mode] = host(c)
+    np.testing.assert_array_equal(results["always"], results["never"])
+    np.testing.assert_array_equal(results["always"], want)
+
+
+def test_casting_assignment_copies_on_the_vm(rng, vm_mode):
+    """dst[view] = leaf of another dtype: the assignment's copy converts on the VM."""
+    x = rng.standard_normal((200, 300)) * 100
+    a = gpu(x)
+    a._materialize()
+    got = {}
+    for mode in ("always", "never"):
+        vm_mode(mode)
+        out = tnp.zeros((300, 400), dtype="int32")
+        out._materialize()
+        out[::1, 50:250] = a.T
+        got[mode] = out.get()
+    np.testing.assert_array_equal(got["always"], got["never"])
+    ref = np.zeros((300, 400), dtype="int32")
+    ref[:, 50:250] = x.T
+    np.testing.assert_array_equal(got["always"], ref)
+
+
 def test_first_run_uses_the_vm_then_the_fused_kernel(rng, vm_mode):
     vm_mode("first")
     x = gpu(rng.standard_normal(100_000))

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tegula/array/kernels.hpp"
+#include "tegula/array/vm.hpp"
 #include "tegula/ir/builder.hpp"
 #include "tegula/support/error.hpp"
 
@@ -63,6 +64,40 @@ layout as_part_pairs(const layout& l) {
   return r;
 }
 
+// On the GPU, a copy whose kernel is neither built nor in the disk cache runs on the array VM while the kernel
+// compiles in the background (issue #26; materialize.cpp's run_first for expressions). False: run the kernel.
+bool run_first(const std::string& key, const std::vector<kernel_arg>& args, rt::device& gpu, ir::dtype src_t,
+               ir::dtype dst_t, const vm::copy_job& job, std::int64_t grid) {
+  vm::last_run& last = vm::last();
+  last = {};
+  const vm::mode mode = vm::current_mode();
+  if (mode == vm::mode::never) return false;
+  const std::string& full = full_key(key, args);
+  const int nd = static_cast<int>(job.shape.size());
+  if (mode == vm::mode::first) {
+    if (const array_kernel* k = ready_kernel(full, &gpu, [&] { return copy_ir(src_t, dst_t, std::max(nd, 1)); }, args)) {
+      run_kernel(*k, device_kind::cuda, &gpu, args, grid);
+      return true;
+    }
+  }
+  std::string why;
+  if (!vm::available(gpu, &why)) {
+    last.note = "waited for its copy kernel's compile: " + why;
+    return false;
+  }
+  if (!vm::run_copy(job, gpu)) {
+    last.note = "waited for its copy kernel's compile: the array VM does not run it (" + std::to_string(nd) +
+                " axes or a conversion it has no opcode for)";
+    return false;
+  }
+  ++stats().launches;
+  ++stats().vm_launches;
+  last.on_vm = true;
+  last.note = mode == vm::mode::always ? "a copy on the array VM (TEGULA_ARRAY_VM=always)"
+                                       : "a copy on the array VM while its kernel compiles in the background";
+  return true;
+}
+
 }  // namespace
 
 void copy_strided(const std::shared_ptr<storage>& src, const layout& src_layout, ir::dtype src_t,
@@ -110,8 +145,17 @@ void copy_strided(const std::shared_ptr<storage>& src, const layout& src_layout,
   key += static_cast<char>(dst_t);
   key += static_cast<char>(nd);
   rt::device* gpu = src->kind() == device_kind::cuda ? src->dev() : nullptr;
+  const std::int64_t grid = (n + copy_tile - 1) / copy_tile;
+  if (gpu) {
+    vm::copy_job job;
+    job.src = src->address() + static_cast<std::uintptr_t>(s.offset * size_bytes(src_t));
+    job.dst = dst->address() + static_cast<std::uintptr_t>(d.offset * size_bytes(dst_t));
+    job.shape = s.shape, job.src_strides = s.strides, job.dst_strides = d.strides;
+    job.src_t = src_t, job.dst_t = dst_t;
+    if (run_first(key, args, *gpu, src_t, dst_t, job, grid)) return;
+  }
   const array_kernel& k = get_kernel(key, src->kind(), gpu, [&] { return copy_ir(src_t, dst_t, nd); }, args);
-  run_kernel(k, src->kind(), gpu, args, (n + copy_tile - 1) / copy_tile);
+  run_kernel(k, src->kind(), gpu, args, grid);
 }
 
 }  // namespace tegula::array

@@ -1,6 +1,7 @@
 // Running planned array kernels on the array VM (see vm.hpp).
 #include "tegula/array/vm.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <variant>
@@ -101,6 +102,22 @@ cv::view view_of(const view2d& w) {
 // The register bits of a reduction's start value in dtype t.
 std::uint64_t identity_bits(op_kind op, dtype t) {
   return std::visit([&](auto v) { return cv::register_bits(t, v); }, reduction_identity(op, t));
+}
+
+// The map kernel's grid over `total` elements: a grid-stride walk of at most 16 blocks per SM.
+rt::launch_config map_config(std::int64_t total, rt::device& gpu) {
+  rt::launch_config cfg;
+  cfg.block = {unsigned(cv::block_threads), 1, 1};
+  const std::int64_t blocks = std::min<std::int64_t>((total + cv::block_threads - 1) / cv::block_threads,
+                                                     std::int64_t(gpu.sm_count()) * 16);
+  cfg.grid = {unsigned(std::max<std::int64_t>(blocks, 1)), 1, 1};
+  return cfg;
+}
+
+void launch(const cv::params& P, const rt::launch_config& cfg, rt::kernel& kern, rt::device& gpu) {
+  rt::param_buffer buf(sizeof(cv::params));
+  buf.put(0, &P, sizeof(cv::params));
+  rt::launch(array_stream(gpu), cfg, kern, buf);
 }
 
 }  // namespace
@@ -252,15 +269,49 @@ void run(const plan& p, const cv::program& prog, rt::device& gpu) {
     cfg.grid = {unsigned(std::max<std::int64_t>(blocks, 1)), 1, 1};
     kern = s.reduce.get();
   } else {
-    const std::int64_t total = p.B * p.R * p.C;
-    const std::int64_t blocks = std::min<std::int64_t>((total + cv::block_threads - 1) / cv::block_threads,
-                                                       std::int64_t(gpu.sm_count()) * 16);
-    cfg.grid = {unsigned(std::max<std::int64_t>(blocks, 1)), 1, 1};
+    cfg = map_config(p.B * p.R * p.C, gpu);
     kern = s.map.get();
   }
-  rt::param_buffer buf(sizeof(cv::params));
-  buf.put(0, P.get(), sizeof(cv::params));
-  rt::launch(array_stream(gpu), cfg, *kern, buf);
+  launch(*P, cfg, *kern, gpu);
+}
+
+bool run_copy(const copy_job& job, rt::device& gpu) {
+  const std::size_t nd = job.shape.size();
+  if (nd > 3 || job.src_strides.size() != nd || job.dst_strides.size() != nd) return false;
+  const auto& regs = cv::register_dtypes();
+  for (ir::dtype t : {job.src_t, job.dst_t})
+    if (std::find(regs.begin(), regs.end(), t) == regs.end()) return false;  // complex: copy.cpp copies its parts
+  cv::instr code[3] = {};
+  int n_code = 1;
+  code[0].k = std::uint8_t(cv::kind::load);  // r0 = the source element
+  std::uint8_t value = 0;
+  if (job.src_t != job.dst_t) {
+    const int opcode = cv::opcode_of(op_kind::astype, &job.src_t, 1, job.dst_t);
+    if (opcode < 0) return false;
+    cv::instr& cast = code[n_code++];  // r1 = r0 as dst_t
+    cast.k = std::uint8_t(cv::kind::op), cast.code = std::uint16_t(opcode), cast.dst = 1, cast.a = 0;
+    value = 1;
+  }
+  cv::instr& store = code[n_code++];  // the destination element = the value
+  store.k = std::uint8_t(cv::kind::store), store.a = 0, store.b = value;
+  image_state& s = image_of(gpu.ordinal());
+  if (!s.ready.load(std::memory_order_acquire)) fail(error_kind::internal, "the array VM ran before its image loaded");
+  auto P = std::make_unique<cv::params>();
+  // The space (B, R, C): the copy's axes, last three, padded in front with ones.
+  std::int64_t ext[3] = {1, 1, 1}, ss[3] = {0, 0, 0}, ds[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < nd; ++i) {
+    const std::size_t k = 3 - nd + i;
+    ext[k] = job.shape[i], ss[k] = job.src_strides[i], ds[k] = job.dst_strides[i];
+  }
+  P->B = ext[0], P->R = ext[1], P->C = ext[2];
+  P->leaves[0].addr = job.src, P->leaves[0].bs = ss[0], P->leaves[0].rs = ss[1], P->leaves[0].cs = ss[2];
+  P->leaves[0].dtype = static_cast<std::int32_t>(job.src_t);
+  P->outs[0].addr = job.dst, P->outs[0].bs = ds[0], P->outs[0].rs = ds[1], P->outs[0].cs = ds[2];
+  P->outs[0].dtype = static_cast<std::int32_t>(job.dst_t);
+  P->n_code = n_code;
+  for (int i = 0; i < n_code; ++i) P->code[i] = code[i];
+  launch(*P, map_config(ext[0] * ext[1] * ext[2], gpu), *s.map, gpu);
+  return true;
 }
 
 last_run& last() {

@@ -2,8 +2,10 @@
 // plan's per-element body (emit.hpp: emit_body), so an expression runs at once on its first use while its fused
 // kernel compiles in the background (issue #26: no NumPy program waits on the compiler).
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tegula/array/plan.hpp"
 #include "tegula/codegen/vm_program.hpp"
@@ -35,6 +37,17 @@ bool available(rt::device& gpu, std::string* why = nullptr);
 
 // Runs plan p (its leaf, output and sibling addresses set) with program prog on gpu's array stream.
 void run(const plan& p, const codegen::vm::program& prog, rt::device& gpu);
+
+// A strided copy as the VM runs it (copy.cpp's first run while its kernel compiles): dst = src converted to dst_t
+// over `shape`, strides in elements from the two addresses.
+struct copy_job {
+  std::uintptr_t src = 0, dst = 0;
+  std::vector<std::int64_t> shape, src_strides, dst_strides;
+  ir::dtype src_t = ir::dtype::f32, dst_t = ir::dtype::f32;
+};
+// Runs `job` on gpu's array stream (the image loaded: available()); false, having done nothing, when it has no VM
+// form (more than three axes, a complex dtype, a conversion with no opcode).
+bool run_copy(const copy_job& job, rt::device& gpu);
 
 // What ran last on this thread (for tegula.explain): true when the last array evaluation ran on the VM, with the
 // reason the fused kernel did not (compiling in the background, or mode always).
