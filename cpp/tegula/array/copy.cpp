@@ -5,6 +5,8 @@
 
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/vm.hpp"
+#include "tegula/array/vm_audit.hpp"
+#include "tegula/codegen/vm_opcodes.hpp"
 #include "tegula/ir/builder.hpp"
 #include "tegula/support/error.hpp"
 
@@ -153,6 +155,8 @@ void copy_strided(const std::shared_ptr<storage>& src, const layout& src_layout,
     job.shape = s.shape, job.src_strides = s.strides, job.dst_strides = d.strides;
     job.src_t = src_t, job.dst_t = dst_t;
     if (run_first(key, args, *gpu, src_t, dst_t, job, grid)) return;
+  } else if (vm::audit_on()) {
+    vm::audit_copy(key, s.ndim(), src_t == dst_t || codegen::vm::opcode_of(ir::op_kind::astype, &src_t, 1, dst_t) >= 0);
   }
   const array_kernel& k = get_kernel(key, src->kind(), gpu, [&] { return copy_ir(src_t, dst_t, nd); }, args);
   run_kernel(k, src->kind(), gpu, args, grid);

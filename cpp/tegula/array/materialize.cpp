@@ -10,6 +10,7 @@
 #include "tegula/array/pending_view.hpp"
 #include "tegula/array/plan.hpp"
 #include "tegula/array/vm.hpp"
+#include "tegula/array/vm_audit.hpp"
 #include "tegula/runtime/buffer.hpp"
 #include "tegula/runtime/device.hpp"
 #include "tegula/support/error.hpp"
@@ -109,7 +110,10 @@ enum class first_run { ran, not_run, replan };
 first_run run_first(const plan& p, const node& root, const std::vector<kernel_arg>& args) {
   vm::last_run& last = vm::last();
   last = {};
-  if (root.device != device_kind::cuda) return first_run::not_run;
+  if (root.device != device_kind::cuda) {
+    if (vm::audit_on()) vm::audit_plan(p.key, p);  // what a GPU first run would do (vm_audit.hpp)
+    return first_run::not_run;
+  }
   const vm::mode mode = vm::current_mode();
   if (mode == vm::mode::never) return first_run::not_run;
   // full_key's thread-local string, not a copy (this runs for every GPU evaluation): it is read below only before

@@ -2,10 +2,12 @@
 // compiles, what ran last, the VM's image and a plan's program.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/plan.hpp"
 #include "tegula/array/vm.hpp"
+#include "tegula/array/vm_audit.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/py_array.hpp"
 #include "tegula/codegen/vm_opcodes.hpp"
@@ -50,6 +52,21 @@ void bind_array_vm(nb::module_& m) {
     return d;
   }, nb::arg("device") = -1, "The array VM: its opcode count and table hash, where its images are looked for, and "
      "for a device the image it loads and whether it is loaded (else why not).");
+  m.def("set_array_vm_audit", [](bool on) { vm::set_audit(on); }, nb::arg("on"),
+        "With it on, each kernel the CPU interpreter runs is also compiled for the array VM, and those the VM "
+        "cannot run are counted by reason (what a GPU first run would wait for; bench/probe_vm_coverage.py).");
+  m.def("array_vm_audit", [] {
+    nb::list out;
+    for (const auto& e : vm::audit_results()) {
+      nb::dict d;
+      d["outcome"] = e.outcome;
+      d["kernels"] = e.kernels;
+      d["example"] = e.example;
+      out.append(d);
+    }
+    return out;
+  }, "The audit's outcomes: [{'outcome', 'kernels' (distinct kernel keys), 'example'}].");
+  m.def("array_vm_audit_clear", [] { vm::audit_clear(); });
   m.def("array_vm_program", [](const py_array& x) -> nb::object {
     const array::node_ptr& n = x.n;
     if (!n->pending()) fail(error_kind::invalid_argument, "the array is not pending: no kernel is left to run");

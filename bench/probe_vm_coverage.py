@@ -1,0 +1,63 @@
+"""Which kernels of NPBench's programs the array VM runs on a first call, found on the CPU interpreter (no GPU):
+each program at preset S with the VM audit on (array/vm_audit.hpp), its distinct kernels counted by outcome: 'vm'
+(the VM runs it while its fused kernel compiles), 'vm after inner reductions' (a GPU first run materialises those on
+the VM and plans again), 'vm (copy)', or why the VM cannot run it (the first call waits for that compile).
+    python3 bench/probe_vm_coverage.py [name,name...]
+"""
+from __future__ import annotations
+
+import collections
+import os
+import sys
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import npbench_suite as S  # noqa: E402
+
+import tegula.numpy as tnp  # noqa: E402
+from tegula import _tegula  # noqa: E402
+
+COVERED = ("vm", "vm after inner reductions", "vm (copy)")
+
+
+def main():
+    names = sys.argv[1].split(",") if len(sys.argv) > 1 else S.names()
+    total = collections.Counter()
+    examples = {}
+    waits = {}
+    for name in names:
+        program = S.Program(name)
+        data = program.data("S")
+        _tegula.array_vm_audit_clear()
+        _tegula.set_array_vm_audit(True)
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                out, _ = S.run(program, "tegula", data, lambda a: tnp.asarray(a, device="cpu"))
+                for o in out:
+                    S.to_host(o)  # the outputs evaluated (they stay pending until read)
+        except Exception as e:  # noqa: BLE001 - a probe: say it and go on
+            print(f"{name:22s} did not run: {type(e).__name__}: {str(e).splitlines()[0][:100]}")
+            continue
+        finally:
+            _tegula.set_array_vm_audit(False)
+        res = _tegula.array_vm_audit()
+        n = sum(r["kernels"] for r in res)
+        covered = sum(r["kernels"] for r in res if r["outcome"] in COVERED)
+        missing = [r for r in res if r["outcome"] not in COVERED]
+        waits[name] = sum(r["kernels"] for r in missing)
+        print(f"{name:22s} {n:3d} kernels, {covered:3d} on the VM" +
+              "".join(f"; waits {r['kernels']}: {r['outcome'][:90]} ({r['example']})" for r in missing))
+        for r in res:
+            total[r["outcome"]] += r["kernels"]
+            examples.setdefault(r["outcome"], f"{name}: {r['example']}")
+    print("\n== all programs: distinct kernels by outcome")
+    for outcome, k in total.most_common():
+        print(f"{k:5d}  {outcome[:110]}  [{examples[outcome]}]")
+    print(f"\nprograms with no kernel waiting: {sum(1 for v in waits.values() if v == 0)} of {len(waits)}")
+
+
+if __name__ == "__main__":
+    main()
