@@ -219,7 +219,8 @@ COPY_VIEWS = [
     ("transposed", (300, 701), lambda v: v.T),
     ("strided 2-D", (400, 900), lambda v: v[1::2, ::-3]),
     ("3-D permuted", (30, 40, 50), lambda v: v.transpose(2, 0, 1)),
-    ("4-D permuted", (6, 7, 8, 9), lambda v: v.transpose(3, 1, 2, 0)),  # no VM form: 4 axes after coalescing
+    ("4-D permuted", (6, 7, 8, 9), lambda v: v.transpose(3, 1, 2, 0)),  # 4 axes: 9 launches of the last three
+    ("5-D permuted", (2, 3, 4, 9, 9), lambda v: v.transpose(4, 3, 2, 1, 0)),  # 81 launches: no VM form
 ]
 
 
@@ -238,7 +239,7 @@ def test_copies(rng, vm_mode, dtype, name, shape, view):
     a = gpu(x).astype(dtype)
     a._materialize()
     want = np.ascontiguousarray(view(host(a)))
-    vm_ran = name != "4-D permuted"
+    vm_ran = name != "5-D permuted"
     results = {}
     for mode in ("always", "never"):
         vm_mode(mode)

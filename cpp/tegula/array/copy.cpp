@@ -88,8 +88,8 @@ bool run_first(const std::string& key, const std::vector<kernel_arg>& args, rt::
     return false;
   }
   if (!vm::run_copy(job, gpu)) {
-    last.note = "waited for its copy kernel's compile: the array VM does not run it (" + std::to_string(nd) +
-                " axes or a conversion it has no opcode for)";
+    last.note = str("waited for its copy kernel's compile: the array VM does not run it (", nd,
+                    " axes: more launches than max_copy_launches, or a conversion with no opcode)");
     return false;
   }
   ++stats().launches;
@@ -156,7 +156,10 @@ void copy_strided(const std::shared_ptr<storage>& src, const layout& src_layout,
     job.src_t = src_t, job.dst_t = dst_t;
     if (run_first(key, args, *gpu, src_t, dst_t, job, grid)) return;
   } else if (vm::audit_on()) {
-    vm::audit_copy(key, s.ndim(), src_t == dst_t || codegen::vm::opcode_of(ir::op_kind::astype, &src_t, 1, dst_t) >= 0);
+    std::int64_t launches = 1;
+    for (int a = 0; a + 3 < s.ndim(); ++a) launches *= s.shape[a];
+    vm::audit_copy(key, s.ndim(), launches,
+                   src_t == dst_t || codegen::vm::opcode_of(ir::op_kind::astype, &src_t, 1, dst_t) >= 0);
   }
   const array_kernel& k = get_kernel(key, src->kind(), gpu, [&] { return copy_ir(src_t, dst_t, nd); }, args);
   run_kernel(k, src->kind(), gpu, args, grid);

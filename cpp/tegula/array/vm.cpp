@@ -277,7 +277,11 @@ void run(const plan& p, const cv::program& prog, rt::device& gpu) {
 
 bool run_copy(const copy_job& job, rt::device& gpu) {
   const std::size_t nd = job.shape.size();
-  if (nd > 3 || job.src_strides.size() != nd || job.dst_strides.size() != nd) return false;
+  if (job.src_strides.size() != nd || job.dst_strides.size() != nd) return false;
+  // Axes past three: one launch per index of the leading axes, a few at most.
+  std::int64_t launches = 1;
+  for (std::size_t i = 0; i + 3 < nd; ++i) launches *= job.shape[i];
+  if (launches > max_copy_launches) return false;
   const auto& regs = cv::register_dtypes();
   for (ir::dtype t : {job.src_t, job.dst_t})
     if (std::find(regs.begin(), regs.end(), t) == regs.end()) return false;  // complex: copy.cpp copies its parts
@@ -297,20 +301,33 @@ bool run_copy(const copy_job& job, rt::device& gpu) {
   image_state& s = image_of(gpu.ordinal());
   if (!s.ready.load(std::memory_order_acquire)) fail(error_kind::internal, "the array VM ran before its image loaded");
   auto P = std::make_unique<cv::params>();
-  // The space (B, R, C): the copy's axes, last three, padded in front with ones.
+  // The space (B, R, C): the copy's last three axes, padded in front with ones.
+  const std::size_t lead = nd > 3 ? nd - 3 : 0;
   std::int64_t ext[3] = {1, 1, 1}, ss[3] = {0, 0, 0}, ds[3] = {0, 0, 0};
-  for (std::size_t i = 0; i < nd; ++i) {
-    const std::size_t k = 3 - nd + i;
+  for (std::size_t i = lead; i < nd; ++i) {
+    const std::size_t k = 3 - (nd - lead) + (i - lead);
     ext[k] = job.shape[i], ss[k] = job.src_strides[i], ds[k] = job.dst_strides[i];
   }
   P->B = ext[0], P->R = ext[1], P->C = ext[2];
-  P->leaves[0].addr = job.src, P->leaves[0].bs = ss[0], P->leaves[0].rs = ss[1], P->leaves[0].cs = ss[2];
+  P->leaves[0].bs = ss[0], P->leaves[0].rs = ss[1], P->leaves[0].cs = ss[2];
   P->leaves[0].dtype = static_cast<std::int32_t>(job.src_t);
-  P->outs[0].addr = job.dst, P->outs[0].bs = ds[0], P->outs[0].rs = ds[1], P->outs[0].cs = ds[2];
+  P->outs[0].bs = ds[0], P->outs[0].rs = ds[1], P->outs[0].cs = ds[2];
   P->outs[0].dtype = static_cast<std::int32_t>(job.dst_t);
   P->n_code = n_code;
   for (int i = 0; i < n_code; ++i) P->code[i] = code[i];
-  launch(*P, map_config(ext[0] * ext[1] * ext[2], gpu), *s.map, gpu);
+  const rt::launch_config cfg = map_config(ext[0] * ext[1] * ext[2], gpu);
+  const std::int64_t src_item = ir::size_bytes(job.src_t), dst_item = ir::size_bytes(job.dst_t);
+  for (std::int64_t l = 0; l < launches; ++l) {
+    std::int64_t rest = l, src_off = 0, dst_off = 0;  // the leading axes' index of launch l, as element offsets
+    for (std::size_t i = lead; i-- > 0;) {
+      const std::int64_t idx = rest % job.shape[i];
+      rest /= job.shape[i];
+      src_off += idx * job.src_strides[i], dst_off += idx * job.dst_strides[i];
+    }
+    P->leaves[0].addr = job.src + static_cast<std::uintptr_t>(src_off * src_item);
+    P->outs[0].addr = job.dst + static_cast<std::uintptr_t>(dst_off * dst_item);
+    launch(*P, cfg, *s.map, gpu);  // the parameters travel by value: P may change for the next launch
+  }
   return true;
 }
 

@@ -45,8 +45,12 @@ struct copy_job {
   std::vector<std::int64_t> shape, src_strides, dst_strides;
   ir::dtype src_t = ir::dtype::f32, dst_t = ir::dtype::f32;
 };
+// The most launches a copy over more than three axes takes on the VM (one per index of the axes before its last
+// three).
+constexpr std::int64_t max_copy_launches = 64;
 // Runs `job` on gpu's array stream (the image loaded: available()); false, having done nothing, when it has no VM
-// form (more than three axes, a complex dtype, a conversion with no opcode).
+// form (a complex dtype, a conversion with no opcode, more than max_copy_launches indices of the axes before the last
+// three).
 bool run_copy(const copy_job& job, rt::device& gpu);
 
 // What ran last on this thread (for tegula.explain): true when the last array evaluation ran on the VM, with the

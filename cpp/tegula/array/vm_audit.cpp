@@ -8,6 +8,7 @@
 
 #include "tegula/array/vm.hpp"
 #include "tegula/ir/ir.hpp"
+#include "tegula/support/error.hpp"
 
 namespace tegula::array::vm {
 namespace {
@@ -56,8 +57,8 @@ void audit_plan(const std::string& key, const plan& p) {
     if (s.seen.count(key)) return;
   }
   const node& root = *p.order.back();
-  const std::string example = std::string(shape_name(p.shape)) + " kernel, root '" + ir::info(root.op).text + "', " +
-                              std::to_string(p.order.size()) + " nodes";
+  const std::string example = str(shape_name(p.shape), " kernel, root '", ir::info(root.op).text, "', ",
+                                  p.order.size(), " nodes");
   bool inner = false;
   for (const auto& n : p.order) inner = inner || (n->kind == node_kind::reduce && n != p.order.back());
   if (inner && p.shape != kernel_shape::scan_loop) {
@@ -68,9 +69,10 @@ void audit_plan(const std::string& key, const plan& p) {
   record(key, build_program(p, &why) ? std::string("vm") : why, example);
 }
 
-void audit_copy(const std::string& key, int axes, bool convertible) {
-  const std::string example = "copy over " + std::to_string(axes) + " axes";
-  record(key, axes > 3 ? "a copy over more than three axes" : convertible ? "vm (copy)" : "a copy's conversion",
+void audit_copy(const std::string& key, int axes, std::int64_t launches, bool convertible) {
+  const std::string example = str("copy over ", axes, " axes");
+  record(key, launches > max_copy_launches ? "a copy past max_copy_launches launches" : convertible ? "vm (copy)"
+                                                                                       : "a copy's conversion",
          example);
 }
 

@@ -14,9 +14,10 @@ namespace tegula::array::vm {
 void set_audit(bool on);
 bool audit_on();
 
-// Records plan p (by its kernel key: each key once), or a strided copy over `axes` coalesced axes.
+// Records plan p (by its kernel key: each key once), or a strided copy over `axes` coalesced axes that the VM would
+// run in `launches` launches (vm::run_copy: one per index of the axes before the last three).
 void audit_plan(const std::string& key, const plan& p);
-void audit_copy(const std::string& key, int axes, bool convertible);
+void audit_copy(const std::string& key, int axes, std::int64_t launches, bool convertible);
 
 struct audit_entry {
   std::string outcome;  // "vm", "vm after inner reductions", or why the VM cannot run it
