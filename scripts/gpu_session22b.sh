@@ -3,7 +3,7 @@
 # (issue #26) on the GPU -- its image loads, tests/gpu/test_gpu_vm.py, all of tests/gpu in two groups beside it and
 # session 21's owed suites on every cuda case -- then NPBench first calls in new processes with an empty cache
 # (background compiles on, then off), library first calls (the prebuilt kernels), then the startup, numpy and
-# matmul workloads (--quick). The first call of session 23.
+# matmul workloads (--quick). Owed since session 22 (session 23 got no machine); it includes test_gpu_vm's copy cases.
 set -uo pipefail
 OUT=${1:?usage: gpu_session22b.sh OUT}
 cd "$(dirname "$0")/.." || exit 1
