@@ -1,12 +1,12 @@
 // The N-d strided copy kernel (see copy.hpp): each element's offsets from its flat index.
 #include "tegula/array/copy.hpp"
 
+#include <functional>
 #include <string>
 
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/vm.hpp"
 #include "tegula/array/vm_audit.hpp"
-#include "tegula/codegen/vm_opcodes.hpp"
 #include "tegula/ir/builder.hpp"
 #include "tegula/support/error.hpp"
 
@@ -66,29 +66,39 @@ layout as_part_pairs(const layout& l) {
   return r;
 }
 
+// The copy of coalesced layouts s (of src) to d (of dst) as the VM runs it.
+vm::copy_job copy_job_of(const storage& src, const layout& s, ir::dtype src_t, const storage& dst, const layout& d,
+                         ir::dtype dst_t) {
+  vm::copy_job job;
+  job.src = src.address() + static_cast<std::uintptr_t>(s.offset * size_bytes(src_t));
+  job.dst = dst.address() + static_cast<std::uintptr_t>(d.offset * size_bytes(dst_t));
+  job.shape = s.shape, job.src_strides = s.strides, job.dst_strides = d.strides;
+  job.src_t = src_t, job.dst_t = dst_t;
+  return job;
+}
+
 // On the GPU, a copy whose kernel is neither built nor in the disk cache runs on the array VM while the kernel
 // compiles in the background (issue #26; materialize.cpp's run_first for expressions). False: run the kernel.
-bool run_first(const std::string& key, const std::vector<kernel_arg>& args, rt::device& gpu, ir::dtype src_t,
-               ir::dtype dst_t, const vm::copy_job& job, std::int64_t grid) {
+bool run_first(const std::string& key, const std::vector<kernel_arg>& args, rt::device& gpu,
+               const std::function<ir::function()>& make_ir, std::int64_t grid, const std::function<vm::copy_job()>& job) {
   vm::last_run& last = vm::last();
   last = {};
   const vm::mode mode = vm::current_mode();
   if (mode == vm::mode::never) return false;
-  const std::string& full = full_key(key, args);
-  const int nd = static_cast<int>(job.shape.size());
   if (mode == vm::mode::first) {
-    if (const array_kernel* k = ready_kernel(full, &gpu, [&] { return copy_ir(src_t, dst_t, std::max(nd, 1)); }, args)) {
+    if (const array_kernel* k = ready_kernel(full_key(key, args), &gpu, make_ir, args)) {
       run_kernel(*k, device_kind::cuda, &gpu, args, grid);
       return true;
     }
   }
   std::string why;
   if (!vm::available(gpu, &why)) {
-    last.note = "waited for its copy kernel's compile: " + why;
+    last.note = str("waited for its copy kernel's compile: ", why);
     return false;
   }
-  if (!vm::run_copy(job, gpu)) {
-    last.note = str("waited for its copy kernel's compile: the array VM does not run it (", nd,
+  const vm::copy_job j = job();
+  if (!vm::run_copy(j, gpu)) {
+    last.note = str("waited for its copy kernel's compile: the array VM does not run it (", j.shape.size(),
                     " axes: more launches than max_copy_launches, or a conversion with no opcode)");
     return false;
   }
@@ -148,20 +158,11 @@ void copy_strided(const std::shared_ptr<storage>& src, const layout& src_layout,
   key += static_cast<char>(nd);
   rt::device* gpu = src->kind() == device_kind::cuda ? src->dev() : nullptr;
   const std::int64_t grid = (n + copy_tile - 1) / copy_tile;
-  if (gpu) {
-    vm::copy_job job;
-    job.src = src->address() + static_cast<std::uintptr_t>(s.offset * size_bytes(src_t));
-    job.dst = dst->address() + static_cast<std::uintptr_t>(d.offset * size_bytes(dst_t));
-    job.shape = s.shape, job.src_strides = s.strides, job.dst_strides = d.strides;
-    job.src_t = src_t, job.dst_t = dst_t;
-    if (run_first(key, args, *gpu, src_t, dst_t, job, grid)) return;
-  } else if (vm::audit_on()) {
-    std::int64_t launches = 1;
-    for (int a = 0; a + 3 < s.ndim(); ++a) launches *= s.shape[a];
-    vm::audit_copy(key, s.ndim(), launches,
-                   src_t == dst_t || codegen::vm::opcode_of(ir::op_kind::astype, &src_t, 1, dst_t) >= 0);
-  }
-  const array_kernel& k = get_kernel(key, src->kind(), gpu, [&] { return copy_ir(src_t, dst_t, nd); }, args);
+  const auto make_ir = [&] { return copy_ir(src_t, dst_t, nd); };
+  const auto job = [&] { return copy_job_of(*src, s, src_t, *dst, d, dst_t); };
+  if (gpu && run_first(key, args, *gpu, make_ir, grid, job)) return;
+  if (!gpu && vm::audit_on()) vm::audit_copy(key, job());
+  const array_kernel& k = get_kernel(key, src->kind(), gpu, make_ir, args);
   run_kernel(k, src->kind(), gpu, args, grid);
 }
 

@@ -130,10 +130,8 @@ first_run run_first(const plan& p, const node& root, const std::vector<kernel_ar
     last.note = "waited for its fused kernel's compile: " + why;
     return first_run::not_run;
   }
-  std::vector<node_ptr> inner;
-  for (const auto& n : p.order)
-    if (n->kind == node_kind::reduce && n != p.order.back()) inner.push_back(n);
-  if (!inner.empty() && p.shape != kernel_shape::scan_loop) {
+  const std::vector<node_ptr> inner = vm::inner_reductions(p);
+  if (!inner.empty()) {
     for (const auto& n : inner) materialize(n);
     return first_run::replan;
   }

@@ -275,23 +275,36 @@ void run(const plan& p, const cv::program& prog, rt::device& gpu) {
   launch(*P, cfg, *kern, gpu);
 }
 
-bool run_copy(const copy_job& job, rt::device& gpu) {
+std::vector<node_ptr> inner_reductions(const plan& p) {
+  std::vector<node_ptr> inner;
+  if (p.shape == kernel_shape::scan_loop) return inner;
+  for (const auto& n : p.order)
+    if (n->kind == node_kind::reduce && n != p.order.back()) inner.push_back(n);
+  return inner;
+}
+
+std::int64_t copy_launches(const copy_job& job) {
   const std::size_t nd = job.shape.size();
-  if (job.src_strides.size() != nd || job.dst_strides.size() != nd) return false;
-  // Axes past three: one launch per index of the leading axes, a few at most.
-  std::int64_t launches = 1;
-  for (std::size_t i = 0; i + 3 < nd; ++i) launches *= job.shape[i];
-  if (launches > max_copy_launches) return false;
+  if (job.src_strides.size() != nd || job.dst_strides.size() != nd) return 0;
   const auto& regs = cv::register_dtypes();
   for (ir::dtype t : {job.src_t, job.dst_t})
-    if (std::find(regs.begin(), regs.end(), t) == regs.end()) return false;  // complex: copy.cpp copies its parts
+    if (std::find(regs.begin(), regs.end(), t) == regs.end()) return 0;
+  if (job.src_t != job.dst_t && cv::opcode_of(op_kind::astype, &job.src_t, 1, job.dst_t) < 0) return 0;
+  std::int64_t launches = 1;
+  for (std::size_t i = 0; i + 3 < nd; ++i) launches *= job.shape[i];
+  return launches > max_copy_launches ? 0 : launches;
+}
+
+bool run_copy(const copy_job& job, rt::device& gpu) {
+  const std::int64_t launches = copy_launches(job);
+  if (launches == 0) return false;
+  const std::size_t nd = job.shape.size();
   cv::instr code[3] = {};
   int n_code = 1;
   code[0].k = std::uint8_t(cv::kind::load);  // r0 = the source element
   std::uint8_t value = 0;
   if (job.src_t != job.dst_t) {
     const int opcode = cv::opcode_of(op_kind::astype, &job.src_t, 1, job.dst_t);
-    if (opcode < 0) return false;
     cv::instr& cast = code[n_code++];  // r1 = r0 as dst_t
     cast.k = std::uint8_t(cv::kind::op), cast.code = std::uint16_t(opcode), cast.dst = 1, cast.a = 0;
     value = 1;

@@ -48,10 +48,16 @@ struct copy_job {
 // The most launches a copy over more than three axes takes on the VM (one per index of the axes before its last
 // three).
 constexpr std::int64_t max_copy_launches = 64;
+// The launches the VM takes for `job` (one per index of the axes before its last three), or 0 when it has no VM form:
+// a complex dtype (copy.cpp copies its parts), a conversion with no opcode, more than max_copy_launches launches.
+std::int64_t copy_launches(const copy_job& job);
 // Runs `job` on gpu's array stream (the image loaded: available()); false, having done nothing, when it has no VM
-// form (a complex dtype, a conversion with no opcode, more than max_copy_launches indices of the axes before the last
-// three).
+// form (copy_launches 0).
 bool run_copy(const copy_job& job, rt::device& gpu);
+
+// The reductions inside plan p's expression (softmax's max and sum), which a first run materialises first, each on
+// the VM, before planning p again; none for a scan plan (its inner reductions run in its own kernel).
+std::vector<node_ptr> inner_reductions(const plan& p);
 
 // What ran last on this thread (for tegula.explain): true when the last array evaluation ran on the VM, with the
 // reason the fused kernel did not (compiling in the background, or mode always).

@@ -59,9 +59,7 @@ void audit_plan(const std::string& key, const plan& p) {
   const node& root = *p.order.back();
   const std::string example = str(shape_name(p.shape), " kernel, root '", ir::info(root.op).text, "', ",
                                   p.order.size(), " nodes");
-  bool inner = false;
-  for (const auto& n : p.order) inner = inner || (n->kind == node_kind::reduce && n != p.order.back());
-  if (inner && p.shape != kernel_shape::scan_loop) {
+  if (!inner_reductions(p).empty()) {
     record(key, "vm after inner reductions", example);
     return;
   }
@@ -69,11 +67,9 @@ void audit_plan(const std::string& key, const plan& p) {
   record(key, build_program(p, &why) ? std::string("vm") : why, example);
 }
 
-void audit_copy(const std::string& key, int axes, std::int64_t launches, bool convertible) {
-  const std::string example = str("copy over ", axes, " axes");
-  record(key, launches > max_copy_launches ? "a copy past max_copy_launches launches" : convertible ? "vm (copy)"
-                                                                                       : "a copy's conversion",
-         example);
+void audit_copy(const std::string& key, const copy_job& job) {
+  record(key, copy_launches(job) ? "vm (copy)" : "a copy with no VM form (past max_copy_launches, or a conversion)",
+         str("copy over ", job.shape.size(), " axes"));
 }
 
 std::vector<audit_entry> audit_results() {

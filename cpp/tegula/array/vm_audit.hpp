@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "tegula/array/plan.hpp"
+#include "tegula/array/vm.hpp"
 
 namespace tegula::array::vm {
 
 void set_audit(bool on);
 bool audit_on();
 
-// Records plan p (by its kernel key: each key once), or a strided copy over `axes` coalesced axes that the VM would
-// run in `launches` launches (vm::run_copy: one per index of the axes before the last three).
+// Records plan p, or a strided copy (vm.hpp: copy_launches), by its kernel key: each key once.
 void audit_plan(const std::string& key, const plan& p);
-void audit_copy(const std::string& key, int axes, std::int64_t launches, bool convertible);
+void audit_copy(const std::string& key, const copy_job& job);
 
 struct audit_entry {
   std::string outcome;  // "vm", "vm after inner reductions", or why the VM cannot run it
