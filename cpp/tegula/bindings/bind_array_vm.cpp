@@ -32,6 +32,12 @@ void bind_array_vm(nb::module_& m) {
     nb::gil_scoped_release release;
     kernel::background::wait_idle();
   }, "Blocks until every kernel compiling in the background is built.");
+  m.def("_close_background_compiles", [] {
+    nb::gil_scoped_release release;
+    kernel::background::close();
+  }, "At interpreter exit (registered with atexit on import): drops queued background compiles and waits for "
+     "running ones, before the process destroys what they use.");
+  nb::module_::import_("atexit").attr("register")(m.attr("_close_background_compiles"));
   m.def("array_compiles_in_flight", [] { return array::compiles_in_flight(); });
   m.def("array_last_run", [] {
     const vm::last_run& l = vm::last();

@@ -15,7 +15,7 @@ namespace {
 struct pool {
   std::mutex m;
   std::condition_variable work, idle;
-  std::deque<std::function<void()>> queue;
+  std::deque<std::function<void(bool)>> queue;
   int busy = 0;
   bool started = false;
   bool closing = false;  // the process is exiting: queued tasks are dropped
@@ -23,7 +23,7 @@ struct pool {
 
   void run() {
     for (;;) {
-      std::function<void()> task;
+      std::function<void(bool)> task;
       {
         std::unique_lock<std::mutex> lock(m);
         work.wait(lock, [&] { return !queue.empty() && !closing; });
@@ -31,7 +31,7 @@ struct pool {
         queue.pop_front();
         ++busy;
       }
-      task();
+      task(true);
       {
         std::lock_guard<std::mutex> lock(m);
         --busy;
@@ -46,27 +46,40 @@ pool& the_pool() {
   return *p;
 }
 
-// At exit, queued compiles are dropped and running ones finished, so no worker is inside NVRTC or the driver
-// while their libraries are torn down.
-void close_at_exit() {
-  pool& p = the_pool();
-  std::unique_lock<std::mutex> lock(p.m);
-  p.closing = true;
-  p.queue.clear();
-  p.idle.wait(lock, [&] { return p.busy == 0; });
-}
+void close_at_exit() { close(); }
 
 }  // namespace
+
+// std::atexit alone is not enough: it runs its handler after the destructors of every static constructed after the
+// first submit (a worker's first compile constructs some, e.g. the profiler's compile log), and a worker still
+// compiling then writes to a destroyed object (a segfault at exit, seen on the H100 in session 24 when a process
+// exited with compiles running). Python's atexit runs before any static is destroyed.
+void close() {
+  pool& p = the_pool();
+  std::deque<std::function<void(bool)>> dropped;
+  {
+    std::unique_lock<std::mutex> lock(p.m);
+    p.closing = true;
+    dropped.swap(p.queue);
+  }
+  for (auto& task : dropped) task(false);
+  std::unique_lock<std::mutex> lock(p.m);
+  p.idle.wait(lock, [&] { return p.busy == 0; });
+}
 
 int workers() {
   const unsigned hw = std::thread::hardware_concurrency();
   return std::clamp(static_cast<int>(hw) - 1, 1, 16);
 }
 
-void submit(std::function<void()> task) {
+void submit(std::function<void(bool)> task) {
   pool& p = the_pool();
-  std::lock_guard<std::mutex> lock(p.m);
-  if (p.closing) return;
+  std::unique_lock<std::mutex> lock(p.m);
+  if (p.closing) {
+    lock.unlock();
+    task(false);
+    return;
+  }
   if (!p.started) {
     p.started = true;
     std::atexit(close_at_exit);

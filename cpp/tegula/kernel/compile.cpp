@@ -123,13 +123,15 @@ const compiled* cache::get_or_start(const std::string& key, const std::function<
   }
   target bt = t;
   bt.nvrtc = nullptr;  // jit::compile: the bindings' interruptible NVRTC needs the Python thread
-  background::submit([this, key, f, bt, tr = std::move(tr)]() mutable {
-    try {
-      bt.device->make_current();
-      auto done = compile_image(tr, image_kind::cubin, bt.nvrtc);
-      store(key, finish(std::move(tr), *done, bt));
-    } catch (...) {
-      // Left for the next get(), which compiles the kernel again on its own thread and raises what this raised.
+  background::submit([this, key, f, bt, tr = std::move(tr)](bool run) mutable {
+    if (run) {  // else dropped at exit: the next get() compiles on its own thread
+      try {
+        bt.device->make_current();
+        auto done = compile_image(tr, image_kind::cubin, bt.nvrtc);
+        store(key, finish(std::move(tr), *done, bt));
+      } catch (...) {
+        // Left for the next get(), which compiles the kernel again on its own thread and raises what this raised.
+      }
     }
     {
       std::lock_guard<std::mutex> lock(m_);
