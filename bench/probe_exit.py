@@ -1,8 +1,8 @@
 """Does a process exit cleanly while kernels compile in the background? (session 24: the startup workload's child
-exited with SIGSEGV on an H100 right after printing its result, compiles still running.) Runs a short NumPy
-program in new processes with an empty cache, exiting at once, N times each way, and prints the exit codes; where
-one dies on a signal, reruns it with scripts/segv_trace.c preloaded (the GPU machine has no gdb) and prints the
-native backtrace.
+exited with SIGSEGV on an H100 right after printing its result, compiles still running.) Runs the startup
+workload's first-result program (tegula.numpy) in new processes with an empty cache, exiting at once, N times each
+way, and prints the exit codes; where one dies on a signal, reruns it with scripts/segv_trace.c preloaded (the GPU
+machine has no gdb) and prints the native backtrace.
 
     python3 bench/probe_exit.py [N]
 """
@@ -12,16 +12,11 @@ import subprocess
 import sys
 import tempfile
 
-CHILD = r'''
-import tegula.numpy as np
-x = np.arange(1 << 16, dtype=np.float32) / 4096
-y = np.sin(x) * np.cos(x) + 1
-s = float(y.sum())
-a = np.arange(512 * 256, dtype=np.float32).reshape(512, 256) / 1000
-e = np.exp(a - a.max(axis=1, keepdims=True))
-p = e / e.sum(axis=1, keepdims=True)
-print("result", s, float(p[7, 9]), "in flight", np.kernel_stats().get("background_starts"), flush=True)
-'''
+BENCH = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH)
+from workloads.startup import FIRST_RESULT_CHILD  # noqa: E402 - the startup workload's program, the one that died
+
+CHILD = FIRST_RESULT_CHILD.format(imports="import tegula.numpy as np", tail="")
 
 
 def run(env_extra, preload=None):
@@ -56,7 +51,7 @@ def main():
     if p.returncode >= 0:
         return
     so = os.path.join(tempfile.gettempdir(), "tegula-segv.so")
-    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "segv_trace.c")
+    src = os.path.join(os.path.dirname(BENCH), "scripts", "segv_trace.c")
     if subprocess.run(["gcc", "-shared", "-fPIC", "-o", so, src]).returncode != 0:
         print("could not build scripts/segv_trace.c")
         return
