@@ -352,17 +352,17 @@ def test_matmul_axes():
 
 def test_a_stack_times_one_matrix_is_one_product(monkeypatch):
     """doitgen's (NR, NQ, 1, NP) @ (NP, NP): the stack's rows fold into one product of NR * NQ rows (one GEMM on a
-    GPU, not NR * NQ products of one row); a stack whose rows are not one strided run keeps its batch."""
+    GPU, not NR * NQ products of one row; k = 9: past the tiny contractions); a stack whose rows are not one strided run keeps its batch."""
     calls = []
     real = M._product
     monkeypatch.setattr(M, "_product", lambda a, b, batch, m, n, k, rt: calls.append((tuple(batch), m)) or
                         real(a, b, batch, m, n, k, rt))
-    a, c = _r((5, 6, 1, 7), "float64"), _r((7, 7), "float64")
+    a, c = _r((5, 6, 1, 9), "float64"), _r((9, 9), "float64")
     got = tnp.asarray(a) @ tnp.asarray(c)
-    assert calls == [((), 30)] and got.shape == (5, 6, 1, 7)
+    assert calls == [((), 30)] and got.shape == (5, 6, 1, 9)
     np.testing.assert_allclose(got.get(), a @ c, rtol=1e-12)
     calls.clear()
-    x = _r((4, 3, 7), "float32")
+    x = _r((4, 3, 9), "float32")
     got = tnp.matmul((tnp.asarray(x) * 2), tnp.asarray(c.astype(np.float32)[None]))  # pending; b batch of one
     assert calls == [((), 12)]
     np.testing.assert_allclose(got.get(), (x * 2) @ c.astype(np.float32)[None], rtol=1e-5)
@@ -371,5 +371,36 @@ def test_a_stack_times_one_matrix_is_one_product(monkeypatch):
     got = t @ tnp.asarray(c.astype(np.float32))
     assert calls == [((3,), 4)]
     np.testing.assert_allclose(got.get(), x.transpose(1, 0, 2) @ c.astype(np.float32), rtol=1e-5)
-    v = _r((7,), "float64")
+    v = _r((9,), "float64")
     np.testing.assert_allclose((tnp.asarray(a) @ tnp.asarray(v)).get(), a @ v, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int32", "uint8"])
+@pytest.mark.parametrize("shapes", [((4, 4), (4, 300)), ((5, 1), (1, 7)), ((3, 8), (8, 2)),
+                                    ((2, 1, 6, 3), (5, 3, 4)), ((4,), (4, 9)), ((7, 2), (2,))])
+def test_tiny_contractions_are_engine_sums_with_numpys_values(dtype, shapes, monkeypatch):
+    """k <= 8 (stockham_fft's 4x4 butterflies, mlp's (8, 3) @ (3, S0)): the array engine's sum of k broadcast products,
+    no library product, NumPy's values, shapes (batch broadcast, 1-D operands) and dtype (integers wrap)."""
+    calls = []
+    monkeypatch.setattr(M, "_product", lambda *args: calls.append(args))
+    sa, sb = shapes
+    a, b = _r(sa, dtype), _r(sb, dtype)
+    got = tnp.asarray(a) @ tnp.asarray(b)
+    want = a @ b
+    assert calls == [] and got.shape == want.shape and got.dtype == want.dtype
+    tol = 1e-5 if dtype in ("float32", "complex64") else 1e-12
+    np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol)
+
+
+def test_tiny_contractions_fuse_with_their_operands_and_consumers():
+    """stockham_fft's step: the twiddle multiply, its reshape, the 4x4 product and the cast are one kernel."""
+    import tegula
+
+    d0 = _r((4, 4), "complex128")
+    x0, w0 = _r((64,), "complex128"), _r((64,), "complex128")
+    d, x, w = (tnp.asarray(v, device="cpu") for v in (d0, x0, w0))
+    with tegula.profile(gpu_timing=False) as p:
+        got = d @ (x * w).reshape(4, 16)
+        got._materialize()
+    assert [k.name for k in p.launches] == ["tegula_array_kernel"]
+    np.testing.assert_allclose(got.get(), d0 @ (x0 * w0).reshape(4, 16), rtol=1e-12)

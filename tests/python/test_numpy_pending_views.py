@@ -156,3 +156,62 @@ def test_many_views_each_read_twice(device, rng):
         got = got + x[s:s + 200] * x[s:s + 200]
         ref = ref + x0[s:s + 200] * x0[s:s + 200]
     assert_same(got, ref, rtol=1e-12)
+
+
+RESHAPES = [((6, 8), (48,)), ((6, 8), (3, 16)), ((6, 8), (2, 3, 8)), ((2, 3, 8), (6, 8)), ((6, 8), (6, 8, 1))]
+
+
+@pytest.mark.parametrize("shapes", RESHAPES)
+def test_reshapes_of_pending_arrays_have_numpys_values(shapes, device, rng):
+    """x.reshape(...) of pending x is x's graph over its reshaped leaves where every leaf reshapes as a view;
+    a broadcast operand that does not (a row repeated down the rows) materialises x first, as before."""
+    src, dst = shapes
+    a0, b0 = rng.standard_normal(src), rng.standard_normal(src)
+    a, b = t(a0, device), t(b0, device)
+    assert_same((a * b + 1.5).reshape(dst), (a0 * b0 + 1.5).reshape(dst), rtol=1e-12)
+    row0 = rng.standard_normal(src[-1:])
+    row = t(row0, device)
+    assert_same(tnp.exp(a - row).reshape(dst), np.exp(a0 - row0).reshape(dst), rtol=1e-12)
+    c0 = a0 + 1j * b0
+    c = t(c0, device)
+    assert_same((c * c).reshape(dst).real, (c0 * c0).reshape(dst).real, rtol=1e-12)
+
+
+def test_a_reshape_of_a_pending_array_is_still_its_view(device, rng):
+    a0, b0 = rng.standard_normal((4, 6)), rng.standard_normal((4, 6))
+    a, b = t(a0, device), t(b0, device)
+    x, x0 = a + b, a0 + b0
+    v, v0 = x.reshape(3, 8), x0.reshape(3, 8)
+    w, w0 = v * 2, v0 * 2  # read before the write below: keeps the old values
+    v[1, 2] = 100.0  # a write into the view lands in x
+    v0[1, 2] = 100.0
+    assert_same(x, x0)
+    assert_same(v, v0)
+    assert_same(w, w0)
+    x, x0 = a * 3, a0 * 3
+    v, v0 = x.reshape(-1), x0.reshape(-1)
+    vv, vv0 = v[5:], v0[5:]  # a view of the reshape
+    x[2, 1] = -5.0  # a write into x is seen by both
+    x0[2, 1] = -5.0
+    assert_same(v, v0)
+    assert_same(vv, vv0)
+    x, x0 = a - 1, a0 - 1
+    v, v0 = x.reshape(6, 4), x0.reshape(6, 4)
+    a[0] = 7.0  # an input written: the expression and its reshape keep the values they had
+    a0[0] = 7.0
+    assert_same(v, v0)
+    assert_same(x, x0)
+
+
+def test_a_reshape_read_by_the_next_expression_is_not_stored(rng):
+    """stockham_fft's `reshape(tmp_perm * D, (R, N // R))` read by the product after it: one kernel, no store of
+    the reshaped array in between."""
+    a0, b0 = rng.standard_normal(64), rng.standard_normal(64)
+    a, b = tnp.asarray(a0, device="cpu"), tnp.asarray(b0, device="cpu")
+    with tegula.profile(gpu_timing=False) as p:
+        m = (a * b).reshape(4, 16)
+        got = m[0] + m[3] * 2
+        got._materialize()
+    assert [k.name for k in p.launches] == ["tegula_array_kernel"]
+    m0 = (a0 * b0).reshape(4, 16)
+    assert_same(got, m0[0] + m0[3] * 2, rtol=1e-12)

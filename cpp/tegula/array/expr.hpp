@@ -81,10 +81,12 @@ struct node {
   std::uint32_t depth = 0;
 
   // A basic-index view of a pending node (pending_view.hpp): `view_base` is the node viewed and `view_items` the
-  // index; the node's own graph is the base's, pushed down to its leaves. `views`: the live views of this node.
-  // Materialising either side makes the view the view of the base's memory that NumPy's view is.
+  // index, or with `view_reshape` the base reshaped to this node's shape; the node's own graph is the base's,
+  // pushed down to its leaves. `views`: the live views of this node. Materialising either side makes the view the
+  // view of the base's memory that NumPy's view is.
   node_ptr view_base;
   std::vector<index_item> view_items;
+  bool view_reshape = false;
   std::vector<std::weak_ptr<node>> views;
 
   bool pending() const { return kind != node_kind::leaf && kind != node_kind::scalar; }

@@ -28,12 +28,15 @@ kernel_array as_arg(const view2d& w, bool batched) {
   return kernel_array{w.address, w.t, 2, {w.rows, w.cols, 0}, {w.row_stride, w.col_stride, 0}, w.contiguous, w.aligned};
 }
 
+void view_becomes_leaf(node& v, const node& base);
+
 void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
   n.kind = node_kind::leaf;
   n.inputs.clear();
   n.axes.clear();
   n.view_base.reset();
   n.view_items.clear();
+  n.view_reshape = false;
   n.data = std::move(data);
   n.lay = std::move(lay);
   for (auto& c : n.consumers)  // they read the new storage now
@@ -43,11 +46,27 @@ void become_leaf(node& n, std::shared_ptr<storage> data, layout lay) {
   auto views = std::move(n.views);
   n.views.clear();
   for (auto& w : views)
-    if (auto v = w.lock(); v && v->pending() && v->view_base.get() == &n) {
-      layout at = subscript(n.lay, v->view_items);
-      become_leaf(*v, n.data, std::move(at));
-    }
+    if (auto v = w.lock(); v && v->pending() && v->view_base.get() == &n) view_becomes_leaf(*v, n);
 }
+
+// Makes pending view v (pending_view.hpp) a leaf once its base is in memory: the base's memory through v's index,
+// or reshaped to v's shape (a C-order copy where the base's layout does not reshape as a view, as NumPy's reshape
+// copies there).
+void view_becomes_leaf(node& v, const node& base) {
+  if (!v.view_reshape) {
+    become_leaf(v, base.data, subscript(base.lay, v.view_items));
+    return;
+  }
+  if (auto l = reshape_view(base.lay, v.shape)) {
+    become_leaf(v, base.data, std::move(*l));
+    return;
+  }
+  auto s = allocate_like(base, static_cast<std::size_t>(base.size()) * size_bytes(base.t));
+  const layout c = contiguous(base.shape);
+  copy_strided(base.data, base.lay, base.t, s, c, base.t);
+  become_leaf(v, std::move(s), *reshape_view(c, v.shape));
+}
+
 
 // Plans are reused per recursion depth (their vectors keep their capacity): a repeated small
 // operation then plans with no allocation.
@@ -325,7 +344,7 @@ void materialize(const node_ptr& n) {
   if (n->view_base) {  // a view of a pending node: that node's memory, viewed (become_leaf makes it the view)
     node_ptr base = n->view_base;
     materialize(base);
-    if (n->pending()) become_leaf(*n, base->data, subscript(base->lay, n->view_items));
+    if (n->pending()) view_becomes_leaf(*n, *base);
     return;
   }
   evaluate(n, nullptr);
@@ -394,6 +413,7 @@ void assign(const std::shared_ptr<storage>& dst, const layout& dst_layout, dtype
     v = detached_copy(*src);
     v->view_base = src->view_base;
     v->view_items = src->view_items;
+    v->view_reshape = src->view_reshape;
     materialize(v);
   }
   copy_strided(v->data, broadcast_to(v->lay, dst_layout.shape), v->t, dst, dst_layout, dst_t);

@@ -21,6 +21,12 @@ constexpr std::size_t max_pending_view_graph = 48;
 // NumPy's IndexError for a bad index, as subscript() does.
 node_ptr make_pending_view(const node_ptr& x, const std::vector<index_item>& items);
 
+// x.reshape(shape) of pending x as a pending view (x's graph with every leaf, broadcast to x's shape, reshaped as a
+// view of its memory: stockham_fft's `reshape(a * b, (R, N // R))` is read by the product after it, not stored),
+// or null when x is not such a small elementwise graph or some leaf does not reshape without a copy (a broadcast
+// row: the caller then materialises x and reshapes its memory). `shape` is resolved (no -1).
+node_ptr make_pending_reshape(const node_ptr& x, const dims& shape);
+
 // A copy of pending node n to evaluate on its own (n unchanged): no consumers, views or view base of its own.
 node_ptr detached_copy(const node& n);
 

@@ -551,6 +551,7 @@ void bind_array(nb::module_& m) {
       .def("_expand_dims", [](const py_array& a, std::vector<int> axes) { return view(a, array::expand_dims(leaf(a).lay, axes)); })
       .def("_reshape", [](const py_array& a, nb::handle shape) {
         array::dims s = array::resolve_reshape(a.n->size(), to_dims(shape));
+        if (auto v = array::make_pending_reshape(a.n, s)) return py_array{v};  // computed where read
         if (auto v = array::reshape_view(leaf(a).lay, s)) return view(a, *v);
         node_ptr c = contiguous_leaf(a);
         return py_array{array::make_leaf(c->data, *array::reshape_view(c->lay, s), c->t)};

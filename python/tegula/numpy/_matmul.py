@@ -88,6 +88,8 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
         # A @ x, and A @ a (k, 1) column (nbody's (G * (dx * inv_r3)) @ mass), kept 2-D
         r = _matrix_vector(a, vec_b if squeeze_b else b.reshape(1, k), rt, keepdims=not squeeze_b)
         squeeze_b = False  # already of the result's rank (and pending)
+    elif 0 < k <= _TINY_K and rt in _TINY_K_DTYPES:
+        r = _tiny_contraction(a, b, k, rt)
     elif batch and all(e == 1 for e in b.shape[:-2]) and _rows_fold(a):
         # a stack of matrices times one matrix (doitgen's (NR, NQ, 1, NP) @ (NP, NP)) is one product of all their
         # rows: one GEMM of (count * m) rows, not count small ones
@@ -100,6 +102,27 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
     if squeeze_b:
         r = r.reshape(r.shape[:-1])
     return _dtype_and_out(r, dtype, out)
+
+
+_TINY_K = 8  # a contraction this short is memory-bound whatever computes it
+_TINY_K_DTYPES = ("float32", "float64", "complex64", "complex128", "int8", "int16", "int32", "int64", "uint8",
+                  "uint16", "uint32", "uint64")
+
+
+def _tiny_contraction(a, b, k, rt):
+    """a (..., m, k) @ b (..., k, n) with k <= 8 as the array engine's sum of k broadcast products,
+    a[..., :, j, None] * b[..., j, None, :]: one elementwise kernel that reads its operands where they lie and fuses
+    with what computes them and what consumes the product (stockham_fft's 4x4 butterfly over (4, 4^9) twiddled
+    columns: its twiddle multiply, the product and the write into y are one pass, where a GEMM of k = 4 reads and
+    writes as much and is a library call of its own). Sums in the order j = 0, 1, ..., k - 1, in rt (integers wrap
+    as NumPy's do)."""
+    x = a if a._dtype_name == rt else a.astype(rt)
+    y = b if b._dtype_name == rt else b.astype(rt)
+    acc = None
+    for j in range(k):
+        term = x[..., :, j:j + 1] * y[..., j:j + 1, :]
+        acc = term if acc is None else acc + term
+    return acc
 
 
 def _product(a, b, batch, m, n, k, rt):
