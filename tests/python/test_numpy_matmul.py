@@ -179,6 +179,13 @@ def test_gpu_path_strided_vectors_and_narrow_unaligned_views(fake_gpu, dtype):
     assert not trans and ld * w.itemsize % 16 == 0
 
 
+def _engine_kernels(p):
+    """How many kernels a profile holds when every one is the array engine's (a fused kernel, or on a GPU's first
+    run the array VM's); else -1."""
+    names = [k.name for k in p.launches]
+    return len(names) if all(n == "tegula_array_kernel" or n.startswith("tegula_vm") for n in names) else -1
+
+
 def test_a_pending_matrix_times_a_vector_is_one_fused_kernel():
     """gesummv's alpha * A @ x + beta * B @ x: (alpha * A) is not computed into memory; each product is one
     multiply-and-sum kernel over A (bench/probe_matvec.py: 1.5x-3x faster than the library on a computed A)."""
@@ -189,7 +196,7 @@ def test_a_pending_matrix_times_a_vector_is_one_fused_kernel():
     with tegula.profile(gpu_timing=False) as p:
         r = 1.5 * ta @ tx + 0.5 * tb @ tx
         r._materialize()
-    assert [k.name for k in p.launches] == ["tegula_array_kernel"] * 3  # two sums, then their sum
+    assert _engine_kernels(p) == 3  # two sums, then their sum
     np.testing.assert_allclose(r.get(), 1.5 * a @ x + 0.5 * b @ x, rtol=1e-12)
     r = (ta * 2).astype("float32") @ tx.astype("float32")
     assert r.dtype == np.float32 and r.shape == (70,)
@@ -200,7 +207,7 @@ def test_a_pending_matrix_times_a_vector_is_one_fused_kernel():
     with tegula.profile(gpu_timing=False) as p:
         r = (2.0 * ta) @ tnp.asarray(m)
         r._materialize()
-    assert [k.name for k in p.launches] == ["tegula_array_kernel"] and r.shape == (70, 1)
+    assert _engine_kernels(p) == 1 and r.shape == (70, 1)
     np.testing.assert_allclose(r.get(), (2.0 * a) @ m, rtol=1e-12)
     assert (tnp.zeros((3, 0)) * 2 @ tnp.ones(0)).get().tolist() == [0.0, 0.0, 0.0]
 

@@ -84,13 +84,14 @@ void buffer::copy_to_host(void* dst, std::size_t bytes, std::size_t offset, cons
   TEGULA_CHECK(drv().cuStreamSynchronize(s.handle()));
 }
 
-void buffer::copy_from(const buffer& src, std::size_t bytes, const stream& s) {
-  require_open("copy", 0, bytes);
-  src.require_open("copy source", 0, bytes);
+void buffer::copy_from(const buffer& src, std::size_t bytes, std::size_t offset, std::size_t src_offset,
+                       const stream& s) {
+  require_open("copy", offset, bytes);
+  src.require_open("copy source", src_offset, bytes);
   if (bytes == 0) return;
   dev_->make_current();
   prof::host_scope timing(prof::kind::copy, "d2d", &s, bytes);
-  TEGULA_CHECK(drv().cuMemcpyDtoDAsync(ptr_, src.ptr_, bytes, s.handle()));
+  TEGULA_CHECK(drv().cuMemcpyDtoDAsync(ptr_ + offset, src.ptr_ + src_offset, bytes, s.handle()));
 }
 
 void buffer::fill(std::uint8_t value, const stream& s) {

@@ -37,7 +37,9 @@ class buffer {
   // host_staging::slot_bytes go through pinned slots without waiting for `s`; larger ones wait for it.
   void copy_from_host(const void* src, std::size_t bytes, std::size_t offset, const stream& s);
   void copy_to_host(void* dst, std::size_t bytes, std::size_t offset, const stream& s) const;
-  void copy_from(const buffer& src, std::size_t bytes, const stream& s);
+  void copy_from(const buffer& src, std::size_t bytes, const stream& s) { copy_from(src, bytes, 0, 0, s); }
+  // `bytes` from src at src_offset to this buffer at offset (both ranges checked).
+  void copy_from(const buffer& src, std::size_t bytes, std::size_t offset, std::size_t src_offset, const stream& s);
   void fill(std::uint8_t value, const stream& s);
 
  private:
