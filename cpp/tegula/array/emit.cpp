@@ -25,9 +25,13 @@ struct emitter {
   value_id col = -1;  // body: the element's column (an iota's position)
   value_id bb = -1;  // a batched space: this block's batch (arrays are 3-D, the batch axis first)
   std::vector<value_id> sib_out, sib_out_im;  // sibling outputs (plan.hpp)
+  // col_loop: every array is the space's view transposed, (cols, rows), and tiles are (TC, TR): the columns
+  // along axis 0. (Not in a body: the VM reads the plan's views as they are.)
+  const bool transposed = false;
   int rank() const { return p.batched ? 3 : 2; }
 
-  explicit emitter(const plan& pl, bool body_mode = false) : p(pl), body(body_mode) {
+  explicit emitter(const plan& pl, bool body_mode = false)
+      : p(pl), body(body_mode), transposed(pl.shape == kernel_shape::col_loop && !body_mode) {
     f.name = body ? "tegula_array_body" : "tegula_array_kernel";
     for (std::size_t i = 0; i < p.leaves.size(); ++i)
       leaf_params.push_back(b.add_param("x" + std::to_string(i), type::array(p.leaves[i].t, rank())));
@@ -40,7 +44,8 @@ struct emitter {
     if (body) col = b.add_param("col", type::tile(dtype::i64));
     // A split kernel's column split is a run-time value: one kernel serves every split count (a
     // constant here once let two plans with different counts share a kernel: unwritten partials).
-    if (p.shape == kernel_shape::split) nparts = b.add_param("parts", type::tile(dtype::i32));
+    if (p.shape == kernel_shape::split || p.shape == kernel_shape::col_loop)
+      nparts = b.add_param("parts", type::tile(dtype::i32));
     out = b.add_param("out", type::array(ir::component(p.out_t), rank()));
     if (ir::is_complex(p.out_t)) out_im = b.add_param("out_im", type::array(ir::component(p.out_t), rank()));
     for (std::size_t i = 0; i < p.sibling_out.size(); ++i) {
@@ -127,6 +132,9 @@ struct emitter {
           const view2d& w = p.leaves[p.leaf_of[i]];
           std::int64_t tr = w.row_bcast ? 1 : p.TR, tc = w.col_bcast ? 1 : p.TC;
           auto load = [&](int param) {
+            if (transposed)
+              return attr1(op_kind::load, {leaf_params[param], w.col_bcast ? zero : bj, w.row_bcast ? zero : bi},
+                           {{"shape", std::vector<std::int64_t>{tc, tr}}, {"padding", std::string("zero")}});
             if (!p.batched)
               return attr1(op_kind::load, {leaf_params[param], w.row_bcast ? zero : bi, w.col_bcast ? zero : bj},
                            {{"shape", std::vector<std::int64_t>{tr, tc}}, {"padding", std::string("zero")}});
@@ -230,8 +238,15 @@ struct emitter {
   // Columns beyond ncols hold padding: replace them by the identity before reducing.
   value_id masked(op_kind op, value_id x, dtype t, value_id bj) {
     if (body || (p.C == p.TC && p.shape == kernel_shape::rows)) return x;
-    value_id ok = b.binary(op_kind::lt, column_index(bj), ncols);
+    value_id cols = column_index(bj);
+    if (transposed) cols = attr1(op_kind::reshape, {cols}, {{"shape", std::vector<std::int64_t>{p.TC, 1}}});
+    value_id ok = b.binary(op_kind::lt, cols, ncols);
     return b.where(ok, x, identity(op, t, {}));
+  }
+
+  // A tile's shape: (TR, TC), transposed (TC, TR).
+  std::vector<std::int64_t> tile_shape() const {
+    return transposed ? std::vector<std::int64_t>{p.TC, p.TR} : std::vector<std::int64_t>{p.TR, p.TC};
   }
 
   // ceil(ncols / TC) as int32: the column tiles a looped kernel walks.
@@ -247,7 +262,8 @@ struct emitter {
     cvalue x;
     graph(bi, iv, &x);
     const dtype part = ir::component(p.order.back()->compute);
-    return parts(x, [&](value_id u) { return b.broadcast(masked(op, b.broadcast(u, {p.TR, p.TC}), part, iv), {p.TR, p.TC}); });
+    const auto ts = tile_shape();
+    return parts(x, [&](value_id u) { return b.broadcast(masked(op, b.broadcast(u, ts), part, iv), ts); });
   }
 
   value_id row_reduce(op_kind op, value_id x, dtype t, value_id bj) {
@@ -302,6 +318,14 @@ struct emitter {
     else store(bi, i32(0), v.back(), p.TR, 1);
     b.finish();
     return std::move(f);
+  }
+
+  // How a looped reduction combines its carry with a tile's reduction.
+  static op_kind combine_of(op_kind reduce) {
+    return reduce == op_kind::reduce_sum    ? op_kind::add
+           : reduce == op_kind::reduce_prod ? op_kind::mul
+           : reduce == op_kind::reduce_max  ? op_kind::maximum
+                                            : op_kind::minimum;
   }
 
   // The loop carries of a looped kernel whose root computes in `ct`: one per part.
@@ -373,10 +397,7 @@ struct emitter {
       }
       next = {b.where(better, m, loop.carried[0]), b.where(better, at, loop.carried[1])};
     } else {
-      op_kind combine = op == op_kind::reduce_sum    ? op_kind::add
-                        : op == op_kind::reduce_prod ? op_kind::mul
-                        : op == op_kind::reduce_max  ? op_kind::maximum
-                                                     : op_kind::minimum;
+      const op_kind combine = combine_of(op);
       for (int k = 0; k < np; ++k)
         next.push_back(b.binary(combine, loop.carried[k], b.cast(b.create1(op, {part_of(x, k)}, a), ct)));
     }
@@ -384,6 +405,32 @@ struct emitter {
     cvalue result = arg ? cvalue{results[1], -1} : cvalue{results[0], np == 2 ? results[1] : -1};
     if (p.shape == kernel_shape::split) store(bi, first, result, 1, 1);
     else store(bi, i32(0), result, p.TR, 1);
+    b.finish();
+    return std::move(f);
+  }
+
+  // col_loop: each block owns TR rows (contiguous in memory) and one column range of `parts`; it walks that range's
+  // column tiles read as (TC, TR) tiles, reducing along axis 0 into a (1, TR) carry, and stores it at (part, rows)
+  // of the transposed result (the result, or with parts > 1 the (parts, R) partials a second stage reduces).
+  ir::function col_looped() {
+    const node& root = *p.order.back();
+    const op_kind op = root.op;
+    const dtype ct = ir::component(root.compute);
+    const int np = carried_parts(root.compute);
+    value_id bid = attr1(op_kind::block_id, {}, {{"axis", std::int64_t(0)}});
+    value_id bi = b.binary(op_kind::floordiv, bid, nparts), part = b.binary(op_kind::mod, bid, nparts);
+    std::vector<value_id> init(np, identity(op, ct, {1, p.TR}));
+    auto loop = b.begin_for(part, column_tiles(), nparts, init);
+    cvalue x = loop_root_input(bi, loop.iv, op);
+    std::vector<std::pair<std::string, ir::attribute>> a = {{"axis", std::int64_t(0)}, {"keepdims", std::int64_t(1)}};
+    const op_kind combine = combine_of(op);
+    std::vector<value_id> next;
+    for (int k = 0; k < np; ++k)
+      next.push_back(b.binary(combine, loop.carried[k], b.cast(b.create1(op, {part_of(x, k)}, a), ct)));
+    auto results = b.end_for(next);
+    cvalue result = cast(cvalue{results[0], np == 2 ? results[1] : -1}, p.out_t);
+    b.create(op_kind::store, {out, part, bi, result.re});
+    if (result.is_complex()) b.create(op_kind::store, {out_im, part, bi, result.im});
     b.finish();
     return std::move(f);
   }
@@ -456,6 +503,7 @@ ir::function emit_kernel(const plan& p) {
   emitter e(p);
   if (p.shape == kernel_shape::map || p.shape == kernel_shape::rows) return e.map_or_rows();
   if (p.shape == kernel_shape::scan_loop) return e.scan_loop();
+  if (p.shape == kernel_shape::col_loop) return e.col_looped();
   return e.looped();
 }
 

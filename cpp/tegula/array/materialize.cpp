@@ -21,7 +21,15 @@ namespace {
 // Sibling outputs one kernel may store besides its root (expr.hpp: sibling_outputs).
 constexpr std::size_t max_sibling_outputs = 3;
 
-kernel_array as_arg(const view2d& w, bool batched) {
+// View w as plan p's kernel reads it: 2-D, 3-D when batched, transposed to (cols, rows) for col_loop (contiguous
+// when its rows are: a complex part's rows are not).
+kernel_array as_arg(const view2d& w, const plan& p) {
+  if (p.shape == kernel_shape::col_loop) {
+    const bool contiguous = w.rows == 1 || w.row_stride == 1;
+    return kernel_array{w.address, w.t, 2, {w.cols, w.rows, 0}, {w.col_stride, w.row_stride, 0}, contiguous,
+                        contiguous && w.aligned};
+  }
+  const bool batched = p.batched;
   if (batched)
     return kernel_array{w.address, w.t, 3, {w.batches, w.rows, w.cols}, {w.batch_stride, w.row_stride, w.col_stride},
                         w.contiguous, w.aligned};
@@ -230,22 +238,24 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       }
       continue;
     }
-    std::shared_ptr<storage> out = p.shape == kernel_shape::split ? nullptr : given_out;
+    const bool partials = stores_partials(p);
+    std::shared_ptr<storage> out = partials ? nullptr : given_out;
     std::size_t out_bytes = static_cast<std::size_t>(p.out.batches * p.out.rows * p.out.cols) * size_bytes(p.out_t);
-    if (p.shape == kernel_shape::split || !out) out = allocate_like(*root, out_bytes);
+    if (partials || !out) out = allocate_like(*root, out_bytes);
     p.out.address = out == given_out ? out_address : out->address();
     std::vector<kernel_arg>& args = guard.slot->args;
     args.clear();
-    for (const auto& w : p.leaves) args.push_back(as_arg(w, p.batched));
+    for (const auto& w : p.leaves) args.push_back(as_arg(w, p));
     for (std::size_t i = 0; i < p.scalars.size(); ++i) args.push_back(scalar_parameter(p, i));
     args.push_back(kernel_scalar{dtype::i64, 0, p.ncols});
-    if (p.shape == kernel_shape::split) args.push_back(kernel_scalar{dtype::i32, 0, p.parts});
+    if (p.shape == kernel_shape::split || p.shape == kernel_shape::col_loop)
+      args.push_back(kernel_scalar{dtype::i32, 0, p.parts});
     if (ir::is_complex(p.out_t)) {
       auto [re, im] = complex_parts(p.out);
-      args.push_back(as_arg(re, p.batched));
-      args.push_back(as_arg(im, p.batched));
+      args.push_back(as_arg(re, p));
+      args.push_back(as_arg(im, p));
     } else {
-      args.push_back(as_arg(p.out, p.batched));
+      args.push_back(as_arg(p.out, p));
     }
     std::vector<std::shared_ptr<storage>> sibling_data;
     for (std::size_t i = 0; i < siblings.size(); ++i) {
@@ -254,10 +264,10 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       w.address = sibling_data.back()->address();
       if (ir::is_complex(w.t)) {
         auto [re, im] = complex_parts(w);
-        args.push_back(as_arg(re, p.batched));
-        args.push_back(as_arg(im, p.batched));
+        args.push_back(as_arg(re, p));
+        args.push_back(as_arg(im, p));
       } else {
-        args.push_back(as_arg(w, p.batched));
+        args.push_back(as_arg(w, p));
       }
     }
     const first_run first = run_first(p, *root, args);
@@ -269,9 +279,12 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
       const array_kernel& k = get_kernel(p.key, root->device, root->gpu, [&] { return emit_kernel(p); }, args);
       run_kernel(k, root->device, root->gpu, args, p.grid);  // empty results never get here (evaluate_empty)
     }
-    if (p.shape == kernel_shape::split) {
-      // Second stage: reduce the partials (R, parts) along their columns, into the result.
-      node_ptr partial = make_leaf(out, contiguous({p.R, p.parts}), p.out_t);
+    if (partials) {
+      // Second stage: reduce the partials (R, parts) along their columns, into the result (col_loop's are the
+      // memory of a (parts, R) array).
+      node_ptr partial = make_leaf(out, p.shape == kernel_shape::split ? contiguous({p.R, p.parts})
+                                                                       : layout{{p.R, p.parts}, {1, p.R}, 0},
+                                   p.out_t);
       node_ptr stage2 = make_cast(make_reduce(root->op, partial, {1}, false, false), root->t);
       if (out_view) {  // the second stage writes through the view, seen as its R rows
         auto rows = reshape_view(*out_view, {p.R});

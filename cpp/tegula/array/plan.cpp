@@ -107,6 +107,15 @@ bool aligned_view(const view2d& w, std::uintptr_t address, int item) {
          (w.batches == 1 || (w.batch_stride * item) % 16 == 0);
 }
 
+// A col_loop view's flags as its kernel sees it, transposed to (cols, rows): contiguous when its rows are, aligned
+// when that and its address and column pitch are (address 0: a fresh allocation).
+void transposed_flags(view2d& w, std::uintptr_t address) {
+  const int item = size_bytes(w.t);
+  w.contiguous = w.rows == 1 || w.row_stride == 1;
+  w.aligned = w.contiguous && address % 16 == 0 && (w.cols == 1 || (w.col_stride * item) % 16 == 0);
+}
+void transposed_flags(view2d& w) { transposed_flags(w, w.address); }
+
 bool same_view(const view2d& a, const view2d& b) {
   return a.address == b.address && a.t == b.t && a.rows == b.rows && a.cols == b.cols && a.batches == b.batches &&
          a.row_stride == b.row_stride && a.col_stride == b.col_stride && a.batch_stride == b.batch_stride &&
@@ -322,6 +331,23 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     return false;
   }
 
+  // A root reduction whose every leaf has contiguous rows (or is broadcast along them) and strided columns (at
+  // least one of them; none with contiguous columns of strided rows): the col_loop shape.
+  auto column_major = [&] {
+    if (!reduce_root || scan_root || inner || p.batched || p.R < 2 || p.C < 2 || !reduce_has_split(root->op))
+      return false;
+    bool strided = false;
+    for (int l = 0; l < nleaves; ++l) {
+      auto v = view_of(strides_of(l), 0, split);
+      if (!v) return false;  // copied into the space's order first: its rows are then contiguous
+      const std::int64_t rs = v->rows.second, cs = v->cols.second;
+      if (rs == 0) continue;  // one value per column
+      if (rs != 1 || cs == 1) return false;
+      strided = strided || cs != 0;
+    }
+    return strided;
+  };
+
   // Kernel shape and tiles.
   if (!reduce_root && !inner) {
     p.shape = kernel_shape::map;
@@ -342,6 +368,20 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
       p.TC = std::min<std::int64_t>(pow2_at_least(p.C), tile);
       p.TR = std::min<std::int64_t>(pow2_at_least(p.R), std::max<std::int64_t>(tile / p.TC, 1));
     }
+  } else if (column_major()) {
+    // Rows of a (TC, TR) tile are TR contiguous elements: every warp reads whole sectors, where a rows or
+    // row_loop block would read one element per TC-strided column (bench/probe_matvec_pairs.py on an H100:
+    // A.sum(0) of 16000^2 float64 at 946 GB/s against CuPy's 2900). Column ranges in parallel (partials) where
+    // the rows alone make fewer than 4 blocks per SM.
+    p.shape = kernel_shape::col_loop;
+    std::size_t computed = 0;
+    for (const auto& n : p.order) computed += n->pending() ? 1 : 0;
+    const std::int64_t tile = computed > long_graph ? 1024 : 4096;
+    p.TR = std::min<std::int64_t>(pow2_at_least(p.R), 128);
+    p.TC = std::min<std::int64_t>(pow2_at_least(p.C), std::max<std::int64_t>(tile / p.TR, 1));
+    const std::int64_t row_blocks = (p.R + p.TR - 1) / p.TR, chunks = (p.C + p.TC - 1) / p.TC;
+    if (p.R * p.C >= (std::int64_t(1) << 20))
+      p.parts = std::clamp<std::int64_t>((4 * sm_count + row_blocks - 1) / row_blocks, 1, chunks);
   } else if (inner || p.C <= max_row_tile) {
     p.shape = kernel_shape::rows;
     // One row (a full reduction, or one with an epilogue: trisolv's (b[i] - L[i, :i] @ x[:i]) / L[i, i] at every
@@ -433,12 +473,12 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
 
   // The result.
   p.out_t = root->t;
-  if (p.shape == kernel_shape::split && ir::is_float(root->t) && size_bytes(root->t) == 2) p.out_t = dtype::f32;
+  if (stores_partials(p) && ir::is_float(root->t) && size_bytes(root->t) == 2) p.out_t = dtype::f32;
   p.out.t = p.out_t;
   p.out.address = out_address;
   p.out.rows = p.R;
   p.out.batches = p.B;
-  if (out_view && p.shape != kernel_shape::split) {  // written through the given view: its merged strides
+  if (out_view && !stores_partials(p)) {  // written through the given view: its merged strides
     p.out.cols = p.row_result ? 1 : p.C;
     p.out.row_stride = out_merged->rows.second, p.out.batch_stride = out_merged->batches.second;
     p.out.col_stride = p.row_result ? 1 : out_merged->cols.second;
@@ -447,10 +487,17 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     p.out.cols = p.C, p.out.row_stride = p.C, p.out.col_stride = 1, p.out.batch_stride = p.R * p.C;
   } else if (p.shape == kernel_shape::split) {
     p.out.cols = p.parts, p.out.row_stride = p.parts, p.out.col_stride = 1;
+  } else if (stores_partials(p)) {  // col_loop: the partials as a (parts, R) array, each part's rows contiguous
+    p.out.cols = p.parts, p.out.row_stride = 1, p.out.col_stride = p.R;
+    p.out.contiguous = false;
   } else {
     p.out.cols = 1, p.out.row_stride = 1, p.out.col_stride = 1, p.out.batch_stride = p.R;
   }
   p.out.aligned = aligned_view(p.out, out_address, size_bytes(p.out_t));
+  if (p.shape == kernel_shape::col_loop) {  // the kernel reads and writes every view transposed: (cols, rows)
+    for (auto& w : p.leaves) transposed_flags(w);
+    transposed_flags(p.out, out_address);
+  }
   if (siblings) {
     if (p.row_result || out_view || p.shape != kernel_shape::map) fail(error_kind::internal, "sibling outputs of a non-map plan");
     for (const auto& s : *siblings) {
@@ -463,7 +510,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     }
   }
   // Scans are stored in the space's axis order (their result has the input's shape).
-  p.out_layout = out_view && p.shape != kernel_shape::split ? *out_view : scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
+  p.out_layout = out_view && !stores_partials(p) ? *out_view : scan_root ? space_ordered(S, p.perm) : contiguous(root->shape);
   auto tiles = [](std::int64_t n, std::int64_t t) { return (n + t - 1) / t; };
   switch (p.shape) {
     case kernel_shape::map: p.grid = p.B * tiles(p.R, p.TR) * tiles(p.C, p.TC); break;
@@ -471,6 +518,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     case kernel_shape::row_loop:
     case kernel_shape::scan_loop: p.grid = p.B * tiles(p.R, p.TR); break;
     case kernel_shape::split: p.grid = p.R * p.parts; break;
+    case kernel_shape::col_loop: p.grid = tiles(p.R, p.TR) * p.parts; break;
   }
 
   // The key: everything the generated kernel depends on, nothing that only its parameters carry.

@@ -24,6 +24,9 @@ enum class kernel_shape : std::uint8_t {
   row_loop,  // a root reduction over long rows: each block loops over the row's column tiles
   split,     // a root reduction over few, very long rows: blocks split rows into parts -> partial results
   scan_loop, // a root scan over long rows: each block walks its row's column tiles, carrying the total
+  col_loop,  // a root reduction whose rows are contiguous and columns strided (a sum over axis 0 of a C-order
+             // matrix): each block owns TR contiguous rows and walks the columns in (TC, TR) tiles read
+             // transposed (coalesced along the rows), in `parts` column ranges when the rows alone are few blocks
 };
 
 // A leaf (or the output) as seen by the kernel: a 2-D strided view, or in a batched space a 3-D one (batches of
@@ -55,13 +58,14 @@ struct plan {
   // One value per row is stored (TR, 1): a reduction root, or a 0-d expression of full reductions (the space is
   // their input, one row).
   bool row_result = false;
-  std::int64_t parts = 1;               // split: blocks per row
+  std::int64_t parts = 1;               // split: blocks per row; col_loop: column ranges (partials when > 1)
   std::vector<node_ptr> order;          // the graph in topological order (leaves and scalars included)
   std::vector<int> leaf_of;             // order index -> leaf/scalar param index, -1 for ops
   std::vector<int> inputs_flat, inputs_begin;  // order index i's inputs: inputs_flat[inputs_begin[i]..[i+1])
   std::vector<view2d> leaves;           // one per leaf in order (a complex leaf: two, its parts)
   std::vector<const node*> scalars;     // one per scalar in order (an iota: two, start and step; complex: re, im)
-  view2d out;                           // the result (split: the partials)
+  view2d out;                           // the result (split: the partials (R, parts); col_loop: (R, parts) of
+                                        // row stride 1, the memory of a (parts, R) array)
   dtype out_t = dtype::f32;             // dtype stored (split: the partial dtype)
   std::vector<int> perm;                // space axis order (kept axes, then reduced axes)
   layout out_layout;                    // the result's layout (of the root's shape) over its storage
@@ -79,6 +83,11 @@ struct plan {
   int input(std::size_t i, int k) const { return inputs_flat[inputs_begin[i] + k]; }
   void reset();
 };
+
+// Whether the kernel stores partial results that a second stage reduces (plan.out holds the partials).
+inline bool stores_partials(const plan& p) {
+  return p.shape == kernel_shape::split || (p.shape == kernel_shape::col_loop && p.parts > 1);
+}
 
 // A complex view as two float views (its real and its imaginary parts): kernels have no complex values.
 std::pair<view2d, view2d> complex_parts(const view2d& w);

@@ -262,7 +262,7 @@ void run(const plan& p, const cv::program& prog, rt::device& gpu) {
     P->store_code = acc == p.out_t ? -1 : cv::opcode_of(op_kind::astype, &acc, 1, p.out_t);
     if (P->combine < 0 || (acc != p.out_t && P->store_code < 0))
       fail(error_kind::internal, "the array VM cannot reduce '", ir::info(root.op).text, "' in ", ir::name(acc));
-    P->parts = static_cast<std::int32_t>(p.shape == kernel_shape::split ? p.parts : 1);
+    P->parts = static_cast<std::int32_t>(stores_partials(p) ? p.parts : 1);
     P->chunk = (p.C + P->parts - 1) / P->parts;
     const std::int64_t blocks = p.B * p.R * P->parts;
     if (blocks > 2147483647) fail(error_kind::invalid_argument, "array too large for one kernel launch (", blocks, " blocks)");

@@ -31,6 +31,7 @@ const char* shape_name(kernel_shape s) {
     case kernel_shape::row_loop: return "row_loop";
     case kernel_shape::split: return "split";
     case kernel_shape::scan_loop: return "scan_loop";
+    case kernel_shape::col_loop: return "col_loop";
   }
   return "?";
 }
