@@ -74,7 +74,16 @@ void bind_translation(nb::module_& m) {
       }, nb::arg("kind") = "cubin",
       "The image through the JIT caches (kernel::compile_image), with no module loaded: a dict of code (bytes), "
       "log, key, cache ('memory', 'disk' or 'compiled') and seconds. kind: 'cubin' (what launches load), 'ptx', or "
-      "'cubin_with_resources' (ptxas's -v report in the log).");
+      "'cubin_with_resources' (ptxas's -v report in the log).")
+      .def_prop_ro("cubin_key", [](const translation& t) {
+        return jit::cache_key(kernel::image_request(t, kernel::image_kind::cubin));
+      }, "The cache key a launch of this translation looks up (memory, disk cache, the package's entries).")
+      .def("prebuild", [](const translation& t, const std::string& dir) {
+        nb::gil_scoped_release release;  // NVRTC: the build's prebuild step compiles on several threads
+        return kernel::prebuild_image(t, dir, jit::component::tile);
+      }, nb::arg("dir"),
+      "Compiles the cubin with NVRTC (no cache) into the package folder `dir` under cubin_key, unless it is there; "
+      "returns the key (the build's prebuild step: python -m tegula.numpy._prebuild).");
 
   m.def("translate", [](const ir::function& f, int arch, std::optional<std::vector<std::pair<bool, bool>>> arrays,
                         int stages, int cluster, bool keep_stages) {

@@ -26,13 +26,7 @@ bool trusted(const std::string& dir) {
   return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && !(st.st_mode & S_IWOTH);
 }
 
-}  // namespace
-
-std::string prebuilt_dir() { return package_dir() + "/tegula_prebuilt"; }
-
-std::optional<std::string> prebuilt_payload(const std::string& key) {
-  if (!hex_key(key)) return std::nullopt;
-  const std::string dir = prebuilt_dir();
+std::optional<std::string> payload_in(const std::string& dir, const std::string& key) {
   std::ifstream f(dir + "/" + key + ".bin", std::ios::binary);
   if (!f || !trusted(dir)) return std::nullopt;
   std::ostringstream o;
@@ -40,6 +34,18 @@ std::optional<std::string> prebuilt_payload(const std::string& key) {
   std::optional<decoded_entry> e = decode_entry(o.str());
   if (!e) return std::nullopt;
   return std::move(e->payload);
+}
+
+}  // namespace
+
+std::string prebuilt_dir() { return package_dir() + "/tegula_prebuilt"; }
+
+std::string prebuilt_tile_dir() { return package_dir() + "/tegula_prebuilt_tile"; }
+
+std::optional<std::string> prebuilt_payload(const std::string& key) {
+  if (!hex_key(key)) return std::nullopt;
+  if (std::optional<std::string> p = payload_in(prebuilt_dir(), key)) return p;
+  return payload_in(prebuilt_tile_dir(), key);
 }
 
 void write_prebuilt(const std::string& dir, const std::string& key, std::string_view payload, const entry_meta& meta) {

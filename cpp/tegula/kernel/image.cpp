@@ -1,6 +1,10 @@
 // A translated kernel's image through the jit caches (see image.hpp).
 #include "tegula/kernel/image.hpp"
 
+#include <filesystem>
+
+#include "tegula/jit/prebuilt.hpp"
+#include "tegula/jit/result_codec.hpp"
 #include "tegula/runtime/profiler.hpp"
 #include "tegula/support/error.hpp"
 
@@ -25,6 +29,19 @@ std::shared_ptr<const jit::compiled> compile_image(const translation& tr, image_
   // Profiles name a compile by its kernel, as they name its launches.
   rt::prof::record_compile(tr.source.name, done->seconds, jit::outcome_name(done->outcome));
   return done;
+}
+
+std::string prebuild_image(const translation& tr, const std::string& dir, jit::component made_by) {
+  const jit::compile_request r = image_request(tr, image_kind::cubin);
+  std::string key = jit::cache_key(r);
+  if (std::filesystem::exists(dir + "/" + key + ".bin")) return key;
+  const jit::compile_result out = jit::nvrtc_compile(r);
+  jit::entry_meta meta;
+  meta.made_by = made_by;
+  meta.name = tr.source.name;
+  meta.arch = (r.arch_specific ? "sm_" + std::to_string(r.arch) + "a" : "sm_" + std::to_string(r.arch));
+  jit::write_prebuilt(dir, key, jit::encode_result(out), meta);
+  return key;
 }
 
 }  // namespace tegula::kernel

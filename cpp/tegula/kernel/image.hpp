@@ -21,4 +21,9 @@ jit::compile_request image_request(const translation& tr, image_kind kind);
 std::shared_ptr<const jit::compiled> compile_image(const translation& tr, image_kind kind,
                                                    const nvrtc_function& nvrtc = {});
 
+// Compiles `tr`'s cubin with NVRTC (no cache) and writes it into the package folder `dir` (jit/prebuilt.hpp) under
+// the key a launch looks up, made by `made_by`; returns the key. An entry already there is kept (its key names its
+// content). What the build's prebuild step calls; NVRTC's errors are thrown.
+std::string prebuild_image(const translation& tr, const std::string& dir, jit::component made_by);
+
 }  // namespace tegula::kernel
