@@ -79,6 +79,8 @@ def _workload(rng):
             idx = tnp.asarray(rng.integers(0, 20, 6), device="cpu")
             a[idx]
             a[idx] = a[:6]
+    b = tnp.asarray(rng.standard_normal(30).astype("float32"), device="cpu").astype("bfloat16")
+    tnp.sort(b), tnp.argsort(b), tnp.unique(b), b[b > 0], b[tnp.asarray(rng.integers(0, 30, 5), device="cpu")]
     g = tnp.random.default_rng(3)
     g.random(100)
     g.standard_normal(100)

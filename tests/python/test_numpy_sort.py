@@ -268,3 +268,16 @@ def test_every_quantile_method_as_numpy(name, method):
             got = getattr(tnp, name)(tnp.asarray(x), qs, axis=axis, method=method).get()
             assert got.shape == want.shape and got.dtype == want.dtype
             np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13, equal_nan=True)
+
+
+def test_bfloat16_sorts_masks_and_indexes_on_the_cpu_interpreter():
+    """bfloat16 has no NumPy dtype: its CPU arrays reach the tile kernels as kernel arguments over their memory
+    (_indexing.host_arg), not NumPy views. Values against NumPy on the same numbers in float32."""
+    x0 = np.array([3, 1, 2, -0.0, np.nan, -5, 0.5, 2], np.float32)  # exact in bfloat16
+    x = tnp.asarray(x0, device="cpu").astype("bfloat16")
+    np.testing.assert_array_equal(tnp.sort(x).astype("float32").get(), np.sort(x0))
+    np.testing.assert_array_equal(tnp.argsort(x).get(), np.argsort(x0, kind="stable"))
+    np.testing.assert_array_equal(tnp.unique(x).astype("float32").get(), np.unique(x0))
+    np.testing.assert_array_equal(x[x > 0].astype("float32").get(), x0[x0 > 0])
+    i = np.array([7, 0, 2, 2])
+    np.testing.assert_array_equal(x[tnp.asarray(i, device="cpu")].astype("float32").get(), x0[i])

@@ -49,7 +49,7 @@ def _launch(kernel, grid, args, device_id, written=None):
     import tegula.tile as _tt  # loaded with the first tile kernel launched, not with tegula.numpy
 
     if device_id < 0:
-        _tt.launch(kernel, grid=grid, args=tuple(host_view(a) if isinstance(a, ndarray) else a for a in args),
+        _tt.launch(kernel, grid=grid, args=tuple(host_arg(a) if isinstance(a, ndarray) else a for a in args),
                    interpret=True)
     else:
         _tt.launch(kernel, grid=grid, args=args)  # __cuda_array_interface__ flushes the readers of what it hands out
@@ -70,6 +70,16 @@ def host_view(a):
     if a._device_id >= 0:
         raise ValueError("host_view of a GPU array: copy it with .get()")
     return _np.asarray(_HostInterface(a))
+
+
+def host_arg(a):
+    """What the interpreter is handed for the CPU-device array a: its NumPy view, or for bfloat16 (no NumPy dtype) a
+    kernel argument over the same memory."""
+    if a._dtype_name != "bfloat16":
+        return host_view(a)
+    v = host_view(a._view_as("uint16"))
+    return _core._tegula.kernel_array("bfloat16", v.__array_interface__["data"][0], v.shape,
+                                      tuple(s // 2 for s in v.strides), v)
 
 
 def _tiles(n, t):

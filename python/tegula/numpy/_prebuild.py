@@ -20,9 +20,8 @@ import time
 
 import numpy as _np
 
-# bfloat16 arrays have no array-interface typestr: a bfloat16 sort or search is made float32 before its keys
-_KEY_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
-               "float64")
+_KEY_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+               "bfloat16", "float32", "float64")
 _COMMON = ("bool", "uint8", "int32", "int64", "float32", "float64")
 _ALL = _KEY_DTYPES + ("complex64", "complex128")
 _COLUMNS = (1, 2, 3, 4, 8, 16, 32)  # advanced indexing's gathered/scattered row widths (Q) of the common dtypes
@@ -32,9 +31,9 @@ def _host(shape, dtype):
     """A host view of a fresh tegula CPU array: what tegula.numpy's _launch hands the interpreter, with the layout
     (contiguous, 16-byte aligned where a GPU allocation is) a launch of a fresh GPU array declares."""
     from . import _creation
-    from ._indexing import host_view
+    from ._indexing import host_arg
 
-    return host_view(_creation.empty(shape, dtype, device="cpu"))
+    return host_arg(_creation.empty(shape, dtype, device="cpu"))
 
 
 def specializations():

@@ -59,6 +59,8 @@ def _host_copy(a, kind):
 
 
 def _shape_one(a, index, interpret, name, writeback, copy=True):
+    if isinstance(a, _tegula.KernelArg):
+        return a  # already shaped (tegula.numpy's bfloat16 host arrays: _indexing.host_arg)
     mod = type(a).__module__
     if mod == "numpy" and type(a).__name__ == "ndarray":
         if not interpret:
