@@ -1,6 +1,7 @@
 """On the GPU, a new process with an empty disk cache: the first sort, argsort, unique, searchsorted, boolean mask,
 advanced index and random draw find their tile kernels in the package (tegula/numpy/_prebuild.py): every compile of
-one of those kernels in the profile is a 'package' hit, none waits for NVRTC. Values against NumPy."""
+one of those kernels in the profile is a 'package' hit, none waits for NVRTC; the positions scans of masks below
+CUB's scan that the GPU planned are the package's. Values against NumPy."""
 import json
 import os
 import subprocess
@@ -9,8 +10,11 @@ import sys
 CHILD = r'''
 import json
 import numpy as np
+import os
 import tegula, tegula.numpy as tnp
+from tegula import _tegula
 rng = np.random.default_rng(5)
+_tegula.array_record_kernels(True)
 x0 = rng.integers(0, 1000, 100_000)
 f0 = rng.standard_normal(100_000).astype(np.float32)
 c0 = (rng.standard_normal(5000) + 1j * rng.standard_normal(5000))
@@ -32,7 +36,16 @@ with tegula.profile() as p:
     ok.append(np.array_equal(y.get(), y0))
     g = tnp.random.default_rng(1).standard_normal(1000).get()
     ok.append(g.shape == (1000,) and np.isfinite(g).all())
-print(json.dumps({"ok": ok, "compiles": [(c.name, c.detail) for c in p.compiles]}))
+    for n in (3000, 20000):  # masks below CUB's scan: the engine's positions scans
+        s0 = rng.standard_normal(n)
+        s = tnp.asarray(s0)
+        ok.append(np.array_equal(s[s > 0.5].get(), s0[s0 > 0.5]))
+_tegula.array_record_kernels(False)
+folder = os.path.join(os.path.dirname(tegula.__file__), "tegula_prebuilt_tile")
+scans = [t.cubin_key for t in _tegula.array_recorded_translations(90) if " = cumsum " in t.ir.print()]
+print(json.dumps({"ok": ok, "compiles": [(c.name, c.detail) for c in p.compiles],
+                  "scans": len(scans), "scans_packaged": sum(os.path.exists(os.path.join(folder, k + ".bin"))
+                                                             for k in scans)}))
 '''
 TILE = {"_keys", "_unkeys", "compress", "expand", "indexed", "_bsearch", "_philox", "int_matmul", "_totals",
         "_scan_chunks"}
@@ -47,3 +60,4 @@ def test_first_calls_find_their_tile_kernels_in_the_package(tmp_path):
     tile = [(name, how) for name, how in d["compiles"] if name in TILE]
     assert len({n for n, _ in tile}) >= 5, d["compiles"]
     assert all(how == "package" for _, how in tile), tile
+    assert d["scans"] >= 2 and d["scans_packaged"] == d["scans"], d  # the GPU's plans are the package's

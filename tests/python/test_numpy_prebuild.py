@@ -102,3 +102,23 @@ def test_every_specialization_a_workload_launches_is_listed(rng, monkeypatch):
     assert len(seen) > 20
     missing = [what for key, what in seen.items() if key not in listed and what[0] not in ("_hist", "_scatter")]
     assert not missing, missing  # (_hist and _scatter: the CPU's radix passes; a GPU sorts with CUB)
+
+
+def test_every_mask_positions_kernel_below_cubs_scan_is_listed(rng):
+    """Boolean masks of any length below CUB's scan (32768), compacted and complemented in place: every scan kernel
+    (and the complement's positions) they use is one the package carries."""
+    listed = set(_prebuild.translations())
+    _tegula.array_record_kernels(True)
+    try:
+        for n in sorted(set(int(v) for v in rng.integers(1, 32768, 12))) + [2, 4095, 8191, 16383, 16385]:
+            keep = tnp.asarray(rng.integers(0, 2, n).astype(bool), device="cpu")
+            x = tnp.asarray(rng.standard_normal(n), device="cpu")
+            x[keep]._materialize()
+            tnp.logical_not(keep, keep)
+            x[keep]._materialize()
+    finally:
+        _tegula.array_record_kernels(False)
+    scans = [t for t in _tegula.array_recorded_translations(90) if " = cumsum " in t.ir.print()]
+    assert scans
+    missing = [t.ir.print().split("{", 1)[0] for t in scans if t.cubin_key not in listed]
+    assert not missing, missing

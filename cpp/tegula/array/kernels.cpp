@@ -1,7 +1,9 @@
 // The array kernel cache and launcher over the kernel module (see kernels.hpp).
 #include "tegula/array/kernels.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 
 #include "tegula/array/storage.hpp"
 #include "tegula/kernel/launch.hpp"
@@ -14,10 +16,20 @@ namespace {
 struct cache {
   kernel::cache kernels;
   std::atomic<const array_kernel*> last{nullptr};
+  std::atomic<bool> recording{false};
+  std::mutex record_mutex;
+  std::vector<const array_kernel*> record;  // distinct, in order of first use (set_recording)
 };
 cache& the_cache() {
   static auto* c = new cache();  // leaked: kernels must outlive every array at exit
   return *c;
+}
+
+void note_used(cache& c, const array_kernel* k) {
+  c.last.store(k, std::memory_order_relaxed);
+  if (!c.recording.load(std::memory_order_relaxed)) return;
+  std::lock_guard<std::mutex> lock(c.record_mutex);
+  if (std::find(c.record.begin(), c.record.end(), k) == c.record.end()) c.record.push_back(k);
 }
 
 // What the code is specialised for (kernel_array's flags), as one key character.
@@ -32,6 +44,19 @@ kernel_stats& stats() {
 
 const array_kernel* last_kernel() {
   return the_cache().last.load(std::memory_order_relaxed);
+}
+
+void set_recording(bool on) {
+  cache& c = the_cache();
+  std::lock_guard<std::mutex> lock(c.record_mutex);
+  if (on) c.record.clear();
+  c.recording.store(on, std::memory_order_relaxed);
+}
+
+std::vector<const array_kernel*> recorded() {
+  cache& c = the_cache();
+  std::lock_guard<std::mutex> lock(c.record_mutex);
+  return c.record;
 }
 
 kernel::target kernel_target(const std::vector<codegen::array_spec>& layouts, rt::device* gpu) {
@@ -72,7 +97,7 @@ const array_kernel* ready_kernel(const std::string& full, rt::device* gpu, const
   } else {
     ++stats().hits;
   }
-  if (k) c.last.store(k, std::memory_order_relaxed);
+  if (k) note_used(c, k);
   return k;
 }
 
@@ -93,7 +118,7 @@ const array_kernel& get_kernel(const std::string& key, device_kind device, rt::d
     k = &c.kernels.get(full, make_ir,
                        kernel_target(kernel::declared_layouts(args), device == device_kind::cpu ? nullptr : gpu));
   }
-  c.last.store(k, std::memory_order_relaxed);
+  note_used(c, k);
   return *k;  // the cache keeps it for the process
 }
 

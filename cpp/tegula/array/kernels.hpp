@@ -75,6 +75,12 @@ void run_kernel(const array_kernel& k, device_kind device, rt::device* gpu, cons
 // The most recent kernel built or run, for tegula.numpy's introspection (last_kernel()).
 const array_kernel* last_kernel();
 
+// While recording (off by default), every distinct kernel built or run is kept in order of first use: the build's
+// prebuild step runs tegula.numpy's fixed helper expressions (mask positions) on the interpreter and packages the
+// kernels they used (numpy/_prebuild.py). set_recording(true) starts a fresh record; recorded() reads it.
+void set_recording(bool on);
+std::vector<const array_kernel*> recorded();
+
 // The kernel module's target for an array kernel specialised for `layouts` on `gpu` (null: the interpreter):
 // what get_kernel compiles with.
 kernel::target kernel_target(const std::vector<codegen::array_spec>& layouts, rt::device* gpu);

@@ -643,6 +643,14 @@ void bind_array(nb::module_& m) {
     return nb::cast(array::translate_for(*k, arch));
   }, nb::arg("arch"),
   "The KernelTranslation of the last array kernel for `arch`, as the engine generates it (no GPU needed), or None.");
+  m.def("array_record_kernels", [](bool on) { array::set_recording(on); }, nb::arg("on"),
+        "Starts (a fresh record) or stops recording every distinct array kernel built or run.");
+  m.def("array_recorded_translations", [](int arch) {
+    std::vector<kernel::translation> out;
+    for (const array::array_kernel* k : array::recorded()) out.push_back(array::translate_for(*k, arch));
+    return out;
+  }, nb::arg("arch"),
+  "The KernelTranslation for `arch` of every kernel recorded (array_record_kernels), in order of first use.");
   m.def("array_synchronize", [](int device) {
     interruptible_sync(array::array_stream(rt::device::get(device)));
   });

@@ -80,7 +80,7 @@ void bind_translation(nb::module_& m) {
       }, "The cache key a launch of this translation looks up (memory, disk cache, the package's entries).")
       .def("prebuild", [](const translation& t, const std::string& dir) {
         nb::gil_scoped_release release;  // NVRTC: the build's prebuild step compiles on several threads
-        return kernel::prebuild_image(t, dir, jit::component::tile);
+        return kernel::prebuild_image(t, dir);
       }, nb::arg("dir"),
       "Compiles the cubin with NVRTC (no cache) into the package folder `dir` under cubin_key, unless it is there; "
       "returns the key (the build's prebuild step: python -m tegula.numpy._prebuild).");

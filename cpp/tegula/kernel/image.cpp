@@ -31,13 +31,13 @@ std::shared_ptr<const jit::compiled> compile_image(const translation& tr, image_
   return done;
 }
 
-std::string prebuild_image(const translation& tr, const std::string& dir, jit::component made_by) {
+std::string prebuild_image(const translation& tr, const std::string& dir) {
   const jit::compile_request r = image_request(tr, image_kind::cubin);
   std::string key = jit::cache_key(r);
   if (std::filesystem::exists(dir + "/" + key + ".bin")) return key;
   const jit::compile_result out = jit::nvrtc_compile(r);
   jit::entry_meta meta;
-  meta.made_by = made_by;
+  meta.made_by = r.made_by;
   meta.name = tr.source.name;
   meta.arch = (r.arch_specific ? "sm_" + std::to_string(r.arch) + "a" : "sm_" + std::to_string(r.arch));
   jit::write_prebuilt(dir, key, jit::encode_result(out), meta);

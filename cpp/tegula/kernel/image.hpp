@@ -22,8 +22,8 @@ std::shared_ptr<const jit::compiled> compile_image(const translation& tr, image_
                                                    const nvrtc_function& nvrtc = {});
 
 // Compiles `tr`'s cubin with NVRTC (no cache) and writes it into the package folder `dir` (jit/prebuilt.hpp) under
-// the key a launch looks up, made by `made_by`; returns the key. An entry already there is kept (its key names its
-// content). What the build's prebuild step calls; NVRTC's errors are thrown.
-std::string prebuild_image(const translation& tr, const std::string& dir, jit::component made_by);
+// the key a launch looks up (its maker: the request's made_by); returns the key. An entry already there is kept (its
+// key names its content). What the build's prebuild step calls; NVRTC's errors are thrown.
+std::string prebuild_image(const translation& tr, const std::string& dir);
 
 }  // namespace tegula::kernel

@@ -1,8 +1,9 @@
 """tegula.numpy's tile kernels built into the package (issue #26: no first call waits for NVRTC where a ready kernel
 can do the work). The tile kernels behind its data-dependent operations -- sort and search keys, compaction, advanced
 indexing, searchsorted, random words, integer products, chunked scans -- are translated for sm_90 with no GPU, in
-the specializations their callers launch, and compiled by NVRTC into <package>/tegula_prebuilt_tile
-(cpp/tegula/jit/prebuilt.hpp). A launch looks its cubin up there after the disk cache and before NVRTC (a profile
+the specializations their callers launch, and so are the array engine's kernels of its fixed helper expressions (a
+boolean mask's positions scan in every tile class; array_kernels()); NVRTC compiles them into
+<package>/tegula_prebuilt_tile (cpp/tegula/jit/prebuilt.hpp). A launch looks its cubin up there after the disk cache and before NVRTC (a profile
 lists such a compile with detail "package").
 
 The build runs `python -m tegula.numpy._prebuild DIR` once the extension is built (CMakeLists.txt). The list below
@@ -81,11 +82,39 @@ def specializations():
     return out
 
 
+# Mask lengths that reach every tile class of the positions scan a boolean mask needs below CUB's scan (shorter than
+# _scan_engines._MIN_COLS): one row (rows kernel) up to 8192, scan_loop past it, (R, 4096) rows from 4 * 4096 on.
+_MASK_SIZES = (1, 5, 200, 256, 257, 1000, 1024, 1025, 3000, 4096, 4097, 8192, 8193, 12000, 16384, 20000, 32767)
+
+
+def array_kernels(arch=90):
+    """The array engine's kernels of tegula.numpy's fixed helper expressions, as the interpreter plans them (the plans
+    a GPU makes): a boolean mask's positions (the inclusive scan of its int64 cast, and the complement's positions
+    a logical_not in place derives from them) for every tile class below CUB's scan."""
+    from tegula import _tegula
+
+    from . import _creation, _ufuncs
+
+    _tegula.array_record_kernels(True)
+    try:
+        for n in _MASK_SIZES:
+            keep = _creation.asarray(_np.arange(n) % 3 == 0, device="cpu")
+            x = _creation.zeros((n,), "float64", device="cpu")
+            x[keep]._materialize()
+            _ufuncs.logical_not(keep, out=keep)
+            x[keep]._materialize()
+    finally:
+        _tegula.array_record_kernels(False)
+    return _tegula.array_recorded_translations(arch)
+
+
 def translations(arch=90):
-    """{cubin key: KernelTranslation} of every specialization for `arch`."""
+    """{cubin key: KernelTranslation} of every specialization and helper kernel for `arch`."""
     found = {}
     for kernel, args in specializations():
         t = kernel.translation(args, arch)
+        found.setdefault(t.cubin_key, t)
+    for t in array_kernels(arch):
         found.setdefault(t.cubin_key, t)
     return found
 
@@ -117,7 +146,7 @@ def main(argv):
     except core.DriverNotFoundError as e:  # no NVRTC on the build machine: the kernels compile on first use
         print(f"tegula-prebuild: tegula.numpy's tile kernels not prebuilt ({e}); they compile on first use")
         return 0
-    print(f"tegula-prebuild: {n} tile kernels of tegula.numpy for sm_90 in {argv[0]} ({compiled} compiled, "
+    print(f"tegula-prebuild: {n} tile and helper kernels of tegula.numpy for sm_90 in {argv[0]} ({compiled} compiled, "
           f"{n - compiled} kept, {time.perf_counter() - t0:.1f} s)")
     return 0
 
