@@ -122,3 +122,23 @@ def test_every_mask_positions_kernel_below_cubs_scan_is_listed(rng):
     assert scans
     missing = [t.ir.print().split("{", 1)[0] for t in scans if t.cubin_key not in listed]
     assert not missing, missing
+
+
+def test_plain_scans_and_arg_reductions_of_any_length_are_listed(rng):
+    """cumsum (below CUB's scan), argmax and argmin of 1-D float32/64 and int32/64 arrays of lengths the list does not
+    name: every kernel they use is one the package carries (a first call of them cannot run on the array VM)."""
+    listed = set(_prebuild.translations())
+    _tegula.array_record_kernels(True)
+    try:
+        for d in ("float32", "float64", "int32", "int64"):
+            for n in sorted(set(int(v) for v in rng.integers(1, 300_000, 6))) + [7, 4095, 31000]:
+                x = tnp.asarray(rng.integers(-50, 50, n).astype(d), device="cpu")
+                if n < 1 << 15:
+                    tnp.cumsum(x)._materialize()
+                tnp.argmax(x)._materialize()
+                tnp.argmin(x)._materialize()
+    finally:
+        _tegula.array_record_kernels(False)
+    missing = [t.ir.print().split("{", 1)[0] for t in _tegula.array_recorded_translations(90)
+               if t.cubin_key not in listed]
+    assert not missing, missing

@@ -87,13 +87,19 @@ def specializations():
 _MASK_SIZES = (1, 5, 200, 256, 257, 1000, 1024, 1025, 3000, 4096, 4097, 8192, 8193, 12000, 16384, 20000, 32767)
 
 
+# 1-D lengths that reach every tile class of a plain scan or arg-reduction (the split kernel with partials from 2^15)
+_REDUCE_SIZES = _MASK_SIZES + (100_000, 1_000_000)
+
+
 def array_kernels(arch=90):
     """The array engine's kernels of tegula.numpy's fixed helper expressions, as the interpreter plans them (the plans
     a GPU makes): a boolean mask's positions (the inclusive scan of its int64 cast, and the complement's positions
-    a logical_not in place derives from them) for every tile class below CUB's scan."""
+    a logical_not in place derives from them) for every tile class below CUB's scan; and the plain 1-D forms the
+    array VM cannot run on a first call (scans and arg-reductions have no VM form): cumsum below CUB's scan,
+    argmax and argmin, of float32/64 and int32/64 arrays."""
     from tegula import _tegula
 
-    from . import _creation, _ufuncs
+    from . import _creation, _reductions, _ufuncs
 
     _tegula.array_record_kernels(True)
     try:
@@ -103,6 +109,13 @@ def array_kernels(arch=90):
             x[keep]._materialize()
             _ufuncs.logical_not(keep, out=keep)
             x[keep]._materialize()
+        for d in ("float32", "float64", "int32", "int64"):
+            for n in _REDUCE_SIZES:
+                x = _creation.asarray(_np.arange(n).astype(d), device="cpu")
+                if n < 1 << 15:
+                    _reductions.cumsum(x)._materialize()
+                _reductions.argmax(x)._materialize()
+                _reductions.argmin(x)._materialize()
     finally:
         _tegula.array_record_kernels(False)
     return _tegula.array_recorded_translations(arch)
