@@ -15,6 +15,6 @@ echo "== two products over one matrix, column sums, copies"
 timeout 60 python3 bench/probe_matvec_pairs.py 2>&1 | tail -30
 echo "== NPBench paper"
 TEGULA_NPBENCH_CAP=${CAP:-8} TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
-  TEGULA_NPBENCH_ONLY=${ONLY:-bicg,mvt,atax,gesummv,correlation,covariance,stockham_fft,softmax,azimint_naive} \
-  timeout "${NPB_TIMEOUT:-120}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | tee "$OUT/npb.log" \
+  TEGULA_NPBENCH_ONLY=${ONLY:-bicg,mvt,atax,gesummv,correlation,covariance,stockham_fft,mandelbrot1,mandelbrot2,nbody} \
+  timeout "${NPB_TIMEOUT:-200}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | tee "$OUT/npb.log" \
   | grep -v "^\s*$" | grep -v "^   {" | tail -40
