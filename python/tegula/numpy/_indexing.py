@@ -77,9 +77,9 @@ def host_arg(a):
     kernel argument over the same memory."""
     if a._dtype_name != "bfloat16":
         return host_view(a)
-    v = host_view(a._view_as("uint16"))
-    return _core._tegula.kernel_array("bfloat16", v.__array_interface__["data"][0], v.shape,
-                                      tuple(s // 2 for s in v.strides), v)
+    from tegula.tile import _args  # loaded with the first tile kernel launched, as tegula.tile is
+
+    return _args.host_array_as(host_view(a._view_as("uint16")), "bfloat16")
 
 
 def _tiles(n, t):

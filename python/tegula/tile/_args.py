@@ -37,6 +37,18 @@ def _host_array(a, index, name):
                                 tuple(s // item for s in a.strides), a)
 
 
+def host_array_as(a, dtype_name):
+    """A numpy array's memory as a KernelArg of tile dtype `dtype_name` with the same item size (the interpreter's
+    view of a dtype NumPy has not: tegula.numpy's bfloat16 arrays, seen by NumPy as uint16)."""
+    item = a.dtype.itemsize
+    bits = {"bool": 8, "float8_e4m3fn": 8, "float8_e5m2": 8}.get(dtype_name) or int("".join(filter(str.isdigit,
+                                                                                                   dtype_name)))
+    if bits != 8 * item:
+        raise ValueError(f"a {a.dtype} array cannot be seen as {dtype_name}: their item sizes differ")
+    return _tegula.kernel_array(dtype_name, a.__array_interface__["data"][0], a.shape,
+                                tuple(s // item for s in a.strides), a)
+
+
 def _cai_array(a, cai):
     """An object with __cuda_array_interface__ as a KernelArg."""
     import numpy as np
