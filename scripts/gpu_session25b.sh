@@ -13,6 +13,8 @@ echo "== library first calls (new processes, empty cache)"
 timeout "${LIB_TIMEOUT:-60}" python3 bench/probe_library_first.py 2>&1
 echo "== two products over one matrix, column sums, copies"
 timeout 60 python3 bench/probe_matvec_pairs.py 2>&1 | tail -30
+echo "== row and column sums around 2^31 bytes"
+timeout 90 python3 bench/probe_row_sums.py 2>&1 | tail -14
 echo "== NPBench paper"
 TEGULA_NPBENCH_CAP=${CAP:-8} TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
   TEGULA_NPBENCH_ONLY=${ONLY:-bicg,mvt,atax,gesummv,correlation,covariance,stockham_fft,mandelbrot1,mandelbrot2,nbody} \
