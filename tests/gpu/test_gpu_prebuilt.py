@@ -47,7 +47,7 @@ _tegula.array_record_kernels(False)
 folder = os.path.join(os.path.dirname(tegula.__file__), "tegula_prebuilt_tile")
 scans = [t.cubin_key for t in _tegula.array_recorded_translations(90)
          if any(op in t.ir.print() for op in (" = cumsum ", " = argmax "))]
-print(json.dumps({"ok": ok, "compiles": [(c.name, c.detail) for c in p.compiles],
+print(json.dumps({"ok": [bool(v) for v in ok], "compiles": [(c.name, c.detail) for c in p.compiles],
                   "scans": len(scans), "scans_packaged": sum(os.path.exists(os.path.join(folder, k + ".bin"))
                                                              for k in scans)}))
 '''

@@ -36,6 +36,15 @@ def test_the_build_wrote_every_listed_specialization():
     assert not stale
 
 
+def test_the_kernels_code_does_not_depend_on_where_tegula_lies():
+    """The build translates from the source tree, a launch from site-packages: the generated CUDA (which the key
+    hashes) names tegula's files by their path inside the package, never an absolute one."""
+    kernel, args = _prebuild.specializations()[0]
+    source = kernel.translation(args, 90).source
+    assert "@ tegula/numpy/_sort.py:" in source
+    assert os.path.dirname(os.path.dirname(tegula.__file__)) not in source
+
+
 def test_a_new_process_with_an_empty_cache_finds_them_in_the_package(tmp_path):
     """No NVRTC: every image comes from the package (compile_image's cache outcome 'package')."""
     _nvrtc()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
 import textwrap
 
 from .. import _tegula
@@ -65,7 +66,7 @@ class Kernel:
         tree = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
         tree.decorator_list = []
         constants = [_is_constant(a.annotation, self._names()) for a in tree.args.args]
-        self.filename = inspect.getsourcefile(fn) or "<kernel>"
+        self.filename = _shown_path(inspect.getsourcefile(fn) or "<kernel>")
         self.tree = tree
         self.constants = constants
         self.arg_names = [a.arg for a in tree.args.args]
@@ -135,6 +136,20 @@ class Kernel:
             if name == stage:
                 return text
         raise ValueError(f"no stage {stage!r}; stages: {[s for s, _ in c.stages]}")
+
+
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _shown_path(filename):
+    """The file a kernel's locations name (in messages and the generated CUDA's comments): tegula's own kernels by
+    their path inside the package ("tegula/numpy/_sort.py"), so that their code, and the cache key hashing it, do
+    not depend on where tegula lies: the package's prebuilt kernels are translated from the source tree at build
+    time and looked up from site-packages (tegula/numpy/_prebuild.py). Other files keep their own path."""
+    path = os.path.abspath(filename)
+    if path.startswith(os.path.join(_PACKAGE_PARENT, "tegula") + os.sep):
+        return os.path.relpath(path, _PACKAGE_PARENT)
+    return filename
 
 
 def _is_constant(annotation, globals_):
