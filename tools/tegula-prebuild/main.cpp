@@ -85,11 +85,7 @@ void library(const fs::path& dir, int arch, std::string& made) {
       }
       try {
         const jit::compile_result out = jit::nvrtc_compile(requests[i]);
-        jit::entry_meta meta;
-        meta.made_by = requests[i].made_by;
-        meta.name = requests[i].kernel_name;
-        meta.arch = "sm_" + std::to_string(requests[i].arch);
-        jit::write_prebuilt(lib.string(), keys[i], jit::encode_result(out), meta);
+        jit::write_prebuilt(lib.string(), keys[i], jit::encode_result(out), jit::entry_meta_of(requests[i]));
         ++built;
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(m);

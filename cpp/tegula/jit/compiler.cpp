@@ -52,16 +52,15 @@ std::shared_ptr<const compiled> make_compiled(std::string key, compile_result re
   return c;
 }
 
-// What the disk cache records about the entry of `r`.
-entry_meta meta_of(const compile_request& r) {
+}  // namespace
+
+entry_meta entry_meta_of(const compile_request& r) {
   entry_meta m;
   m.made_by = r.made_by;
   m.name = r.kernel_name.empty() ? r.name : r.kernel_name;
   m.arch = str(r.kind == target::cubin ? "sm_" : "compute_", r.arch, r.arch_specific ? "a" : "");
   return m;
 }
-
-}  // namespace
 
 std::string cache_key(const compile_request& request) {
   sha256 h;
@@ -136,7 +135,7 @@ std::shared_ptr<const compiled> compile(const compile_request& request) {
     nvtx_range range("tegula compile " + request.name);
     return nvrtc_compile(request);
   }();
-  if (use_disk) default_disk_cache().put(key, encode_result(result), meta_of(request));
+  if (use_disk) default_disk_cache().put(key, encode_result(result), entry_meta_of(request));
   auto entry = make_compiled(std::move(key), std::move(result), cache_outcome::compiled, start);
   remember(entry);
   return entry;

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "tegula/jit/cache_entry.hpp"
 #include "tegula/jit/nvrtc.hpp"
 
 namespace tegula::jit {
@@ -24,6 +25,10 @@ const char* outcome_name(cache_outcome o);
 // expressions, arch, arch_specific and target (not made_by or kernel_name: they only describe the entry). The same
 // request always gives the same key.
 std::string cache_key(const compile_request& request);
+
+// What an entry compiled from `request` says of itself (its maker, kernel name, "sm_90", "sm_90a" or "compute_90"):
+// the disk cache's entries and the package's prebuilt ones alike.
+entry_meta entry_meta_of(const compile_request& request);
 
 // Looks up the memory cache, then the disk cache (if enabled and safe), else compiles and stores
 // in both. Thread-safe. The shared result is immutable.

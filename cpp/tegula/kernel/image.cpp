@@ -35,12 +35,7 @@ std::string prebuild_image(const translation& tr, const std::string& dir) {
   const jit::compile_request r = image_request(tr, image_kind::cubin);
   std::string key = jit::cache_key(r);
   if (std::filesystem::exists(dir + "/" + key + ".bin")) return key;
-  const jit::compile_result out = jit::nvrtc_compile(r);
-  jit::entry_meta meta;
-  meta.made_by = r.made_by;
-  meta.name = tr.source.name;
-  meta.arch = (r.arch_specific ? "sm_" + std::to_string(r.arch) + "a" : "sm_" + std::to_string(r.arch));
-  jit::write_prebuilt(dir, key, jit::encode_result(out), meta);
+  jit::write_prebuilt(dir, key, jit::encode_result(jit::nvrtc_compile(r)), jit::entry_meta_of(r));
   return key;
 }
 

@@ -592,6 +592,14 @@ def _index_offsets(plan, first):
     return off.reshape(-1)._contiguous()
 
 
+def indexed_tiles(Q):
+    """(TR, TC, column tiles) of the indexed kernel over rows of Q values. At most 16 columns: every one of the 64
+    threads then owns rows of the tile; wider tiles (8 x 128) come out wrong from the GPU code generator today (the
+    interpreter gets them right)."""
+    TC = min(16, 1 << max(0, Q - 1).bit_length())
+    return _kernels().TILE // TC, TC, _tiles(Q, TC)
+
+
 def _run(plan, vals, write):
     """One launch of the indexed kernel: vals (P * B, Q) gathered from or scattered into a's storage."""
     view = plan.view
@@ -601,11 +609,7 @@ def _run(plan, vals, write):
     pre, pre_step = _axes_offsets(view, plan.before)
     post, post_step = _axes_offsets(view, plan.after)
     R, Q = vals.shape
-    # at most 16 columns: every one of the 64 threads then owns rows of the tile; wider tiles (8 x 128) come out
-    # wrong from the GPU code generator today (the interpreter gets them right)
-    TC = min(16, 1 << max(0, Q - 1).bit_length())
-    TR = _kernels().TILE // TC
-    col_tiles = _tiles(Q, TC)
+    TR, TC, col_tiles = indexed_tiles(Q)
     _launch(_kernels().indexed, _tiles(R, TR) * col_tiles,
             (base, idx, idx if pre is None else pre, idx if post is None else post, vals, pre_step, post_step,
              col_tiles, TR, TC, pre is not None, post is not None, write), plan.a._device_id, base if write else vals)

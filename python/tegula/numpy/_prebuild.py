@@ -40,6 +40,7 @@ def _host(shape, dtype):
 def specializations():
     """[(kernel, args)]: every specialization the package carries."""
     from . import _generator, _index_kernels, _matmul, _scan, _sort
+    from ._indexing import indexed_tiles
     from ._scan_engines import result_dtype
 
     out = []
@@ -62,11 +63,11 @@ def specializations():
         out.append((_index_kernels.expand, (spread, keep, pos, packed, T, width)))
     for d in _KEY_DTYPES:  # advanced indexing: gathers and scatters of rows Q wide (complex: its float parts)
         for q in (_COLUMNS if d in _COMMON else (1,)):
-            TC = min(16, 1 << max(0, q - 1).bit_length())
+            TR, TC, col_tiles = indexed_tiles(q)
             idx = _host((8,), "int64")
             for write in (False, True):
                 out.append((_index_kernels.indexed, (_host((64,), d), idx, idx, idx, _host((8, q), d), 1, 1,
-                                                     -(-q // TC), T // TC, TC, False, False, write)))
+                                                     col_tiles, TR, TC, False, False, write)))
     out.append((_generator._philox, (_host((8, 4), "uint32"), _np.uint32(1), _np.uint32(2), _np.uint64(3),
                                      _generator._T)))
     for d in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):  # integer products
@@ -100,6 +101,7 @@ def array_kernels(arch=90):
     from tegula import _tegula
 
     from . import _creation, _reductions, _ufuncs
+    from ._scan_engines import _MIN_COLS
 
     _tegula.array_record_kernels(True)
     try:
@@ -112,7 +114,7 @@ def array_kernels(arch=90):
         for d in ("float32", "float64", "int32", "int64"):
             for n in _REDUCE_SIZES:
                 x = _creation.asarray(_np.arange(n).astype(d), device="cpu")
-                if n < 1 << 15:
+                if n < _MIN_COLS:  # longer ones are CUB's scan (prebuilt with the library kernels)
                     _reductions.cumsum(x)._materialize()
                 _reductions.argmax(x)._materialize()
                 _reductions.argmin(x)._materialize()
