@@ -7,6 +7,8 @@ set -uo pipefail
 OUT=${1:?usage: gpu_session26.sh OUT}
 cd "$(dirname "$0")/.." || exit 1
 export TEGULA_BACKGROUND_COMPILE=0
+echo "== probe_gemv_host first"
+timeout 60 python3 bench/probe_gemv_host.py 2>&1
 echo "== probe_loops paper"
 TEGULA_PROBE_TABLE=${TABLE:-6} timeout "${LOOP_TIMEOUT:-150}" python3 bench/probe_loops.py paper \
   ${LOOPS:-correlation,covariance,nbody,mandelbrot2,azimint_naive,durbin,deriche,gramschmidt,trisolv,cholesky2} 2>&1 | tail -${LOOP_TAIL:-90}
