@@ -411,14 +411,3 @@ def test_tiny_contractions_fuse_with_their_operands_and_consumers():
         got._materialize()
     assert [k.name for k in p.launches] == ["tegula_array_kernel"]
     np.testing.assert_allclose(got.get(), d0 @ (x0 * w0).reshape(4, 16), rtol=1e-12)
-
-
-def test_vector_times_pending_matrix_is_the_engines_sum():
-    rng = np.random.default_rng(7)
-    x, b = rng.standard_normal(37), rng.standard_normal((37, 23))
-    got = tnp.asarray(x) @ (tnp.asarray(b) * 2.0 - 1.0)
-    np.testing.assert_allclose(got.get() if hasattr(got, "get") else np.asarray(got), x @ (b * 2.0 - 1.0),
-                               rtol=1e-12, atol=1e-12)
-    got = tnp.asarray(x[:5].astype(np.int32)) @ (tnp.asarray(b[:5]) + 0.5)
-    assert got.dtype == np.float64
-    np.testing.assert_allclose(np.asarray(got), x[:5].astype(np.int32) @ (b[:5] + 0.5), rtol=1e-12, atol=1e-12)

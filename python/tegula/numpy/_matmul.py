@@ -74,7 +74,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
                              f"(n?,k),(k,m?)->(n?,m?) (size {b.shape[0]} is different from {a.shape[0]})")
         return _dtype_and_out(_vector_dot(a, b, rt), dtype, out)
     squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
-    vec_a, vec_b = a, b
+    vec_b = b
     if squeeze_a:
         a = a.reshape(1, a.shape[0])
     if squeeze_b:
@@ -88,10 +88,6 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
         # A @ x, and A @ a (k, 1) column (nbody's (G * (dx * inv_r3)) @ mass), kept 2-D
         r = _matrix_vector(a, vec_b if squeeze_b else b.reshape(1, k), rt, keepdims=not squeeze_b)
         squeeze_b = False  # already of the result's rank (and pending)
-    elif squeeze_a and not squeeze_b and b.ndim == 2 and rt in ("float32", "float64") and _columns_reduce(b):
-        # x @ B (correlation's data[:, i] @ data[:, i + 1:M]): the engine's sum over B's rows
-        r = _vector_matrix(vec_a, b, rt)
-        squeeze_a = False
     elif 0 < k <= _TINY_K and rt in _TINY_K_DTYPES:
         r = _tiny_contraction(a, b, k, rt)
     elif batch and all(e == 1 for e in b.shape[:-2]) and _rows_fold(a):
@@ -189,38 +185,14 @@ def _vector_dot(a, b, rt):
     return s if s._dtype_name == rt else s.astype(rt)
 
 
-_SMALL_MATRIX = 1 << 21  # elements (16 MB of float64)
-
-
-def _small_on_gpu(mat):
-    """A matrix in GPU memory small enough that a product with a vector is a few microseconds of reading, so what
-    the call costs is the host's: cuBLASLt plans each new shape (descriptors and a heuristic query; correlation's,
-    covariance's and gramschmidt's loops take a new n every iteration), the engine's kernel serves every shape."""
-    return mat._device_id >= 0 and mat.size <= _SMALL_MATRIX
-
-
-def _columns_reduce(mat):
-    """Whether x @ B runs as the array engine's fused multiply-and-sum over B's rows (the col_loop reduction,
-    B read where it lies): B pending (its expression fuses into the sum) or small on the GPU (_small_on_gpu)."""
-    return mat._pending or _small_on_gpu(mat)
-
-
-def _vector_matrix(x, b, rt):
-    """x (k,) @ B (k, n) as the engine's sum over axis 0 of x[:, None] * B: one pass over B in place (a strided
-    column range of a larger matrix included), what consumes the product fused after the sum."""
-    b, x = (b if b._dtype_name == rt else b.astype(rt)), (x if x._dtype_name == rt else x.astype(rt))
-    return (x.reshape(x.shape[0], 1) * b)._reduce("sum", 0, False)
-
-
 def _rows_reduce(mat):
     """Whether A @ x is better as the array engine's fused multiply-and-sum than as a cuBLASLt call: when the matrix
     is 2-D and still a pending expression (gesummv's (alpha * A) @ x), which the sum then reads in place of
     computing it into memory first (A is computed in C order: the sum runs along its contiguous rows). Measured on
     an H100 (bench/probe_matvec.py, session 16): with A pending the engine is 1.5x-3x faster than materialising it
     and calling cuBLASLt; with A already in memory cuBLASLt's GEMV is faster (float64: 0.067 vs 0.094 ms at 4000^2,
-    float32 16384^2 even), so that case stays with the library unless A is small (_small_on_gpu: then the library's
-    host cost per new shape is what a call costs)."""
-    return mat.ndim == 2 and (mat._pending or _small_on_gpu(mat))
+    float32 16384^2 even), so that case, and x @ A, stay with the library."""
+    return mat.ndim == 2 and mat._pending
 
 
 def _matrix_vector(a, x, rt, keepdims=False):
