@@ -309,3 +309,39 @@ def test_background_compile_off_waits(rng, vm_mode):
         (tnp.sinh(x) * 1.75 + tnp.arccos(x / 9)).get()
         s1 = tnp.kernel_stats()
     assert s1["vm_launches"] == s0["vm_launches"] and s1["background_starts"] == s0["background_starts"]
+
+
+def test_graphs_too_large_for_one_program_run_in_parts(rng, vm_mode):
+    """A graph whose every op has a VM form but that is too large for one program (more arrays than max_leaves, more
+    instructions than max_code: stockham_fft's 4-term complex butterfly at paper) runs on the VM in parts (its
+    largest part materialised first, cut again while too large), not waiting for its compile."""
+    xs = [rng.standard_normal(3000) for _ in range(30)]  # 30 arrays read
+    zs = rng.standard_normal((4, 5000)) + 1j * rng.standard_normal((4, 5000))
+    w = np.exp(-2j * np.pi * np.arange(16).reshape(4, 4) / 16)
+
+    def many():
+        acc = None
+        for i, x in enumerate(xs):
+            term = gpu(x) * (i + 1.0)
+            acc = term if acc is None else acc + tnp.sin(term)
+        return acc
+
+    def long_complex():
+        z = gpu(zs)
+        acc = None
+        for j in range(4):
+            t = gpu(w[:, j:j + 1]) * (tnp.exp(-1j * z[j:j + 1, :]) * z[j:j + 1, :] + 0.5j)
+            acc = t if acc is None else acc + t
+        return acc
+
+    for make, ref in ((many, None), (long_complex, None)):
+        before = tnp.kernel_stats()["vm_launches"]
+        on_vm, fused = both(vm_mode, make)
+        assert tnp.kernel_stats()["vm_launches"] - before > 1  # in parts
+        close(on_vm, fused, fused.dtype.name)
+    host = None
+    for i, x in enumerate(xs):
+        term = x * (i + 1.0)
+        host = term if host is None else host + np.sin(term)
+    vm_mode("always")
+    close(many().get(), host, "float64")

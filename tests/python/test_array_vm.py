@@ -94,3 +94,32 @@ def test_vm_info_on_the_cpu():
     info = _tegula.array_vm_info()
     assert info["opcodes"] > 500 and info["table_hash"] > 0
     assert isinstance(info["image_dir"], str)
+
+
+def test_audit_says_a_graph_too_large_for_one_program_runs_in_parts():
+    """A graph whose ops all have VM forms but that reads more arrays than a program takes (or needs more
+    instructions than it holds) runs on a GPU's first run in parts (materialize.cpp's run_first cuts its largest
+    part): the audit says so, and names the limit."""
+    import numpy as np
+
+    import tegula.numpy as tnp
+    from tegula import _tegula
+
+    rng = np.random.default_rng(3)
+    xs = [rng.standard_normal(300) for _ in range(30)]
+    _tegula.array_vm_audit_clear()
+    _tegula.set_array_vm_audit(True)
+    try:
+        acc = None
+        for i, x in enumerate(xs):
+            term = tnp.asarray(x) * (i + 1.0)
+            acc = term if acc is None else acc + tnp.sin(term)
+        acc._materialize()
+        small = tnp.asarray(xs[0]) * 2.0 + 1.0
+        small._materialize()
+    finally:
+        _tegula.set_array_vm_audit(False)
+    outcomes = {r["outcome"] for r in _tegula.array_vm_audit()}
+    _tegula.array_vm_audit_clear()
+    assert "vm in parts (too large for one program: more arrays read than a VM program takes)" in outcomes, outcomes
+    assert "vm" in outcomes

@@ -133,7 +133,8 @@ enum class first_run { ran, not_run, replan };
 // On the GPU, a plan whose fused kernel is not compiled yet runs on the array VM (vm.hpp) while the kernel compiles
 // in the background; a kernel already built or in the disk cache runs as usual. A plan the VM cannot run because
 // reductions sit inside its expression (softmax's max and sum, a 0-d expression of full reductions) has those
-// reductions materialised first (each on the VM) and is planned again (replan); any other waits for its compile.
+// reductions materialised first (each on the VM) and is planned again (replan), and so does one too large for a VM
+// program (its largest part materialised first, vm::part_to_cut); any other waits for its compile.
 first_run run_first(const plan& p, const node& root, const std::vector<kernel_arg>& args) {
   vm::last_run& last = vm::last();
   last = {};
@@ -170,6 +171,14 @@ first_run run_first(const plan& p, const node& root, const std::vector<kernel_ar
     last.note = mode == vm::mode::always ? "the array VM (TEGULA_ARRAY_VM=always)"
                                          : "the array VM while its fused kernel compiles in the background";
     return first_run::ran;
+  }
+  if (codegen::vm::size_refusal(why)) {
+    // Every op has a VM form but the whole is too large for one program (stockham_fft's 4-term complex
+    // butterfly, 45 nodes): its largest part first, on the VM (cut again while too large), then the rest.
+    if (node_ptr part = vm::part_to_cut(p)) {
+      materialize(part);
+      return first_run::replan;
+    }
   }
   last.note = "waited for its fused kernel's compile: the array VM does not run it (" + why + ")";
   return first_run::not_run;  // get_kernel waits for the background compile (mode first) or compiles now

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "tegula/array/emit.hpp"
 #include "tegula/array/storage.hpp"
@@ -281,6 +282,29 @@ std::vector<node_ptr> inner_reductions(const plan& p) {
   for (const auto& n : p.order)
     if (n->kind == node_kind::reduce && n != p.order.back()) inner.push_back(n);
   return inner;
+}
+
+node_ptr part_to_cut(const plan& p) {
+  // The graph's node count below each of the root's pending inputs (shared nodes counted once per input).
+  auto graph_size = [](const node_ptr& top) {
+    std::vector<const node*> stack{top.get()};
+    std::unordered_set<const node*> seen{top.get()};
+    while (!stack.empty()) {
+      const node* n = stack.back();
+      stack.pop_back();
+      for (const auto& in : n->inputs)
+        if (in->pending() && seen.insert(in.get()).second) stack.push_back(in.get());
+    }
+    return seen.size();
+  };
+  node_ptr best;
+  std::size_t best_size = 0;
+  for (const auto& in : p.order.back()->inputs) {
+    if (!in->pending()) continue;
+    const std::size_t size = graph_size(in);
+    if (size > best_size) best = in, best_size = size;
+  }
+  return best;
 }
 
 std::int64_t copy_launches(const copy_job& job) {

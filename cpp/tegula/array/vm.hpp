@@ -30,6 +30,11 @@ std::optional<codegen::vm::program> build_program(const plan& p, std::string* wh
 // build_program, once per kernel key: null (with `why`) when the plan has no VM form.
 const codegen::vm::program* program_for(const std::string& key, const plan& p, std::string* why = nullptr);
 
+// The part of plan p's graph a first run materialises on its own when the whole is too large for one VM program
+// (codegen::vm::size_refusal): the root's pending input with the largest graph; null when no input is pending.
+// The first run then runs that part (on the VM, cut again if it too is too large) and plans the rest again.
+node_ptr part_to_cut(const plan& p);
+
 // Whether the VM's image is loaded for gpu (looked for once per device: the image built into the package for its
 // architecture, else compiled from source through the disk cache on a background thread); `why` says what is
 // missing while it is not.

@@ -65,7 +65,13 @@ void audit_plan(const std::string& key, const plan& p) {
     return;
   }
   std::string why;
-  record(key, build_program(p, &why) ? std::string("vm") : why, example);
+  if (build_program(p, &why)) {
+    record(key, "vm", example);
+  } else if (codegen::vm::size_refusal(why) && part_to_cut(p)) {
+    record(key, "vm in parts (too large for one program: " + why + ")", example);  // run_first's cut
+  } else {
+    record(key, why, example);
+  }
 }
 
 void audit_copy(const std::string& key, const copy_job& job) {

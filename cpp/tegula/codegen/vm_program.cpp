@@ -69,6 +69,19 @@ std::uint64_t register_bits(dtype t, std::int64_t v) {
   return u;  // the slot's low bytes hold the value (little-endian), as the union member reads it
 }
 
+namespace {
+// The refusals of a body whose every op the VM runs but that is too large for one program (past max_regs, max_code,
+// max_leaves or max_pool): its parts are programs (size_refusal).
+constexpr const char* too_many_values = "more live values than the VM's slots";
+constexpr const char* too_many_instructions = "more instructions than a VM program holds";
+constexpr const char* too_many_arrays = "more arrays read than a VM program takes";
+constexpr const char* too_many_scalars = "more scalars and constants than the VM's pool";
+}  // namespace
+
+bool size_refusal(const std::string& why) {
+  return why == too_many_values || why == too_many_instructions || why == too_many_arrays || why == too_many_scalars;
+}
+
 std::optional<program> compile_program(const ir::function& body, bool reduce, std::string* why) {
   auto refuse = [&](const std::string& reason) -> std::optional<program> {
     if (why) *why = reason;
@@ -231,11 +244,11 @@ std::optional<program> compile_program(const ir::function& body, bool reduce, st
     }
     return refuse(std::string("op '") + ir::info(k).text + "' has no VM form");
   }
-  if (overflow) return refuse("more live values than the VM's slots");
+  if (overflow) return refuse(too_many_values);
   if (reduce && !prog.yields) return refuse("a reduce body yields nothing");
-  if (prog.code.size() > std::size_t(max_code)) return refuse("more instructions than a VM program holds");
-  if (prog.n_leaves > max_leaves) return refuse("more arrays read than a VM program takes");
-  if (prog.n_scalars + int(prog.constants.size()) > max_pool) return refuse("more scalars and constants than the VM's pool");
+  if (prog.code.size() > std::size_t(max_code)) return refuse(too_many_instructions);
+  if (prog.n_leaves > max_leaves) return refuse(too_many_arrays);
+  if (prog.n_scalars + int(prog.constants.size()) > max_pool) return refuse(too_many_scalars);
   if (prog.n_outs > max_outs) return refuse("more outputs than a VM program writes");
   return prog;
 }

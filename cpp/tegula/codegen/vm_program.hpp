@@ -69,6 +69,9 @@ std::uint64_t register_bits(ir::dtype t, std::int64_t v);
 // outputs out...; elementwise ops on one-element tiles; stores), or nullopt with `why` set when an op has no VM form
 // or a limit is passed. `reduce`: the body's one store (to its first output) is the value the reduce kernel combines.
 std::optional<program> compile_program(const ir::function& body, bool reduce, std::string* why = nullptr);
+// Whether `why` (compile_program's refusal) says only that the body is too large for one program: every op has a
+// VM form, so the body's parts, each materialised on its own, are programs.
+bool size_refusal(const std::string& why);
 
 // The program as text, one instruction a line ("r2 = add float32 r0, r1"), for tegula.explain and tests.
 std::string describe(const program& prog);
