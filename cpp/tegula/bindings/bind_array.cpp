@@ -482,6 +482,11 @@ void bind_array(nb::module_& m) {
          "leaf's _writes is unchanged; None for reductions, scans and very large graphs.")
       .def_prop_ro("_writes", [](const py_array& a) { return leaf(a).data->writes; },
                    "How many times the memory was about to be written (storage.hpp): unchanged contents while equal.")
+      .def_prop_ro("_sole_owner", [](const py_array& a) {
+        return a.n.use_count() == 1 && !a.n->pending() && a.n->data && a.n->data.use_count() == 1 &&
+               a.n->consumers.empty() && a.n->views.empty();
+      }, "Whether this Python array alone holds its node and memory (a materialised array no view, pending "
+         "expression or other array shares): handing it to a new owner aliases nothing.")
       .def_prop_ro("_serial", [](const py_array& a) { return leaf(a).data->serial; },
                    "The memory's serial (storage.hpp): unique for the process, never reused (unlike _base_id).")
       .def("_to_host", &to_host, nb::arg("dst"))

@@ -12,6 +12,7 @@ float units, stride 2), one kernel per part."""
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as _np
 
@@ -175,16 +176,25 @@ class _Mask:
 
 
 def _carry_over(reads, written):
-    """After a launch that read `reads` ([(array, its write count before)]) and wrote `written`: a mask entry's
-    counts of memory only read move to the new counts; a key with a leaf in `written`'s memory goes (m[m] = values,
+    """After a launch that read `reads` ([(array, its write count before)]) and wrote `written`: a mask entry's (and a
+    kept compaction's, _COMPACTED) counts of memory only read move to the new counts; a key with a leaf in `written`'s memory goes (m[m] = values,
     a[a > 0] = ...), all keys when the mask's own memory was written, and the entry with its last key."""
     moved = {x._serial: (before, x._writes) for x, before in reads}
     target = written._serial
 
-    def count(x, was):
-        old_new = moved.get(x._serial)
+    def count_serial(serial, was):
+        old_new = moved.get(serial)
         return old_new[1] if old_new is not None and old_new[0] == was else was
 
+    def count(x, was):
+        return count_serial(x._serial, was)
+
+    for e in list(_COMPACTED):  # the kept compactions: the same for what was only read (mgrid's Xi and Yi share memory)
+        if e[0][0] == target or e[2]._serial == target:
+            _COMPACTED.remove(e)
+            continue
+        e[0] = (e[0][0], count_serial(e[0][0], e[0][1])) + e[0][2:]
+        e[3] = count_serial(e[2]._serial, e[3])
     for m in list(_MASKS):
         if m.keep._serial == target:
             m.keys = []
@@ -258,20 +268,55 @@ def note_complement(m, r):
     del _MASKS[_MASKS_KEPT:]
 
 
+# The last compactions' results, kept for a repeat of the same x[mask] while nothing else holds them (mandelbrot2's
+# `N_[Xi[I], Yi[I]] = i + 1` and then `Z_[Xi[I], Yi[I]] = Z[I]`: the second pair is the first one's memory, not two
+# more launches). An entry: [what x was (its memory's serial and write count, layout, dtype), the mask entry, the
+# result, the result's write count]. Reused only when the result is its memory's sole owner (no view, pending
+# expression or other array shares it) and was never written, so the caller gets what a new compaction would give.
+_COMPACTED = []
+_COMPACTED_KEPT = 4
+
+
+def _compacted(x, m):
+    """The kept result of x[m] (materialised flat x, mask entry m) that a new owner may take, removed from the list;
+    else None."""
+    for i, e in enumerate(_COMPACTED):
+        if e[1] is m and e[0] == _memory_key(x):
+            out, writes = e[2], e[3]
+            del _COMPACTED[i]
+            e[2] = None
+            # sys.getrefcount: the local `out` and its argument (the entry let it go)
+            if out._writes == writes and sys.getrefcount(out) == 2 and out._sole_owner:
+                return out
+            return None
+    return None
+
+
+def _memory_key(x):
+    return (x._serial, x._writes, x._offset, x.shape, x._strides, x._dtype_name)
+
+
 def compress_flat(x, keep):
     """x[keep] for flat x and bool keep of the same size: a 1-D array of the kept elements (one sync: the count,
     none for a mask of the same value compacted just before). One launch; a complex element moves as its two
-    floats."""
+    floats; none for a repeat of a compaction whose result nothing holds any more (_COMPACTED)."""
     x = _flat(x)
     if x.size == 0:
         return empty((0,), x._dtype_name, device=_core.device_of(x))
     m = _mask(keep)
-    out = empty((m.count,), x._dtype_name, device=_core.device_of(x))
-    if m.count:
-        known = _value_ranges.bounds(x)
-        _spread_packed(_kernels().compress, m, x, out, x._device_id, out)
-        if known is not None:  # a subset of x's values
-            _value_ranges.note(out, *known)
+    again = _compacted(x, m) if _COMPACTED and not x._pending else None
+    if again is not None:
+        out = again
+    else:
+        out = empty((m.count,), x._dtype_name, device=_core.device_of(x))
+        if m.count:
+            known = _value_ranges.bounds(x)
+            _spread_packed(_kernels().compress, m, x, out, x._device_id, out)
+            if known is not None:  # a subset of x's values
+                _value_ranges.note(out, *known)
+    if not x._pending and m.count:  # x's key after the launch (the launcher counts its arguments as written)
+        _COMPACTED.insert(0, [_memory_key(x), m, out, out._writes])
+        del _COMPACTED[_COMPACTED_KEPT:]
     return out
 
 
