@@ -7,7 +7,7 @@ set -uo pipefail
 OUT=${1:?usage: gpu_session26b.sh OUT}
 cd "$(dirname "$0")/.." || exit 1
 bash scripts/gpu_pytest_groups.sh "$OUT" "${TCAP:-60}" \
-  "vm:full:tests/gpu/test_gpu_vm.py" "mv:full:tests/gpu/test_gpu_matvec.py tests/gpu/test_gpu_prebuilt.py"
+  "vm:full:tests/gpu/test_gpu_vm.py" "mv:full:tests/gpu/test_gpu_matvec.py tests/gpu/test_gpu_prebuilt.py tests/python/test_numpy_compaction_reuse.py tests/python/test_numpy_boolean_masks.py"
 echo "== first call, stockham_fft paper (new process, empty cache)"
 timeout 60 python3 bench/probe_first_call.py paper stockham_fft 2>&1 | tail -12
 echo "== NPBench paper"
