@@ -12,5 +12,5 @@ echo "== first call, stockham_fft paper (new process, empty cache)"
 timeout 60 python3 bench/probe_first_call.py paper stockham_fft 2>&1 | tail -12
 echo "== NPBench paper"
 TEGULA_NPBENCH_CAP=${CAP:-8} TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
-  TEGULA_NPBENCH_ONLY=${ONLY:-stockham_fft,mandelbrot2,correlation,covariance,softmax,hdiff,bicg,gesummv,mandelbrot1,azimint_naive,nbody,mlp,mvt,atax,gemm,k2mm,k3mm,gesummv,gemver,doitgen,contour_integral,heat_3d,jacobi_2d,fdtd_2d,compute,arc_distance,azimint_hist,go_fast,cholesky2,resnet,jacobi_1d,trisolv,vadv,gramschmidt,durbin,deriche,conv2d_bias} \
+  TEGULA_NPBENCH_ONLY=${ONLY:-stockham_fft,mandelbrot2,correlation,covariance,softmax,hdiff,bicg,gesummv,mandelbrot1,azimint_naive,nbody,mlp,mvt,atax,gemm,k2mm,k3mm,gemver,doitgen,contour_integral,heat_3d,jacobi_2d,fdtd_2d,compute,arc_distance,azimint_hist,go_fast,cholesky2,resnet,jacobi_1d,trisolv,vadv,gramschmidt,durbin,deriche,conv2d_bias} \
   timeout "${NPB_TIMEOUT:-200}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | tee "$OUT/npb.log" | grep -v "^\s*$" | grep -v "^   {" | tail -90
