@@ -15,8 +15,11 @@ def rng():
     return np.random.default_rng()
 
 
-def tol(dt):
-    return dict(rtol=2e-5, atol=1e-5) if dt == np.float32 else dict(rtol=1e-12, atol=1e-12)
+def tol(dt, k=300):
+    """A sum of k products of unit-scale values: float32 accumulates about sqrt(k) roundings of the terms' size, which
+    a result near zero (cancellation) shows in full (H100, k = 2048: 1.3e-5 off at a result of 0.0185)."""
+    scale = max(k, 1) ** 0.5
+    return dict(rtol=2e-5, atol=1e-6 * scale) if dt == np.float32 else dict(rtol=1e-12, atol=1e-14 * scale)
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
@@ -34,12 +37,12 @@ def test_column_ranges_of_a_matrix_every_shape(rng, dt):
 
 @pytest.mark.parametrize("k, n", [(1, 5), (7, 3), (2048, 1024), (1500, 1), (1, 1)])
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
-def test_engine_products_match_numpy(rng, k, n, dt):
+def test_products_match_numpy(rng, k, n, dt):
     x, b = rng.standard_normal(k).astype(dt), rng.standard_normal((k, n)).astype(dt)
     got = (tnp.asarray(x, device="cuda") @ tnp.asarray(b, device="cuda")).get()
-    np.testing.assert_allclose(got, x.astype(np.float64) @ b.astype(np.float64), **tol(dt))
+    np.testing.assert_allclose(got, x.astype(np.float64) @ b.astype(np.float64), **tol(dt, k))
     got = (tnp.asarray(b.T.copy(), device="cuda") @ tnp.asarray(x, device="cuda")).get()
-    np.testing.assert_allclose(got, b.T.astype(np.float64) @ x.astype(np.float64), **tol(dt))
+    np.testing.assert_allclose(got, b.T.astype(np.float64) @ x.astype(np.float64), **tol(dt, k))
 
 
 def test_matrices_in_memory_stay_with_the_library(rng):
