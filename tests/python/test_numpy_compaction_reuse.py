@@ -54,3 +54,18 @@ def test_a_write_into_x_or_another_mask_compacts_again():
     np.testing.assert_array_equal(np.asarray(x[m2]), hx[~hm])
     z = (x * 2)[m]  # pending x: never kept
     np.testing.assert_array_equal(np.asarray(z), (hx * 2)[hm])
+
+
+def test_sole_owner_sees_views_pending_readers_and_pending_arrays():
+    a = tnp.asarray(np.arange(10.0))
+    assert a._sole_owner
+    v = a[2:]
+    assert not a._sole_owner and not v._sole_owner  # one memory, two arrays
+    del v
+    assert a._sole_owner
+    p = a * 2.0  # a pending reader of a
+    assert not p._sole_owner
+    assert not a._sole_owner
+    p._materialize()
+    del p
+    assert a._sole_owner
