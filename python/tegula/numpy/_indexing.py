@@ -190,11 +190,14 @@ def _carry_over(reads, written):
         return count_serial(x._serial, was)
 
     for e in list(_COMPACTED):  # the kept compactions: the same for what was only read (mgrid's Xi and Yi share memory)
-        if e[0][0] == target or e[2]._serial == target:
+        key, out_serial = e[0], e[2]._serial
+        if key[0] == target or out_serial == target:
             _COMPACTED.remove(e)
             continue
-        e[0] = (e[0][0], count_serial(e[0][0], e[0][1])) + e[0][2:]
-        e[3] = count_serial(e[2]._serial, e[3])
+        old_new = moved.get(key[0])
+        if old_new is not None and old_new[0] == key[1]:
+            e[0] = (key[0], old_new[1]) + key[2:]
+        e[3] = count_serial(out_serial, e[3])
     for m in list(_MASKS):
         if m.keep._serial == target:
             m.keys = []
