@@ -26,8 +26,29 @@ std::int64_t one_row_tile(std::int64_t C, std::int64_t cap) {
   return std::min<std::int64_t>(C <= 256 ? 256 : C <= 1024 ? 1024 : 4096, std::max<std::int64_t>(cap, 1));
 }
 
-// A map graph of more computed nodes than this gets a smaller tile (see make_plan).
+// A map graph whose threads hold more values per element than this gets a smaller tile (see make_plan).
 constexpr std::size_t long_graph = 24;
+
+// The values per element a thread of plan p's kernel holds, as codegen/layout.cpp's groups_per_thread counts them in
+// the emitted body (a tile value per computed node, per array read and per scalar broadcast). A complex node is
+// its two parts and the real ops it expands into (emit_complex.cpp): three for most, ten for a division (Smith's
+// two branches), a power or a transcendental function. Computed nodes alone undercount a stencil of many views
+// (vadv's and cavity_flow's 64 x 64 tiles at 1024 threads spilled at ptxas's 64 registers) and a complex graph
+// (stockham_fft's twiddles, exp(-2j * pi * i * j / R**k)).
+std::size_t tile_values(const plan& p) {
+  auto complex_weight = [](const node& x) -> std::size_t {
+    using ir::op_kind;
+    if (x.kind == node_kind::binary) return x.op == op_kind::div || x.op == op_kind::pow ? 10 : 3;
+    if (x.kind == node_kind::unary) return x.op == op_kind::neg || x.op == op_kind::abs ? 3 : 10;
+    return 3;
+  };
+  std::size_t n = 0;
+  for (const auto& x : p.order) {
+    if (!x->pending() && x->kind != node_kind::leaf && x->kind != node_kind::scalar) continue;
+    n += ir::is_complex(x->t) || (x->kind == node_kind::binary && ir::is_complex(x->compute)) ? complex_weight(*x) : 1;
+  }
+  return n;
+}
 
 // Small graphs: a linear scan beats hashing; past small_graph nodes an index keeps planning linear.
 constexpr std::size_t small_graph = 32;
@@ -354,9 +375,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     // A long graph's threads own fewer elements each (codegen/layout.cpp: groups_per_thread, to keep its values
     // in registers); a 1024-element tile then keeps its blocks at 256 threads or fewer, which pack the SMs
     // better than 1024-thread blocks at that register count.
-    std::size_t computed = 0;
-    for (const auto& n : p.order) computed += n->pending() ? 1 : 0;
-    const std::int64_t tile = computed > long_graph ? 1024 : 4096;
+    const std::int64_t tile = tile_values(p) > long_graph ? 1024 : 4096;
     // One row, or a few rows that fit one tile of a size-class width (stockham_fft's (2, 2^i) twiddles for every
     // i): the class, not the power of two of the columns (still one block over a few rows); one kernel for many
     // widths. More rows: a power-of-two width, as many rows as the tile holds.
@@ -374,9 +393,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
     // A.sum(0) of 16000^2 float64 at 946 GB/s against CuPy's 2900). Column ranges in parallel (partials) where
     // the rows alone make fewer than 4 blocks per SM.
     p.shape = kernel_shape::col_loop;
-    std::size_t computed = 0;
-    for (const auto& n : p.order) computed += n->pending() ? 1 : 0;
-    const std::int64_t tile = computed > long_graph ? 1024 : 4096;
+    const std::int64_t tile = tile_values(p) > long_graph ? 1024 : 4096;
     p.TR = std::min<std::int64_t>(pow2_at_least(p.R), 128);
     p.TC = std::min<std::int64_t>(pow2_at_least(p.C), std::max<std::int64_t>(tile / p.TR, 1));
     const std::int64_t row_blocks = (p.R + p.TR - 1) / p.TR, chunks = (p.C + p.TC - 1) / p.TC;

@@ -56,6 +56,9 @@ int tile_values(const ir::function& f, const ir::region& r) {
 // in float32 (46 tile values) takes 125 registers at four groups (25% occupancy), 64 at two, 40 at one.
 int groups_per_thread(int values) { return values <= 24 ? 4 : values <= 40 ? 2 : 1; }
 
+// The elements of one distributed shape a thread of an array kernel holds at most (its groups times their width).
+constexpr std::int64_t max_thread_elements = 16;
+
 }  // namespace
 
 tile_layout kernel_layout::of(const ir::type& t) const {
@@ -103,7 +106,13 @@ kernel_layout plan_layout(const ir::function& f, bool long_bodies_fewer_groups) 
     std::int64_t n = 1;
     for (auto d : shape) n *= d;
     std::int64_t groups = n / vec;
-    std::int64_t t = (groups + per_thread - 1) / per_thread;
+    // Array kernels: a shape whose width a narrow dtype set (a bool or int8 store: 16 per group) would give each
+    // thread 64 elements of every wider value of that shape at four groups (mandelbrot's float64 `hypot(x, y) < 2`
+    // took 255 registers and spilled); at most max_thread_elements a thread.
+    const std::int64_t g = long_bodies_fewer_groups
+                               ? std::max<std::int64_t>(1, std::min<std::int64_t>(per_thread, max_thread_elements / vec))
+                               : per_thread;
+    std::int64_t t = (groups + g - 1) / g;
     t = (t + 31) / 32 * 32;
     threads = std::max(threads, std::min<std::int64_t>(t, 1024));
   }
