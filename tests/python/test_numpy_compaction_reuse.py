@@ -69,3 +69,13 @@ def test_sole_owner_sees_views_pending_readers_and_pending_arrays():
     p._materialize()
     del p
     assert a._sole_owner
+
+
+def test_large_results_are_not_kept():
+    from tegula.numpy import _indexing
+
+    n = (_indexing._COMPACTED_MAX_BYTES // 8) + 1024
+    x = tnp.zeros(n)
+    m = tnp.ones(n, dtype=bool)
+    a = x[m]
+    assert all(e[2] is not a for e in _indexing._COMPACTED)

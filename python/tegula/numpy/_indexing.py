@@ -278,6 +278,7 @@ def note_complement(m, r):
 # expression or other array shares it) and was never written, so the caller gets what a new compaction would give.
 _COMPACTED = []
 _COMPACTED_KEPT = 4
+_COMPACTED_MAX_BYTES = 64 << 20  # larger results are let go at once (holding them would keep memory the program freed)
 
 
 def _compacted(x, m):
@@ -317,7 +318,8 @@ def compress_flat(x, keep):
             _spread_packed(_kernels().compress, m, x, out, x._device_id, out)
             if known is not None:  # a subset of x's values
                 _value_ranges.note(out, *known)
-    if not x._pending and m.count:  # x's key after the launch (the launcher counts its arguments as written)
+    if not x._pending and m.count and out.nbytes <= _COMPACTED_MAX_BYTES:  # x's key after the launch (the launcher
+        # counts its arguments as written)
         _COMPACTED.insert(0, [_memory_key(x), m, out, out._writes])
         del _COMPACTED[_COMPACTED_KEPT:]
     return out
