@@ -4,6 +4,7 @@ interpreter (which runs the GPU's very kernels) with the engine's kernel record 
 compiled for sm_90 by NVRTC with ptxas's -v report (what tegula.explain(...).resources reads). Prints the programs'
 kernel counts, the largest register counts, and every kernel that spills (its program, registers, bytes).
     python3 bench/probe_spills.py [PRESET] [name,name...]
+    python3 bench/probe_spills.py bench          (the numpy bench workload's chain, Black-Scholes and softmax)
 """
 from __future__ import annotations
 
@@ -34,14 +35,53 @@ def kernels_of(program, preset):
     return _tegula.array_recorded_translations(90)
 
 
+class _BenchPrograms:
+    """The numpy bench workload's expressions (bench/workloads/numpy.py) as programs of this probe: its fused chain,
+    Black-Scholes (both outputs, one kernel), softmax, at small sizes (the kernels are the same at every size that
+    takes their tile class)."""
+
+    @staticmethod
+    def translations(name):
+        import numpy as np
+
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from workloads.numpy import black_scholes
+
+        rng = np.random.default_rng(0)
+        _tegula.array_record_kernels(True)
+        try:
+            if name == "chain":
+                x, y = (tnp.asarray(rng.standard_normal(1 << 16).astype(np.float32)) for _ in range(2))
+                (tnp.exp(-x * x) * y + 0.5 * x)._materialize()
+            elif name == "black_scholes":
+                s, k, t = (tnp.asarray((rng.random(1 << 16) * 50 + 10).astype(np.float32)) for _ in range(3))
+                call, put = black_scholes(tnp, s, k, t)
+                call._materialize()
+                put._materialize()
+            elif name == "softmax":
+                x = tnp.asarray(rng.standard_normal((256, 4096)).astype(np.float32))
+                e = tnp.exp(x - x.max(1, keepdims=True))
+                (e / e.sum(1, keepdims=True))._materialize()
+        finally:
+            _tegula.array_record_kernels(False)
+        return _tegula.array_recorded_translations(90)
+
+
+BENCH = ("chain", "black_scholes", "softmax")
+
+
 def main():
     preset = sys.argv[1] if len(sys.argv) > 1 else "S"
-    names = sys.argv[2].split(",") if len(sys.argv) > 2 else S.names()
+    if preset == "bench":  # the numpy bench workload's expressions
+        names = list(BENCH)
+    else:
+        names = sys.argv[2].split(",") if len(sys.argv) > 2 else S.names()
     tnp.background_compile(False)
     seen, spilled, top = set(), [], []
     for name in names:
         try:
-            translations = kernels_of(S.Program(name), preset)
+            translations = (_BenchPrograms.translations(name) if preset == "bench"
+                            else kernels_of(S.Program(name), preset))
         except Exception as e:  # noqa: BLE001
             print(f"{name:24s} FAILED: {type(e).__name__}: {e}", flush=True)
             continue
