@@ -345,3 +345,25 @@ def test_graphs_too_large_for_one_program_run_in_parts(rng, vm_mode):
         host = term if host is None else host + np.sin(term)
     vm_mode("always")
     close(many().get(), host, "float64")
+
+
+def test_parts_of_a_first_run_start_no_compiles_of_their_own(rng, vm_mode):
+    """In the default mode a graph too large for one VM program runs in parts on its first run, and only the whole
+    graph's fused kernel compiles in the background (the parts' kernels would never run again)."""
+    xs = [rng.standard_normal(2000) for _ in range(33)]  # a structure no other test builds
+    vm_mode("first")
+    before = tnp.kernel_stats()
+    acc = None
+    for i, x in enumerate(xs):
+        term = gpu(x) * (i + 2.0)
+        acc = term if acc is None else acc + tnp.cos(term)
+    got = acc.get()
+    after = tnp.kernel_stats()
+    assert after["vm_launches"] - before["vm_launches"] > 1
+    assert after["background_starts"] - before["background_starts"] <= 1
+    host = None
+    for i, x in enumerate(xs):
+        term = x * (i + 2.0)
+        host = term if host is None else host + np.cos(term)
+    close(got, host, "float64")
+    tnp.wait_for_compiles()

@@ -130,6 +130,18 @@ bool evaluate_empty(const node_ptr& root, const std::shared_ptr<storage>& given_
 // What run_first did with a plan.
 enum class first_run { ran, not_run, replan };
 
+// How deep this thread is in the parts of a graph too large for one VM program (run_first's cut). A part runs on
+// the VM without looking for or starting its own fused kernel: the whole graph's kernel is the one compiling in the
+// background and the one later calls run; the parts' kernels would be compiles (and translations on this thread)
+// that nothing uses.
+thread_local int cutting_depth = 0;
+struct cutting_scope {
+  cutting_scope() { ++cutting_depth; }
+  ~cutting_scope() { --cutting_depth; }
+  cutting_scope(const cutting_scope&) = delete;
+  cutting_scope& operator=(const cutting_scope&) = delete;
+};
+
 // On the GPU, a plan whose fused kernel is not compiled yet runs on the array VM (vm.hpp) while the kernel compiles
 // in the background; a kernel already built or in the disk cache runs as usual. A plan the VM cannot run because
 // reductions sit inside its expression (softmax's max and sum, a 0-d expression of full reductions) has those
@@ -147,7 +159,7 @@ first_run run_first(const plan& p, const node& root, const std::vector<kernel_ar
   // full_key's thread-local string, not a copy (this runs for every GPU evaluation): it is read below only before
   // anything can plan again on this thread (the replan path's materialisations come after its last use).
   const std::string& full = full_key(p.key, args);
-  if (mode == vm::mode::first) {
+  if (mode == vm::mode::first && cutting_depth == 0) {
     if (const array_kernel* k = ready_kernel(full, root.gpu, [&] { return emit_kernel(p); }, args)) {
       run_kernel(*k, root.device, root.gpu, args, p.grid);
       return first_run::ran;
@@ -176,6 +188,7 @@ first_run run_first(const plan& p, const node& root, const std::vector<kernel_ar
     // Every op has a VM form but the whole is too large for one program (stockham_fft's 4-term complex
     // butterfly, 45 nodes): its largest part first, on the VM (cut again while too large), then the rest.
     if (node_ptr part = vm::part_to_cut(p)) {
+      cutting_scope parts;
       materialize(part);
       return first_run::replan;
     }
