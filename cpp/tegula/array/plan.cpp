@@ -42,11 +42,9 @@ std::size_t tile_values(const plan& p) {
     if (x.kind == node_kind::unary) return x.op == op_kind::neg || x.op == op_kind::abs ? 3 : 10;
     return 3;
   };
-  std::size_t n = 0;
-  for (const auto& x : p.order) {
-    if (!x->pending() && x->kind != node_kind::leaf && x->kind != node_kind::scalar) continue;
+  std::size_t n = 0;  // p.order: every node of the graph, leaves and scalars included
+  for (const auto& x : p.order)
     n += ir::is_complex(x->t) || (x->kind == node_kind::binary && ir::is_complex(x->compute)) ? complex_weight(*x) : 1;
-  }
   return n;
 }
 

@@ -177,8 +177,9 @@ class _Mask:
 
 def _carry_over(reads, written):
     """After a launch that read `reads` ([(array, its write count before)]) and wrote `written`: a mask entry's (and a
-    kept compaction's, _COMPACTED) counts of memory only read move to the new counts; a key with a leaf in `written`'s memory goes (m[m] = values,
-    a[a > 0] = ...), all keys when the mask's own memory was written, and the entry with its last key."""
+    kept compaction's, _COMPACTED) counts of memory only read move to the new counts; a key with a leaf in `written`'s
+    memory goes (m[m] = values, a[a > 0] = ...), all keys when the mask's own memory was written, and the entry with
+    its last key."""
     moved = {x._serial: (before, x._writes) for x, before in reads}
     target = written._serial
 
@@ -194,9 +195,7 @@ def _carry_over(reads, written):
         if key[0] == target or out_serial == target:
             _COMPACTED.remove(e)
             continue
-        old_new = moved.get(key[0])
-        if old_new is not None and old_new[0] == key[1]:
-            e[0] = (key[0], old_new[1]) + key[2:]
+        e[0] = (key[0], count_serial(key[0], key[1])) + key[2:]
         e[3] = count_serial(out_serial, e[3])
     for m in list(_MASKS):
         if m.keep._serial == target:
@@ -284,8 +283,9 @@ _COMPACTED_MAX_BYTES = 64 << 20  # larger results are let go at once (holding th
 def _compacted(x, m):
     """The kept result of x[m] (materialised flat x, mask entry m) that a new owner may take, removed from the list;
     else None."""
+    key = _memory_key(x)
     for i, e in enumerate(_COMPACTED):
-        if e[1] is m and e[0] == _memory_key(x):
+        if e[1] is m and e[0] == key:
             out, writes = e[2], e[3]
             del _COMPACTED[i]
             e[2] = None
@@ -308,18 +308,16 @@ def compress_flat(x, keep):
     if x.size == 0:
         return empty((0,), x._dtype_name, device=_core.device_of(x))
     m = _mask(keep)
-    again = _compacted(x, m) if _COMPACTED and not x._pending else None
-    if again is not None:
-        out = again
-    else:
+    out = _compacted(x, m) if _COMPACTED and not x._pending else None
+    if out is None:
         out = empty((m.count,), x._dtype_name, device=_core.device_of(x))
         if m.count:
             known = _value_ranges.bounds(x)
             _spread_packed(_kernels().compress, m, x, out, x._device_id, out)
             if known is not None:  # a subset of x's values
                 _value_ranges.note(out, *known)
-    if not x._pending and m.count and out.nbytes <= _COMPACTED_MAX_BYTES:  # x's key after the launch (the launcher
-        # counts its arguments as written)
+    # kept under x's key after the launch (the launcher counts its arguments as written)
+    if not x._pending and m.count and out.nbytes <= _COMPACTED_MAX_BYTES:
         _COMPACTED.insert(0, [_memory_key(x), m, out, out._writes])
         del _COMPACTED[_COMPACTED_KEPT:]
     return out
