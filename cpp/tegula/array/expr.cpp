@@ -138,15 +138,6 @@ int holds(const node& c, const node* n) {
   return k;
 }
 
-// True when something besides pending consumers' inputs holds n (a Python array, a caller): its value must be
-// kept. `ours`: the references the caller itself holds. A node held only by consumers is computed inside
-// whichever held node above it is materialised, so it needs no kernel of its own.
-bool held_outside_graph(const node_ptr& n, long ours) {
-  long by_graph = 0;
-  for (const auto& w : n->consumers)
-    if (auto c = w.lock(); c && c->pending()) by_graph += holds(*c, n.get());
-  return n.use_count() - ours > by_graph;
-}
 
 // True when n's graph reads bytes [w.lo, w.hi) of s. `seen`: pending nodes already walked.
 bool reads_bytes(const node_ptr& n, const storage& s, byte_range w, std::vector<const node*>& seen) {
@@ -163,6 +154,29 @@ bool reads_bytes(const node_ptr& n, const storage& s, byte_range w, std::vector<
 }
 
 }  // namespace
+
+// A node held only by consumers is computed inside whichever held node above it is materialised, so it needs no
+// kernel of its own.
+bool held_outside_graph(const node_ptr& n, long ours) {
+  long by_graph = 0;
+  for (const auto& w : n->consumers)
+    if (auto c = w.lock(); c && c->pending()) by_graph += holds(*c, n.get());
+  return n.use_count() - ours > by_graph;
+}
+
+bool graph_contains(const node_ptr& n, const node* target) {
+  std::vector<const node*> seen;
+  std::vector<const node*> stack{n.get()};
+  while (!stack.empty()) {
+    const node* x = stack.back();
+    stack.pop_back();
+    if (x == target) return true;
+    if (!x->pending() || std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
+    seen.push_back(x);
+    for (const auto& in : x->inputs) stack.push_back(in.get());
+  }
+  return false;
+}
 
 byte_range byte_extent(const layout& l, int item) {
   auto [lo, hi] = l.extent();

@@ -16,8 +16,12 @@
 
 namespace tegula::array {
 
-// part: the real (ivalue 0) or imaginary (1) part of a pending complex node; compose: re + im*1j.
-enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce, scan, iota, part, compose };
+// part: the real (ivalue 0) or imaginary (1) part of a pending complex node; compose: re + im*1j; library: a value a
+// library call computes (library_node.hpp: `library` names the op).
+enum class node_kind : std::uint8_t { leaf, scalar, unary, binary, where, cast, reduce, scan, iota, part, compose,
+                                      library };
+
+class library_op;
 
 struct node;
 using node_ptr = std::shared_ptr<node>;
@@ -67,6 +71,8 @@ struct node {
 
   // reduce: sorted normalised axes of inputs[0] and keepdims
   std::vector<int> axes;
+  // library: the op that computes it (library_node.hpp)
+  std::shared_ptr<const library_op> library;
   bool keepdims = false;
 
   // leaf: the data
@@ -91,9 +97,10 @@ struct node {
 
   bool pending() const { return kind != node_kind::leaf && kind != node_kind::scalar; }
   // A pending node whose elements each depend on its inputs' elements at the same position (after broadcasting):
-  // not a reduction, scan or iota (sibling outputs and views of pending nodes rely on it).
+  // not a reduction, scan, iota or library call (sibling outputs and views of pending nodes rely on it).
   bool elementwise() const {
-    return pending() && kind != node_kind::reduce && kind != node_kind::scan && kind != node_kind::iota;
+    return pending() && kind != node_kind::reduce && kind != node_kind::scan && kind != node_kind::iota &&
+           kind != node_kind::library;
   }
   std::int64_t size() const;
 };
@@ -123,6 +130,12 @@ void flush_readers(const storage& s, const node* keep = nullptr, byte_range writ
 // elementwise graphs like root's (no reduction, scan or iota). Materialising root computes them in the same
 // kernel, one pass over the shared inputs (Black-Scholes' call and put). Empty when root is not elementwise.
 std::vector<node_ptr> sibling_outputs(const node_ptr& root, std::size_t max);
+
+// True when `target` is in n's pending graph (n itself included).
+bool graph_contains(const node_ptr& n, const node* target);
+// True when something besides pending consumers' inputs holds n (a Python array, a caller): its value must be
+// kept. `ours`: the references the caller itself holds.
+bool held_outside_graph(const node_ptr& n, long ours);
 
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t);
 // The address of a leaf's element [0, ...]: its storage's device address (or host pointer) plus its offset.

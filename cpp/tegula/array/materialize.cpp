@@ -7,6 +7,7 @@
 #include "tegula/array/copy.hpp"
 #include "tegula/array/emit.hpp"
 #include "tegula/array/kernels.hpp"
+#include "tegula/array/library_node.hpp"
 #include "tegula/array/pending_view.hpp"
 #include "tegula/array/plan.hpp"
 #include "tegula/array/vm.hpp"
@@ -20,6 +21,8 @@ namespace {
 
 // Sibling outputs one kernel may store besides its root (expr.hpp: sibling_outputs).
 constexpr std::size_t max_sibling_outputs = 3;
+// Library nodes one call may compute (library_node.hpp: library_group; the op's joins() bounds it further).
+constexpr std::size_t max_library_group = 10;
 
 // View w as plan p's kernel reads it: 2-D, 3-D when batched, transposed to (cols, rows) for col_loop (contiguous
 // when its rows are: a complex part's rows are not).
@@ -97,21 +100,6 @@ struct depth_guard {
 };
 thread_local std::vector<std::unique_ptr<plan_slot>> depth_guard::slots;
 thread_local std::size_t depth_guard::depth = 0;
-
-// True when `target` is in n's pending graph.
-bool graph_contains(const node_ptr& n, const node* target) {
-  std::vector<const node*> seen;
-  std::vector<const node*> stack{n.get()};
-  while (!stack.empty()) {
-    const node* x = stack.back();
-    stack.pop_back();
-    if (x == target) return true;
-    if (!x->pending() || std::find(seen.begin(), seen.end(), x) != seen.end()) continue;
-    seen.push_back(x);
-    for (const auto& in : x->inputs) stack.push_back(in.get());
-  }
-  return false;
-}
 
 // Results with no elements, and reductions over no elements (the identity: sum 0, prod 1).
 bool evaluate_empty(const node_ptr& root, const std::shared_ptr<storage>& given_out) {
@@ -197,6 +185,26 @@ first_run run_first(const plan& p, const node& root, const std::vector<kernel_ar
   return first_run::not_run;  // get_kernel waits for the background compile (mode first) or compiles now
 }
 
+// A library node and those one call computes with it (library_node.hpp), each made a leaf of its result; with
+// `given_out`, root's result is copied there. Into an output view (assign's direct path) it declines: the general
+// path materialises it and copies it in.
+bool evaluate_library(const node_ptr& root, const std::shared_ptr<storage>& given_out, const layout* out_view) {
+  if (out_view) return false;
+  const std::vector<node_ptr> group = library_group(root, max_library_group);
+  std::vector<library_result> results = root->library->evaluate(group);
+  if (results.size() != group.size()) fail(error_kind::internal, "a library call returned ", results.size(),
+                                           " results for ", group.size(), " nodes");
+  library_last() = {root->library->describe(*root), group.size()};
+  for (std::size_t i = 0; i < group.size(); ++i)
+    if (group[i]->pending()) become_leaf(*group[i], std::move(results[i].data), std::move(results[i].lay));
+  if (given_out) {
+    const layout c = contiguous(root->shape);
+    copy_strided(root->data, root->lay, root->t, given_out, c, root->t);
+    become_leaf(*root, given_out, c);
+  }
+  return true;
+}
+
 // Makes pending `root` a leaf: its graph evaluated into `given_out` when set (a contiguous view
 // start) or into fresh contiguous storage (a scan: in the space's axis order). With `out_view`, the result is
 // written through that view of `given_out` (assign's direct path); returns false, having done nothing, when
@@ -204,6 +212,7 @@ first_run run_first(const plan& p, const node& root, const std::vector<kernel_ar
 bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, const layout* out_view = nullptr) {
   if (out_view && (root->size() == 0 || (root->kind == node_kind::reduce && root->inputs[0]->size() == 0)))
     return false;  // the general path writes empty results and identities
+  if (root->kind == node_kind::library) return evaluate_library(root, given_out, out_view);
   if (!out_view && evaluate_empty(root, given_out)) return true;
   int sms = root->device == device_kind::cuda ? root->gpu->sm_count() : cpu_sm_count;
   substitutes subst;

@@ -193,6 +193,7 @@ void plan::reset() {
 bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintptr_t out_address, int sm_count,
                const substitutes& subst, const layout* out_view, const std::vector<node_ptr>* siblings) {
   p.reset();
+  if (root->kind == node_kind::library) fail(error_kind::internal, "a library call has no array kernel plan");
   if (siblings)
     for (const auto& s : *siblings) collect(s, p, subst);
   collect(root, p, subst);  // the root last: p.order.back()
@@ -231,7 +232,7 @@ bool make_plan(plan& p, plan_blocker& blocker, const node_ptr& root, std::uintpt
   const int nd = static_cast<int>(S.size());
   bool inner = false;
   for (const auto& n : p.order) {
-    if (n != root && (n->kind == node_kind::scan || n->kind == node_kind::iota))
+    if (n != root && (n->kind == node_kind::scan || n->kind == node_kind::iota || n->kind == node_kind::library))
       return blocked({n, nullptr, nullptr, {}});
     if (n == root || n->kind != node_kind::reduce) continue;
     if (epilogue) {  // checked above: full reductions of the space

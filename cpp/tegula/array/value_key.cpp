@@ -42,6 +42,7 @@ struct walker {
         return true;
       case node_kind::reduce:
       case node_kind::scan:
+      case node_kind::library:
         return false;
       default:  // element-wise: unary, binary, where, cast, part, compose
         word(static_cast<std::uint16_t>(n->op));

@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "tegula/array/kernels.hpp"
+#include "tegula/array/library_node.hpp"
 #include "tegula/array/plan.hpp"
 #include "tegula/array/vm.hpp"
 #include "tegula/array/vm_audit.hpp"
@@ -76,6 +77,8 @@ void bind_array_vm(nb::module_& m) {
   m.def("array_vm_program", [](const py_array& x) -> nb::object {
     const array::node_ptr& n = x.n;
     if (!n->pending()) fail(error_kind::invalid_argument, "the array is not pending: no kernel is left to run");
+    if (n->kind == array::node_kind::library)
+      return nb::make_tuple(nb::none(), "a library call (" + n->library->describe(*n) + "), not an array kernel");
     array::plan p;
     array::plan_blocker blocker;
     const int sms = n->device == array::device_kind::cuda ? n->gpu->sm_count() : array::cpu_sm_count;

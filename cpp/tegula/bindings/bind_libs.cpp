@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "tegula/array/library_node.hpp"
 #include "tegula/array/storage.hpp"
 #include "tegula/bindings/bind_support.hpp"
 #include "tegula/bindings/py_array.hpp"
@@ -21,6 +22,7 @@
 #include "tegula/libs/fft_arrays.hpp"
 #include "tegula/libs/matmul_arrays.hpp"
 #include "tegula/libs/matmul_epilogue_arrays.hpp"
+#include "tegula/libs/matrix_products.hpp"
 #include "tegula/libs/scan_arrays.hpp"
 #include "tegula/libs/solver_arrays.hpp"
 #include "tegula/libs/sort_arrays.hpp"
@@ -41,6 +43,20 @@ static void bind_array_calls(nb::module_& m) {
   }, nb::arg("a"), nb::arg("b"), nb::arg("batch"), nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("dtype"),
   "batch + (m, k) @ batch + (k, n) of one float or complex dtype through cuBLASLt (the CPU: a host reference); "
   "operands passed in place where their layout allows (libs/matmul_arrays.hpp).");
+  m.def("matrix_product", [](const py_array& mat, const py_array& x, int side) {
+    return py_array{libs::matrix_product(mat.n, x.n, side)};
+  }, nb::arg("m"), nb::arg("x"), nb::arg("side"),
+  "Pending m @ x (side 0) or x @ m (side 1) over matrix m in memory: computed when read, in one pass over m with "
+  "the other held products over m (libs/matrix_products.hpp).");
+  m.def("matrix_product_applies", [](const py_array& mat) {
+    std::string why;
+    const bool ok = libs::matrix_product_applies(mat.n, &why);
+    return nb::make_tuple(ok, why);
+  }, nb::arg("m"), "(whether the matrix pass reads m as it lies, why not).");
+  m.def("library_last", [] {
+    const auto& l = array::library_last();
+    return nb::make_tuple(l.what, l.joined);
+  }, "(what computed the most recent library node on this thread, how many nodes that call computed).");
   m.def("gemm_operand", [](const py_array& x, std::vector<std::int64_t> batch, std::int64_t rows, std::int64_t cols,
                            bool narrow) {
     libs::gemm_operand op = libs::gemm_operand_of(x.n, batch, rows, cols, narrow);

@@ -7,6 +7,7 @@
 #include "tegula/libs/cub_scan.hpp"
 #include "tegula/libs/cub_sort.hpp"
 #include "tegula/libs/lu_substitution.hpp"
+#include "tegula/libs/matrix_pass.hpp"
 #include "tegula/libs/scan_arrays.hpp"
 #include "tegula/support/error.hpp"
 
@@ -49,6 +50,8 @@ std::vector<jit::compile_request> prebuilt_library_requests(int arch) {
       out.push_back(library_request(bin_counts_uniform_source(x, w), {}, arch, "histogram counts", false));
   for (ir::dtype t : {ir::dtype::f32, ir::dtype::f64})
     out.push_back(library_request(lu_substitution_source(t), {}, arch, "lu substitution", false));
+  for (ir::dtype t : {ir::dtype::f32, ir::dtype::f64})
+    out.push_back(library_request(matrix_pass_source(t), {}, arch, "matrix pass", false));
   return out;
 }
 

@@ -1,5 +1,5 @@
 // The library kernels tegula.numpy's default paths compile at run time (CUB sorts and scans, the chained scan,
-// histogram counts, LU substitution), as the NVRTC requests those paths make: tools/tegula-prebuild compiles them into
+// histogram counts, LU substitution, the matrix pass), as the NVRTC requests those paths make: tools/tegula-prebuild compiles them into
 // the package, where jit::lookup finds them before it would run NVRTC (issue #26: np.unique's first call waited 1.2 s
 // for CUB's compile).
 #pragma once
