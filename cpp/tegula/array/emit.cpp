@@ -190,6 +190,8 @@ struct emitter {
         case node_kind::compose:
           v[i] = {b.cast(in(i, 0).re, ir::component(n.t)), b.cast(in(i, 1).re, ir::component(n.t))};
           break;
+        case node_kind::library:  // a library computes it first (plan.cpp blocks on it)
+          fail(error_kind::internal, "a library node inside an array kernel");
         case node_kind::scan: {  // only ever the root (plan.cpp)
           cvalue x = cast(in(i, 0), n.compute);
           if (loop_root) {

@@ -26,23 +26,29 @@ struct __align__(16) tg_vec { T v[VEC]; };
 
 // s[0..P) summed over the warp's lanes, scattered: lane l ends with, in s[0], the sum of value l >> (5 - log2 P)
 // (the lanes whose low 5 - log2 P bits are 0 hold them).
+template <int H>
+__device__ __forceinline__ void tg_fold_half(T* s, int lane, int m) {
+  const bool hi = (lane & m) != 0;
+#pragma unroll
+  for (int i = 0; i < H; ++i) {
+    const T send = hi ? s[i] : s[i + H];
+    const T keep = hi ? s[i + H] : s[i];
+    s[i] = keep + __shfl_xor_sync(0xffffffffu, send, m);
+  }
+}
 template <int P>
 __device__ __forceinline__ void tg_reduce_scatter(T (&s)[P], int lane) {
-#pragma unroll
-  for (int h = P / 2, m = 16; h >= 1; h /= 2, m /= 2) {
-    const bool hi = (lane & m) != 0;
-#pragma unroll
-    for (int i = 0; i < h; ++i) {
-      const T send = hi ? s[i] : s[i + h];
-      const T keep = hi ? s[i + h] : s[i];
-      s[i] = keep + __shfl_xor_sync(0xffffffffu, send, m);
-    }
-  }
-#pragma unroll
-  for (int m = 16 / P; m >= 1; m /= 2) s[0] += __shfl_xor_sync(0xffffffffu, s[0], m);
+  static_assert(P == 8 || P == 16, "8 or 16 values");
+  if constexpr (P == 16) tg_fold_half<8>(s, lane, 16);
+  tg_fold_half<4>(s, lane, P == 16 ? 8 : 16);
+  tg_fold_half<2>(s, lane, P == 16 ? 4 : 8);
+  tg_fold_half<1>(s, lane, P == 16 ? 2 : 4);
+  if constexpr (P == 8) s[0] += __shfl_xor_sync(0xffffffffu, s[0], 2);
+  s[0] += __shfl_xor_sync(0xffffffffu, s[0], 1);
 }
 
-// y partials: yp[(tile * NY + k) * rows + row] (this block's columns); z partials: zp[(split * nz + j) * cols + c].
+// y partials: yp[(tile * NY + k) * rows + row] (this block's columns); z partials: zp[(split * nz + j) * zld + c],
+// zld: cols rounded up to a whole vector (so each partial row starts 16-byte aligned).
 template <int NY, int NZ>
 __device__ __forceinline__ void tg_pass(const T* __restrict__ M, ll rows, ll cols, ll ld, const T* __restrict__ U,
                                         const T* __restrict__ V, int nz, T* __restrict__ yp, T* __restrict__ zp,
@@ -52,6 +58,7 @@ __device__ __forceinline__ void tg_pass(const T* __restrict__ M, ll rows, ll col
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const ll tile = blockIdx.x, split = blockIdx.y;
   const ll c0 = tile * (THREADS * VEC) + (ll)threadIdx.x * VEC;
+  const ll zld = (cols + VEC - 1) / VEC * VEC;
   const ll r_begin = split * rows_per_split;
   const ll r_end = min(rows, r_begin + rows_per_split);
   const bool full = c0 + VEC <= cols, any = c0 < cols;
@@ -133,7 +140,7 @@ __device__ __forceinline__ void tg_pass(const T* __restrict__ M, ll rows, ll col
 #pragma unroll
     for (int j = 0; j < (NZ > 0 ? NZ : 1); ++j) {
       if (j >= nz) continue;
-      T* out = zp + (split * nz + j) * cols + c0;
+      T* out = zp + (split * nz + j) * zld + c0;
       if (full) {
         tg_vec w;
 #pragma unroll
@@ -277,7 +284,8 @@ void matrix_pass(rt::device& dev, const rt::stream& s, const pass_problem& p) {
   const pass_grid g = matrix_pass_grid(p.m, std::max(1, per_sm) * dev.sm_count());
   std::shared_ptr<rt::buffer> yp, zp;
   if (p.ny > 0) yp = rt::buffer::allocate(static_cast<std::size_t>(g.col_tiles * p.ny * rows) * item, hold);
-  if (p.nz > 0) zp = rt::buffer::allocate(static_cast<std::size_t>(g.row_splits * p.nz * cols) * item, hold);
+  const std::int64_t vec = vec_of(p.m.t), zld = (cols + vec - 1) / vec * vec;  // the kernel's partial z rows
+  if (p.nz > 0) zp = rt::buffer::allocate(static_cast<std::size_t>(g.row_splits * p.nz * zld) * item, hold);
   const auto ypa = yp ? std::uintptr_t(yp->ptr()) : 0, zpa = zp ? std::uintptr_t(zp->ptr()) : 0;
   rt::launch_config c = cub_launch_config(unsigned(g.col_tiles), matrix_pass_threads);
   c.grid[1] = unsigned(g.row_splits);
@@ -295,9 +303,10 @@ void matrix_pass(rt::device& dev, const rt::stream& s, const pass_problem& p) {
     for (int i = 0; i < o.count; ++i)
       finish(ypa + static_cast<std::uintptr_t>((o.first + i) * rows) * item, g.col_tiles, p.ny * ll_rows, ll_rows,
              o.address + static_cast<std::uintptr_t>(i * rows) * item);
-  for (const auto& o : p.z)  // a narrow matrix's rows are consecutive in the partials: one finish for all of them
-    finish(zpa + static_cast<std::uintptr_t>(o.first * cols) * item, g.row_splits, p.nz * ll_cols,
-           o.count * ll_cols, o.address);
+  for (const auto& o : p.z)
+    for (int i = 0; i < o.count; ++i)
+      finish(zpa + static_cast<std::uintptr_t>((o.first + i) * zld) * item, g.row_splits, p.nz * zld, ll_cols,
+             o.address + static_cast<std::uintptr_t>(i * cols) * item);
   for (auto* b : {yp.get(), zp.get()})
     if (b) b->close(&s);  // freed in stream order after the kernels
 }

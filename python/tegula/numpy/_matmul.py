@@ -6,7 +6,10 @@ Where it runs:
 - GPU complex arrays: four real products over the parts; GPU integer and bool arrays: a tile kernel (CUDA cores,
   exact wrap-around as NumPy);
 - CPU-interpreter arrays: NumPy on the host (its BLAS), the result copied back;
-- a 1-D @ 1-D product (both devices): one fused multiply-and-sum of the array engine (strided views read in place).
+- a 1-D @ 1-D product (both devices): one fused multiply-and-sum of the array engine (strided views read in place);
+- A @ x, x @ A and X @ A (X of at most 8 rows) over a large float32/float64 matrix A in memory on the GPU: a pending
+  library node (libs/matrix_products.hpp), computed when read, together with every other held product over A in one
+  pass over it (bicg's `r @ A, A @ p` read A once).
 """
 from __future__ import annotations
 
@@ -68,6 +71,9 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
             raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
                              "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
     rt = _result_dtype(a, b)
+    passed = _matrix_pass(a, b, rt)
+    if passed is not None:
+        return _dtype_and_out(passed, dtype, out)
     if a.ndim == 1 and b.ndim == 1 and rt != "bool":  # 1-D @ 1-D (lu's and trmm's loops): no reshapes on the way
         if a.shape[0] != b.shape[0]:
             raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
@@ -102,6 +108,43 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
     if squeeze_b:
         r = r.reshape(r.shape[:-1])
     return _dtype_and_out(r, dtype, out)
+
+
+# Products over a matrix in memory of at least this many bytes wait as pending library nodes, so that the held
+# products over the same matrix are one pass over it (libs/matrix_products.hpp); a smaller matrix stays in the GPU's
+# L2 for a second product (50-60 MB), where cuBLASLt computes each at once. The CPU interpreter keeps NumPy's BLAS
+# unless _PASS_MIN_BYTES_CPU is set (tests run the host reference of the pass that way). _NARROW_PASS: X @ A with X
+# of 2 to 8 rows (mlp's (8, 30000) @ (30000, 10000)) takes the pass too.
+_PASS_MIN_BYTES = 64 << 20
+_PASS_MIN_BYTES_CPU = None
+_NARROW_PASS = True
+_PASS_MAX_ROWS = 8  # libs/matrix_pass.hpp: matrix_pass_max_z
+
+
+def _matrix_pass(a, b, rt):
+    """A @ x, x @ A or X @ A as a pending matrix-pass product (None where it does not apply: the matrix pending,
+    small, of another dtype than the product's, or laid out so that the pass cannot read it in place)."""
+    if rt not in ("float32", "float64"):
+        return None
+    if a.ndim == 2 and b.ndim == 1:
+        mat, x, side = a, b, 0
+    elif a.ndim == 1 and b.ndim == 2:
+        mat, x, side = b, a, 1
+    elif a.ndim == 2 and b.ndim == 2 and 2 <= a.shape[0] <= _PASS_MAX_ROWS and _NARROW_PASS:
+        mat, x, side = b, a, 1
+    else:
+        return None
+    least = _PASS_MIN_BYTES if mat._device_id >= 0 else _PASS_MIN_BYTES_CPU
+    if least is None or mat._pending or mat._dtype_name != rt or mat.nbytes < least:
+        return None
+    need = mat.shape[1] if side == 0 else mat.shape[0]
+    if x.shape[-1] != need:
+        return None  # matmul's own check says it NumPy's way
+    if not _core._tegula.matrix_product_applies(mat)[0]:
+        return None
+    if x.ndim == 2 and mat._strides[1] != 1:
+        return None  # several rows only over a matrix with contiguous rows
+    return _core._tegula.matrix_product(mat, x if x._dtype_name == rt else x.astype(rt), side)
 
 
 _TINY_K = 8  # a contraction this short is memory-bound whatever computes it
