@@ -270,6 +270,8 @@ def for_array(x, arch=None):
     if not getattr(x, "_pending", False):
         raise ValueError("explain(x) needs a pending (not yet computed) tegula.numpy array: x is already in memory, "
                          "so no kernel is left to explain; explain the expression before using its value")
+    if _tegula.array_library(x) is not None:
+        return _for_library(x)
     vm_text, vm_why = _tegula.array_vm_program(x)  # what a first run on the array VM executes (issue #26)
     mode = _tegula.array_vm_mode()
     _tegula.set_array_vm_mode("never")  # the report is of the fused kernel: build it now
@@ -295,6 +297,26 @@ def for_array(x, arch=None):
                      "x's are")
     report = _report(t.kernel_name, t, notes, stages=[("final", t.ir.print())])
     report.vm_program = vm_text  # the array VM's program of the same plan (None where it has none)
+    return report
+
+
+def _for_library(x):
+    """The report of a pending array a library call computes (library_node.hpp): it runs x, then reports the kernel
+    that ran (the matrix pass's: libs/matrix_pass.hpp) and what the call computed with it."""
+    from . import _tegula
+    from .core import Program
+
+    what = _tegula.array_library(x)
+    x._materialize()
+    _, joined = _tegula.library_last()
+    kernel, dtype, ny, nz = _tegula.matrix_pass_last()
+    notes = [f"library call: {what}; {joined} product(s) over the matrix in one pass ({ny} M @ u, {nz} v @ M)"]
+    if x._device_id < 0:
+        notes.append("x lives on the CPU interpreter: the host reference ran; the CUDA shown is the kernel a GPU "
+                     f"runs for {ny} M @ u and {nz} v @ M")
+        kernel = f"tg_pass_{ny}_{next(v for v in (0, 1, 2, 4, 8) if v >= nz)}"
+    report = for_program(Program(_tegula.matrix_pass_source(dtype), name="matrix_pass.cu"), kernel)
+    report.notes.extend(notes)
     return report
 
 

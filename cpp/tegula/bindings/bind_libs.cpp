@@ -22,6 +22,7 @@
 #include "tegula/libs/fft_arrays.hpp"
 #include "tegula/libs/matmul_arrays.hpp"
 #include "tegula/libs/matmul_epilogue_arrays.hpp"
+#include "tegula/libs/matrix_pass.hpp"
 #include "tegula/libs/matrix_products.hpp"
 #include "tegula/libs/scan_arrays.hpp"
 #include "tegula/libs/solver_arrays.hpp"
@@ -53,6 +54,16 @@ static void bind_array_calls(nb::module_& m) {
     const bool ok = libs::matrix_product_applies(mat.n, &why);
     return nb::make_tuple(ok, why);
   }, nb::arg("m"), "(whether the matrix pass reads m as it lies, why not).");
+  m.def("array_library", [](const py_array& x) -> std::optional<std::string> {
+    if (x.n->kind != array::node_kind::library) return std::nullopt;
+    return x.n->library->describe(*x.n);
+  }, nb::arg("x"), "What computes pending x when a library call does (library_node.hpp), else None.");
+  m.def("matrix_pass_last", [] {
+    const auto& l = libs::matrix_pass_last();
+    return nb::make_tuple(l.kernel, std::string(ir::name(l.t)), l.ny, l.nz);
+  }, "(kernel, dtype, products M @ u, products v @ M) of the most recent matrix pass on this thread.");
+  m.def("matrix_pass_source", [](const std::string& t) { return libs::matrix_pass_source(dtype_named(t)); },
+        nb::arg("dtype"), "The CUDA source of the matrix pass kernels for float32 or float64.");
   m.def("library_last", [] {
     const auto& l = array::library_last();
     return nb::make_tuple(l.what, l.joined);

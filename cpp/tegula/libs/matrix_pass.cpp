@@ -280,6 +280,7 @@ void matrix_pass(rt::device& dev, const rt::stream& s, const pass_problem& p) {
     return;
   }
   rt::kernel& pass = *k.pass[p.ny][z_index(z_variant(p.nz))];
+  matrix_pass_last() = {pass.name(), p.m.t, p.ny, p.nz};
   const int per_sm = pass.max_active_blocks_per_sm(matrix_pass_threads, 0, dev);
   const pass_grid g = matrix_pass_grid(p.m, std::max(1, per_sm) * dev.sm_count());
   std::shared_ptr<rt::buffer> yp, zp;
@@ -341,8 +342,14 @@ void host_pass(const pass_problem& p) {
 
 }  // namespace
 
+pass_last_run& matrix_pass_last() {
+  static thread_local pass_last_run last;
+  return last;
+}
+
 void matrix_pass_host(const pass_problem& p) {
   check_problem(p);
+  matrix_pass_last() = {"host reference", p.m.t, p.ny, p.nz};
   if (p.m.t == ir::dtype::f32) return host_pass<float>(p);
   if (p.m.t == ir::dtype::f64) return host_pass<double>(p);
   c_type(p.m.t);  // throws

@@ -59,6 +59,15 @@ void matrix_pass(rt::device& dev, const rt::stream& s, const pass_problem& p);
 // The same sums on the host (pointers are host memory).
 void matrix_pass_host(const pass_problem& p);
 
+// The kernel the most recent pass on this thread ran ("tg_pass_1_1"; "host reference" on the CPU) and its dtype, for
+// tegula.explain.
+struct pass_last_run {
+  std::string kernel;
+  ir::dtype t = ir::dtype::f64;
+  int ny = 0, nz = 0;
+};
+pass_last_run& matrix_pass_last();
+
 // The grid the pass takes on `dev` (tests and explain): column tiles, row splits, rows per split.
 struct pass_grid {
   std::int64_t col_tiles = 1, row_splits = 1, rows_per_split = 0;
