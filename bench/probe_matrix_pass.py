@@ -31,6 +31,8 @@ def main():
     csync = cp.cuda.Device().synchronize
     rng = np.random.default_rng(5)
     on = _matmul._PASS_MIN_BYTES
+    lone = _tegula.set_lone_matrix_pass(True)
+    _tegula.set_lone_matrix_pass(lone)
 
     def force(*xs):
         for x in xs:
@@ -38,14 +40,19 @@ def main():
 
     def row(label, fn, cfn, gb):
         _matmul._PASS_MIN_BYTES = on
+        _tegula.set_lone_matrix_pass(True)  # a lone product takes the pass too (the pair always does)
         tp_ = best_ms(fn, dev.sync)
         kernel = _tegula.matrix_pass_last()[0]
         _matmul._PASS_MIN_BYTES = 1 << 62  # cuBLASLt, as before the pass
         tl = best_ms(fn, dev.sync)
         _matmul._PASS_MIN_BYTES = on
+        _tegula.set_lone_matrix_pass(False)  # the library node's lone route: cuBLASLt from C++ (a pair: the pass)
+        tn = best_ms(fn, dev.sync)
+        _tegula.set_lone_matrix_pass(lone)
         tcu = best_ms(cfn, csync)
         print(f"  {label:34s} pass {tp_:8.3f} ms {gb / tp_ * 1e3:6.0f} GB/s ({kernel})  cuBLASLt {tl:8.3f} ms "
-              f"{gb / tl * 1e3:6.0f} GB/s  cupy {tcu:8.3f} ms   pass x cuBLASLt {tl / tp_:5.2f}  x cupy {tcu / tp_:5.2f}",
+              f"{gb / tl * 1e3:6.0f} GB/s  node lone-off {tn:8.3f} ms  cupy {tcu:8.3f} ms   pass x cuBLASLt "
+              f"{tl / tp_:5.2f}  x cupy {tcu / tp_:5.2f}",
               flush=True)
 
     for n, m, dt in ((18000, 22000, np.float64), (16000, 16000, np.float64), (16000, 32000, np.float32)):

@@ -311,9 +311,13 @@ def _for_library(x):
     _, joined = _tegula.library_last()
     kernel, dtype, ny, nz = _tegula.matrix_pass_last()
     notes = [f"library call: {what}; {joined} product(s) over the matrix in one pass ({ny} M @ u, {nz} v @ M)"]
-    if x._device_id < 0:
+    if kernel == "cuBLASLt":
+        notes.append("ran: cuBLASLt alone (no other held product over the matrix joined it, and lone products take "
+                     "the library: set_lone_matrix_pass); the CUDA shown is the pass a joined product runs")
+    elif x._device_id < 0:
         notes.append("x lives on the CPU interpreter: the host reference ran; the CUDA shown is the kernel a GPU "
                      f"runs for {ny} M @ u and {nz} v @ M")
+    if kernel in ("cuBLASLt", "host reference"):
         kernel = f"tg_pass_{ny}_{next(v for v in (0, 1, 2, 4, 8) if v >= nz)}"
     report = for_program(Program(_tegula.matrix_pass_source(dtype), name="matrix_pass.cu"), kernel)
     report.notes.extend(notes)

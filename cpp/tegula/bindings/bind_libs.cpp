@@ -62,6 +62,9 @@ static void bind_array_calls(nb::module_& m) {
     const auto& l = libs::matrix_pass_last();
     return nb::make_tuple(l.kernel, std::string(ir::name(l.t)), l.ny, l.nz);
   }, "(kernel, dtype, products M @ u, products v @ M) of the most recent matrix pass on this thread.");
+  m.def("set_lone_matrix_pass", &libs::set_lone_matrix_pass, nb::arg("on"),
+        "Whether a matrix product no other held product joins takes the pass (True) or cuBLASLt (False); returns "
+        "the previous setting.");
   m.def("matrix_pass_source", [](const std::string& t) { return libs::matrix_pass_source(dtype_named(t)); },
         nb::arg("dtype"), "The CUDA source of the matrix pass kernels for float32 or float64.");
   m.def("library_last", [] {

@@ -2,12 +2,14 @@
 #include "tegula/libs/matrix_products.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <sstream>
 
 #include "tegula/array/copy.hpp"
 #include "tegula/array/library_node.hpp"
 #include "tegula/array/materialize.hpp"
+#include "tegula/libs/matmul_arrays.hpp"
 #include "tegula/libs/matrix_pass.hpp"
 #include "tegula/support/error.hpp"
 
@@ -64,6 +66,31 @@ bool same_matrix(const normalised& a, const normalised& b) {
          a.m.ld == b.m.ld;
 }
 
+std::atomic<bool> lone_pass{true};
+
+// x (materialised, C-contiguous) seen as `shape`.
+node_ptr reshaped(const node_ptr& x, const array::dims& shape) {
+  auto l = array::reshape_view(x->lay, shape);
+  if (!l) fail(error_kind::internal, "matrix pass: a contiguous vector that does not reshape");
+  return array::make_leaf(x->data, *l, x->t);
+}
+
+// A product computed alone by cuBLASLt (libs::gemm), as the member's result.
+array::library_result by_gemm(const node& g) {
+  const node_ptr& m = g.inputs[0];
+  const node_ptr x = array::contiguous_leaf(g.inputs[1]);
+  const std::int64_t rows = m->shape[0], cols = m->shape[1];
+  node_ptr r;
+  if (g.ivalue == 0) r = gemm(m, reshaped(x, {cols, 1}), {}, rows, 1, cols, m->t);
+  else if (x->shape.size() == 1) r = gemm(reshaped(x, {1, rows}), m, {}, 1, cols, rows, m->t);
+  else r = gemm(x, m, {}, x->shape[0], cols, rows, m->t);
+  auto l = array::reshape_view(r->lay, g.shape);
+  if (!l) {  // rows padded apart: a C-order copy of the result
+    return {array::contiguous_leaf(r, true)->data, array::contiguous(g.shape)};
+  }
+  return {r->data, *l};
+}
+
 class matrix_product_op final : public array::library_op {
  public:
   std::string describe(const node& self) const override {
@@ -91,6 +118,11 @@ class matrix_product_op final : public array::library_op {
   }
 
   std::vector<array::library_result> evaluate(const std::vector<node_ptr>& group) const override {
+    if (group.size() == 1 && !lone_pass.load()) {
+      const node& g = *group.front();
+      matrix_pass_last() = {"cuBLASLt", g.t, g.ivalue == 0 ? 1 : 0, g.ivalue == 0 ? 0 : 1};
+      return {by_gemm(*group.front())};
+    }
     const node_ptr& m = group.front()->inputs[0];
     normalised nm;
     std::string why;
@@ -157,6 +189,8 @@ const std::shared_ptr<const matrix_product_op>& the_op() {
 }
 
 }  // namespace
+
+bool set_lone_matrix_pass(bool on) { return lone_pass.exchange(on); }
 
 bool matrix_product_applies(const node_ptr& m, std::string* why) {
   normalised nm;

@@ -17,4 +17,9 @@ bool matrix_product_applies(const array::node_ptr& m, std::string* why = nullptr
 // (k, rows) with k <= 8 -> (k, cols) (over an m with a unit column stride only). x has m's dtype (the caller casts). Throws invalid_argument where matrix_product_applies is false or the shapes do not match.
 array::node_ptr matrix_product(const array::node_ptr& m, const array::node_ptr& x, int side);
 
+// Whether a product that no other held product joins runs the pass too (true) or cuBLASLt's GEMV / narrow GEMM
+// (false: libs::gemm, the route tegula.numpy took before). Returns the previous setting; bench/probe_matrix_pass.py
+// measures both.
+bool set_lone_matrix_pass(bool on);
+
 }  // namespace tegula::libs
