@@ -25,4 +25,15 @@ print("pair", flush=True)
 y, z = tr @ tA, tA @ tp
 yv = y.get()
 print("  ", _tegula.matrix_pass_last(), np.abs(yv - r @ A).max(), np.abs(z.get() - A @ p).max(), flush=True)
+# session 26's graphs in parts (tests/gpu/test_gpu_vm.py): 30 arrays read, more than a VM program takes
+_tegula.set_array_vm_mode("always")
+xs = [rng.standard_normal(3000) for _ in range(30)]
+before = tnp.kernel_stats()["vm_launches"]
+acc = None
+for i, x in enumerate(xs):
+    term = tnp.asarray(x) * (i + 1.0)
+    acc = term if acc is None else acc + tnp.sin(term)
+acc.get()
+print("30 arrays, VM always:", tnp.kernel_stats()["vm_launches"] - before, "VM launches;", _tegula.array_last_run(),
+      flush=True)
 sys.exit(0)

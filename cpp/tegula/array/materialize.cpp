@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "tegula/array/copy.hpp"
 #include "tegula/array/emit.hpp"
@@ -135,7 +136,9 @@ struct cutting_scope {
 // reductions sit inside its expression (softmax's max and sum, a 0-d expression of full reductions) has those
 // reductions materialised first (each on the VM) and is planned again (replan), and so does one too large for a VM
 // program (its largest part materialised first, vm::part_to_cut); any other waits for its compile.
-first_run run_first(const plan& p, const node& root, const std::vector<kernel_arg>& args) {
+// `cut` is set when a part was cut off: the caller's later attempts for the same root (the rest of the graph, planned
+// again) run in the parts' scope too, so the rest starts no compile of its own either.
+first_run run_first(const plan& p, const node& root, const std::vector<kernel_arg>& args, bool& cut) {
   vm::last_run& last = vm::last();
   last = {};
   if (root.device != device_kind::cuda) {
@@ -177,6 +180,7 @@ first_run run_first(const plan& p, const node& root, const std::vector<kernel_ar
     // butterfly, 45 nodes): its largest part first, on the VM (cut again while too large), then the rest.
     if (node_ptr part = vm::part_to_cut(p)) {
       cutting_scope parts;
+      cut = true;
       materialize(part);
       return first_run::replan;
     }
@@ -234,8 +238,11 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
     if (!root->pending()) return true;
     break;
   }
+  bool cut = false;                   // run_first cut off a part: the rest of the graph is a part too
+  std::optional<cutting_scope> rest;  // (its kernel would never run again: the whole graph's is compiling)
   for (int attempt = 0;; ++attempt) {
     if (attempt > 64) fail(error_kind::internal, "array planning did not converge");
+    if (cut && !rest) rest.emplace();
     plan_blocker blocker;
     plan& p = guard.slot->p;
     phase_timer planning(stats().plan_ns);
@@ -301,7 +308,7 @@ bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, c
         args.push_back(as_arg(w, p));
       }
     }
-    const first_run first = run_first(p, *root, args);
+    const first_run first = run_first(p, *root, args, cut);
     if (first == first_run::replan) {
       if (!root->pending()) return true;  // computed along with an inner reduction (a sibling)
       continue;
