@@ -30,7 +30,7 @@ def main():
     tnp.background_compile(False)
     csync = cp.cuda.Device().synchronize
     rng = np.random.default_rng(5)
-    on = _matmul._PASS_MIN_BYTES
+    on = 64 << 20  # the route's size (TEGULA_MATRIX_PASS=1 turns it on by default)
     lone = _tegula.set_lone_matrix_pass(True)
     _tegula.set_lone_matrix_pass(lone)
 

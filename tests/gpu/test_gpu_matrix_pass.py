@@ -6,6 +6,12 @@ import pytest
 
 import tegula.numpy as tnp
 from tegula import _tegula
+from tegula.numpy import _matmul
+
+
+@pytest.fixture(autouse=True)
+def pass_on(monkeypatch):
+    monkeypatch.setattr(_matmul, "_PASS_MIN_BYTES", 64 << 20)  # the route's size (off by default until it passes here)
 
 
 def tol(dt, k):
