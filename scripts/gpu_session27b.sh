@@ -7,9 +7,9 @@ set -uo pipefail
 OUT=${1:?usage: gpu_session27b.sh OUT}
 cd "$(dirname "$0")/.." || exit 1
 echo "== repro under cuda-gdb"
-timeout 70 cuda-gdb -q -batch -ex run -ex bt --args python3 bench/repro_matrix_pass.py > "$OUT/gdb.log" 2>&1
+timeout 55 cuda-gdb -q -batch -ex run -ex bt --args python3 bench/repro_matrix_pass.py > "$OUT/gdb.log" 2>&1
 grep -v "^\[New Thread\|^\[Thread .* exited\|^\[Detaching\|^warning: " "$OUT/gdb.log" | head -60
 echo "== NPBench paper"
 TEGULA_NPBENCH_CAP=${CAP:-8} TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
-  TEGULA_NPBENCH_ONLY=${ONLY:-stockham_fft,mandelbrot2,correlation,covariance,softmax,hdiff,bicg,gesummv,mandelbrot1,azimint_naive,nbody,mlp,mvt,atax,gemm,k2mm,k3mm,gemver,doitgen,contour_integral,heat_3d,jacobi_2d,fdtd_2d,compute,arc_distance,azimint_hist,go_fast,cholesky2,resnet,jacobi_1d,trisolv,vadv,gramschmidt,durbin,deriche} \
-  timeout "${NPB_TIMEOUT:-215}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | tee "$OUT/npb.log" | grep -v "^\s*$" | grep -v "^   {" | tail -45
+  TEGULA_NPBENCH_ONLY=${ONLY:-mandelbrot1,vadv,hdiff,heat_3d,stockham_fft,softmax,jacobi_2d,doitgen,mandelbrot2,contour_integral,nbody} \
+  timeout "${NPB_TIMEOUT:-95}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | tee "$OUT/npb.log" | grep -v "^\s*$" | grep -v "^   {" | tail -45
