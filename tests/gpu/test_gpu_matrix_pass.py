@@ -1,12 +1,22 @@
 """The matrix pass on the GPU at the sizes tegula.numpy sends it (matrices of 64 MB and more in memory): bicg's pair
 r @ A, A @ p, mvt's A @ y1 and y2 @ A, mlp's (8, k) @ W, many column tiles and row splits, against NumPy in float64.
 (tests/python/test_numpy_matrix_pass.py covers the semantics on both devices at small sizes.)"""
+import os
+
 import numpy as np
 import pytest
 
 import tegula.numpy as tnp
 from tegula import _tegula
 from tegula.numpy import _matmul
+
+
+# The pass's first GPU run (session 27, H100) crashed the process (a segfault at the first pass, before any result;
+# bench/repro_matrix_pass.py under cuda-gdb, scripts/gpu_session27b.sh, takes the backtrace). A crash takes the whole
+# pytest run with it, so these run only when asked, with the route itself (off by default on the GPU until they pass).
+pytestmark = pytest.mark.skipif(os.environ.get("TEGULA_MATRIX_PASS") != "1",
+                                reason="the matrix pass crashed on its first GPU run (session 27): TEGULA_MATRIX_PASS=1 "
+                                       "runs these")
 
 
 @pytest.fixture(autouse=True)
