@@ -7,7 +7,13 @@ set -uo pipefail
 OUT=${1:?usage: gpu_session27b.sh OUT}
 cd "$(dirname "$0")/.." || exit 1
 echo "== repro under cuda-gdb"
-timeout 55 cuda-gdb -q -batch -ex run -ex bt --args python3 bench/repro_matrix_pass.py > "$OUT/gdb.log" 2>&1
+DBG=$(command -v cuda-gdb || command -v gdb)
+echo "debugger: ${DBG:-none}"
+if [ -n "$DBG" ]; then
+  timeout 55 "$DBG" -q -batch -ex run -ex bt --args python3 bench/repro_matrix_pass.py > "$OUT/gdb.log" 2>&1
+else
+  timeout 55 python3 -X faulthandler bench/repro_matrix_pass.py > "$OUT/gdb.log" 2>&1
+fi
 grep -v "^\[New Thread\|^\[Thread .* exited\|^\[Detaching\|^warning: " "$OUT/gdb.log" | head -60
 echo "== NPBench paper"
 TEGULA_NPBENCH_CAP=${CAP:-8} TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
