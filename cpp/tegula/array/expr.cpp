@@ -261,6 +261,7 @@ std::vector<node_ptr> sibling_outputs(const node_ptr& root, std::size_t max) {
     if (out.size() >= max) break;
     if (n->shape != root->shape || n->device != root->device || n->gpu != root->gpu) continue;
     if (n->view_base) continue;  // a view of a pending node is that node's memory once materialised, not its own
+    if (n->home) continue;       // a deferred update is computed into its own memory (deferred_update.hpp)
     if (!held_outside_graph(n, 1)) continue;
     scratch_storages.clear();
     seen.clear();

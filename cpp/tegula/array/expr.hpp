@@ -52,6 +52,28 @@ class node_inputs {
   std::uint8_t n_ = 0;
 };
 
+// Where a deferred in-place update writes its value (deferred_update.hpp): a view of memory the update's target
+// array owned alone.
+struct update_target {
+  std::shared_ptr<storage> data;
+  layout lay;
+};
+// A node's update target, which copies of the node never carry: a copy (detached_copy, a pending view's
+// pushed-down graph) is the value, not the write, and writing the value twice would apply the update twice.
+class home_slot {
+ public:
+  home_slot() = default;
+  home_slot(const home_slot&) {}
+  home_slot& operator=(const home_slot&) = delete;
+  const update_target* get() const { return target_.get(); }
+  explicit operator bool() const { return bool(target_); }
+  void set(update_target t) { target_ = std::make_shared<const update_target>(std::move(t)); }
+  std::shared_ptr<const update_target> take() { return std::move(target_); }
+
+ private:
+  std::shared_ptr<const update_target> target_;
+};
+
 struct node {
   node_kind kind = node_kind::leaf;
   dtype t = dtype::f32;
@@ -94,6 +116,10 @@ struct node {
   std::vector<index_item> view_items;
   bool view_reshape = false;
   std::vector<std::weak_ptr<node>> views;
+
+  // A deferred in-place update (deferred_update.hpp): computing this node writes its value into `home`'s view and
+  // makes it a leaf over that memory.
+  home_slot home;
 
   bool pending() const { return kind != node_kind::leaf && kind != node_kind::scalar; }
   // A pending node whose elements each depend on its inputs' elements at the same position (after broadcasting):

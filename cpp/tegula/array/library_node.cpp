@@ -30,6 +30,15 @@ node_ptr make_library_node(std::shared_ptr<const library_op> op, std::initialize
 
 namespace {
 
+// Whether something will read n's value: an array holds it, or a deferred in-place update that an array holds
+// reads it (mvt's `x2 += y_2 @ A`: the product's value goes into x2's memory when x2 is read, deferred_update.hpp).
+bool wanted(const node_ptr& n) {
+  if (held_outside_graph(n, 1)) return true;
+  for (const auto& w : n->consumers)
+    if (auto c = w.lock(); c && c->home && held_outside_graph(c, 1)) return true;
+  return false;
+}
+
 // The storages of the leaves among n's direct inputs.
 std::vector<const storage*> leaf_storages(const node& n) {
   std::vector<const storage*> out;
@@ -53,7 +62,7 @@ std::vector<node_ptr> library_group(const node_ptr& root, std::size_t max) {
       if (!n || n == root || n->kind != node_kind::library || n->library.get() != root->library.get()) continue;
       if (n->device != root->device || n->gpu != root->gpu || n->view_base) continue;
       if (std::find(group.begin(), group.end(), n) != group.end()) continue;
-      if (!held_outside_graph(n, 1)) continue;  // only what someone will read; the rest is computed where it is read
+      if (!wanted(n)) continue;  // only what someone will read; the rest is computed where it is read
       bool independent = true;
       for (const auto& g : group)
         independent = independent && !graph_contains(n, g.get()) && !graph_contains(g, n.get());

@@ -209,6 +209,16 @@ bool evaluate_library(const node_ptr& root, const std::shared_ptr<storage>& give
   return true;
 }
 
+// A deferred in-place update (deferred_update.hpp): its value written into its home, through assign (one kernel
+// straight into the memory where the graph allows), and the node a leaf over that memory. Its home is taken first,
+// so nothing computes the update twice.
+bool evaluate_update(const node_ptr& root) {
+  const std::shared_ptr<const update_target> home = root->home.take();
+  assign(home->data, home->lay, root->t, root, true);
+  if (root->pending() || root->data != home->data) become_leaf(*root, home->data, home->lay);
+  return true;
+}
+
 // Makes pending `root` a leaf: its graph evaluated into `given_out` when set (a contiguous view
 // start) or into fresh contiguous storage (a scan: in the space's axis order). With `out_view`, the result is
 // written through that view of `given_out` (assign's direct path); returns false, having done nothing, when
@@ -216,6 +226,11 @@ bool evaluate_library(const node_ptr& root, const std::shared_ptr<storage>& give
 bool evaluate(const node_ptr& root, const std::shared_ptr<storage>& given_out, const layout* out_view = nullptr) {
   if (out_view && (root->size() == 0 || (root->kind == node_kind::reduce && root->inputs[0]->size() == 0)))
     return false;  // the general path writes empty results and identities
+  if (root->home) {
+    if (given_out || out_view)  // callers evaluate a copy of a node into memory of theirs (detached_copy)
+      fail(error_kind::internal, "a deferred update evaluated into memory other than its own");
+    return evaluate_update(root);
+  }
   if (root->kind == node_kind::library) return evaluate_library(root, given_out, out_view);
   if (!out_view && evaluate_empty(root, given_out)) return true;
   int sms = root->device == device_kind::cuda ? root->gpu->sm_count() : cpu_sm_count;

@@ -112,6 +112,7 @@ std::shared_ptr<storage> storage::borrow_cuda(std::uintptr_t ptr, std::size_t by
   s->bytes_ = bytes;
   s->address_ = ptr;
   s->dev_ = &dev;
+  s->address_shown = true;
   return s;
 }
 
@@ -121,6 +122,7 @@ std::shared_ptr<storage> storage::borrow_cpu(void* ptr, std::size_t bytes, std::
   s->kind_ = device_kind::cpu;
   s->bytes_ = bytes;
   s->address_ = reinterpret_cast<std::uintptr_t>(ptr);
+  s->address_shown = true;
   return s;
 }
 

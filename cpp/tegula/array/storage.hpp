@@ -51,6 +51,10 @@ class storage {
   // first): equal counts mean unchanged contents, so what was derived from them (a mask's compaction
   // positions, say) may be reused.
   std::uint64_t writes = 0;
+  // Whether this memory's address left the engine (an array interface, DLPack, a raw pointer) or came from outside
+  // it (a borrowed torch/CuPy/NumPy buffer): something may read it without asking the engine, so a write into it
+  // is never deferred (deferred_update.hpp).
+  bool address_shown = false;
   // Unique for the process (never reused, unlike addresses): with `writes`, names the contents.
   const std::uint64_t serial;
   std::size_t readers_pruned_at = 0;

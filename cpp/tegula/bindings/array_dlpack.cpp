@@ -46,6 +46,7 @@ nb::object export_dlpack(const py_array& a, nb::handle stream, nb::handle max_ve
   }
   bool versioned = !max_version.is_none() && nb::cast<int>(max_version[0]) >= 1;
   auto owner = std::make_unique<dlpack_owner>(dlpack_owner{leaf, leaf->lay.shape, leaf->lay.strides});
+  leaf->data->address_shown = true;  // the consumer reads (and may write) it without the engine
   void* data = reinterpret_cast<void*>(array::element_address(*leaf));
   dlpack::DLDevice device = leaf->device == array::device_kind::cpu
                                 ? dlpack::DLDevice{dlpack::kDLCPU, 0}

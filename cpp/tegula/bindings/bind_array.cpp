@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tegula/array/copy.hpp"
+#include "tegula/array/deferred_update.hpp"
 #include "tegula/array/expr.hpp"
 #include "tegula/array/kernels.hpp"
 #include "tegula/array/materialize.hpp"
@@ -232,10 +233,18 @@ nb::object binary(op_kind op, const py_array& self, nb::handle other, bool refle
 nb::object inplace(op_kind op, py_array& self, nb::handle other) {
   node_ptr b = operand(other, self.n, op);
   if (!b) return nb::borrow(Py_NotImplemented);
+  const bool defer = array::may_defer_update(self.n, b);  // before value holds self.n
   node_ptr value = array::make_binary(op, self.n, b);
   if (!array::can_cast(value->t, self.n->t, array::casting::same_kind))
     fail(error_kind::type_error, "Cannot cast ufunc '", array::ufunc_name(op), "' output from dtype('", ir::name(value->t),
          "') to dtype('", ir::name(self.n->t), "') with casting rule 'same_kind'");
+  if (defer && value->shape == self.n->shape) {  // x += A @ y: the write waits (array/deferred_update.hpp)
+    node_ptr update = array::make_cast(value, self.n->t);
+    if (update->pending() && !update->home) {
+      self.n = array::defer_update(self.n, update);
+      return nb::none();
+    }
+  }
   array::materialize(self.n);
   array::assign(self.n->data, self.n->lay, self.n->t, value, true);
   return nb::none();
@@ -368,6 +377,7 @@ nb::dict array_interface(const py_array& a, bool cuda) {
   nb::dict d;
   d["shape"] = to_tuple(n.shape);
   d["typestr"] = typestr(n.t);
+  n.data->address_shown = true;  // a consumer may read or write it without the engine
   d["data"] = nb::make_tuple(array::element_address(n), false);
   d["strides"] = nb::tuple(strides);
   d["version"] = 3;
@@ -466,7 +476,9 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("_c_contiguous", [](const py_array& a) { return leaf(a).lay.c_contiguous(); })
       .def_prop_ro("_offset", [](const py_array& a) { return leaf(a).lay.offset; })
       .def_prop_ro("_data_ptr", [](const py_array& a) {
-        return array::element_address(leaf(a));
+        const array::node& n = leaf(a);
+        n.data->address_shown = true;
+        return array::element_address(n);
       })
       .def("_prepare_write", [](const py_array& a) { array::flush_readers(*leaf(a).data); },
            "Materialises the pending expressions that read this array's memory: call before anything outside "
