@@ -5,28 +5,15 @@ value is NumPy's (float64 reference), x keeps its memory (the same storage after
 see the update from the statement on and never before, an array whose memory anything else can see (a view, another
 array, an exported address) is written at once, and the update is applied exactly once whoever computes it first.
 On the CPU interpreter the pass's host reference runs (_PASS_MIN_BYTES_CPU lowered); the cuda cases run the kernels."""
-import os
-
 import numpy as np
 import pytest
 
 import tegula.numpy as tnp
 from tegula import _tegula
-from tegula.numpy import _matmul
-from numpy_util import device  # noqa: F401 - the fixture
+from numpy_util import device, matrix_pass_everywhere, pass_tol  # noqa: F401 - the fixtures
 
 
-@pytest.fixture(autouse=True)
-def every_matrix(monkeypatch, request):
-    if request.node.callspec.params.get("device") == "cuda" and os.environ.get("TEGULA_MATRIX_PASS") != "1":
-        pytest.skip("the matrix pass crashed on its first GPU run (session 27): TEGULA_MATRIX_PASS=1 runs the cuda cases")
-    monkeypatch.setattr(_matmul, "_PASS_MIN_BYTES", 0)
-    monkeypatch.setattr(_matmul, "_PASS_MIN_BYTES_CPU", 0)
-
-
-def tol(dt, k):
-    scale = max(k, 1) ** 0.5
-    return dict(rtol=2e-5, atol=2e-6 * scale) if dt == np.float32 else dict(rtol=1e-12, atol=1e-13 * scale)
+pytestmark = pytest.mark.usefixtures("matrix_pass_everywhere")
 
 
 def mvt_data(dt, n, seed=0):
@@ -46,8 +33,8 @@ def test_mvt_reads_the_matrix_once(device, dt):
     got1 = tx1.get()
     assert _tegula.library_last()[1] == 2  # x2's product came along: one pass over A
     A64 = A.astype(np.float64)
-    np.testing.assert_allclose(got1, x1 + A64 @ y1, **tol(dt, 700))
-    np.testing.assert_allclose(tx2.get(), x2 + y2 @ A64, **tol(dt, 700))
+    np.testing.assert_allclose(got1, x1 + A64 @ y1, **pass_tol(dt, 700))
+    np.testing.assert_allclose(tx2.get(), x2 + y2 @ A64, **pass_tol(dt, 700))
     assert tx1._serial == ptr1 and tx2._serial == ptr2  # written where they were
     assert tx1.dtype == dt and not tx1._pending
 

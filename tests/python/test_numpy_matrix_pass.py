@@ -4,8 +4,6 @@ NumPy's in float64 within the dtype's tolerance; NumPy's semantics kept: a write
 not change it, a product whose vector is another's result waits for it (atax), the transposed matrix and strided or
 pending vectors work. On the CPU interpreter the pass's host reference runs (_PASS_MIN_BYTES_CPU lowered); the cuda
 cases run the kernels."""
-import os
-
 import numpy as np
 import pytest
 
@@ -13,22 +11,10 @@ import tegula
 import tegula.numpy as tnp
 from tegula import _tegula
 from tegula.numpy import _matmul
-from numpy_util import device  # noqa: F401 - the fixture
+from numpy_util import device, matrix_pass_everywhere, pass_tol  # noqa: F401 - the fixtures
 
 
-@pytest.fixture(autouse=True)
-def every_matrix(monkeypatch, request):
-    # the GPU kernels crashed the process on their first run (session 27): tests/gpu/test_gpu_matrix_pass.py says how
-    # to run them; the CPU cases (the host reference) always run
-    if request.node.callspec.params.get("device") == "cuda" and os.environ.get("TEGULA_MATRIX_PASS") != "1":
-        pytest.skip("the matrix pass crashed on its first GPU run (session 27): TEGULA_MATRIX_PASS=1 runs the cuda cases")
-    monkeypatch.setattr(_matmul, "_PASS_MIN_BYTES", 0)
-    monkeypatch.setattr(_matmul, "_PASS_MIN_BYTES_CPU", 0)
-
-
-def tol(dt, k):
-    scale = max(k, 1) ** 0.5
-    return dict(rtol=2e-5, atol=2e-6 * scale) if dt == np.float32 else dict(rtol=1e-12, atol=1e-13 * scale)
+pytestmark = pytest.mark.usefixtures("matrix_pass_everywhere")
 
 
 def data(dt, rows, cols, seed=0):
@@ -48,8 +34,8 @@ def test_a_pair_over_one_matrix_is_one_pass(device, dt, rows, cols):
     assert _tegula.library_last()[1] == 2  # z came along
     assert not z._pending
     A64 = A.astype(np.float64)
-    np.testing.assert_allclose(got_y, r.astype(np.float64) @ A64, **tol(dt, rows))
-    np.testing.assert_allclose(z.get(), A64 @ p.astype(np.float64), **tol(dt, cols))
+    np.testing.assert_allclose(got_y, r.astype(np.float64) @ A64, **pass_tol(dt, rows))
+    np.testing.assert_allclose(z.get(), A64 @ p.astype(np.float64), **pass_tol(dt, cols))
     assert got_y.dtype == dt and z.dtype == dt and y.shape == (cols,) and z.shape == (rows,)
 
 
@@ -67,9 +53,9 @@ def test_up_to_two_and_eight_products_join(device, dt):
     assert sum(y._pending for y in ys) == 1 and sum(z._pending for z in zs) == 1
     A64 = A.astype(np.float64)
     for u, y in zip(us, ys):
-        np.testing.assert_allclose(y.get(), A64 @ u, **tol(dt, 512))
+        np.testing.assert_allclose(y.get(), A64 @ u, **pass_tol(dt, 512))
     for v, z in zip(vs, zs):
-        np.testing.assert_allclose(z.get(), v @ A64, **tol(dt, 256))
+        np.testing.assert_allclose(z.get(), v @ A64, **pass_tol(dt, 256))
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
@@ -80,14 +66,14 @@ def test_narrow_matrix_times_matrix(device, dt):
     tA, tX = tnp.asarray(wide, device=device)[:, :1030], tnp.asarray(X, device=device)
     Z = tX @ tA
     assert Z._pending and Z.shape == (5, 1030)
-    np.testing.assert_allclose(Z.get(), X.astype(np.float64) @ A.astype(np.float64), **tol(dt, 300))
+    np.testing.assert_allclose(Z.get(), X.astype(np.float64) @ A.astype(np.float64), **pass_tol(dt, 300))
     # with a vector over the same matrix: 5 + 1 rows of v @ M in one pass
     v = np.random.default_rng(3).standard_normal(300).astype(dt)
     Z, z = tX @ tA, tnp.asarray(v, device=device) @ tA
     z._materialize()
     assert _tegula.library_last()[1] == 2 and not Z._pending
-    np.testing.assert_allclose(Z.get(), X.astype(np.float64) @ A.astype(np.float64), **tol(dt, 300))
-    np.testing.assert_allclose(z.get(), v.astype(np.float64) @ A.astype(np.float64), **tol(dt, 300))
+    np.testing.assert_allclose(Z.get(), X.astype(np.float64) @ A.astype(np.float64), **pass_tol(dt, 300))
+    np.testing.assert_allclose(z.get(), v.astype(np.float64) @ A.astype(np.float64), **pass_tol(dt, 300))
 
 
 def test_transposed_matrix_strided_and_pending_vectors(device):
@@ -97,8 +83,8 @@ def test_transposed_matrix_strided_and_pending_vectors(device):
     tr = tnp.asarray(r, device=device)
     y, z = tAT @ wide, (tr * 2.0 + 1.0) @ tAT                     # a pending vector
     assert y._pending and z._pending
-    np.testing.assert_allclose(y.get(), A @ p, **tol(np.float64, 512))
-    np.testing.assert_allclose(z.get(), (r * 2.0 + 1.0) @ A, **tol(np.float64, 640))
+    np.testing.assert_allclose(y.get(), A @ p, **pass_tol(np.float64, 512))
+    np.testing.assert_allclose(z.get(), (r * 2.0 + 1.0) @ A, **pass_tol(np.float64, 640))
 
 
 def test_writes_after_the_product_do_not_change_it(device):
@@ -107,10 +93,10 @@ def test_writes_after_the_product_do_not_change_it(device):
     y, z = tA @ tp, tr @ tA
     tA[3, :] = 100.0  # NumPy computed y and z before this write
     tp[0] = -7.0
-    np.testing.assert_allclose(y.get(), A @ p, **tol(np.float64, 256))
-    np.testing.assert_allclose(z.get(), r @ A, **tol(np.float64, 128))
+    np.testing.assert_allclose(y.get(), A @ p, **pass_tol(np.float64, 256))
+    np.testing.assert_allclose(z.get(), r @ A, **pass_tol(np.float64, 128))
     A[3, :] = 100.0
-    np.testing.assert_allclose((tA @ tp).get(), A @ np.where(np.arange(256) == 0, -7.0, p), **tol(np.float64, 256))
+    np.testing.assert_allclose((tA @ tp).get(), A @ np.where(np.arange(256) == 0, -7.0, p), **pass_tol(np.float64, 256))
 
 
 def test_a_product_of_a_product_waits_for_it(device):
@@ -119,7 +105,7 @@ def test_a_product_of_a_product_waits_for_it(device):
     y = tA @ tp
     w = y @ tA  # atax: (A @ x) @ A reads the first product: two passes, in order
     np.testing.assert_allclose(w.get(), (A @ p) @ A, rtol=1e-11, atol=1e-9)
-    np.testing.assert_allclose(y.get(), A @ p, **tol(np.float64, 512))
+    np.testing.assert_allclose(y.get(), A @ p, **pass_tol(np.float64, 512))
 
 
 def test_mixed_dtypes_and_out(device):
@@ -128,10 +114,10 @@ def test_mixed_dtypes_and_out(device):
     tp32 = tnp.asarray(p.astype(np.float32), device=device)
     y = tA @ tp32  # the vector is cast to the product's float64
     assert y.dtype == np.float64
-    np.testing.assert_allclose(y.get(), A @ p.astype(np.float32).astype(np.float64), **tol(np.float64, 128))
+    np.testing.assert_allclose(y.get(), A @ p.astype(np.float32).astype(np.float64), **pass_tol(np.float64, 128))
     out = tnp.empty(64, dtype=np.float64, device=device)
     assert tnp.matmul(tA, tp32, out=out) is out
-    np.testing.assert_allclose(out.get(), A @ p.astype(np.float32).astype(np.float64), **tol(np.float64, 128))
+    np.testing.assert_allclose(out.get(), A @ p.astype(np.float32).astype(np.float64), **pass_tol(np.float64, 128))
     with pytest.raises(ValueError, match="mismatch in its core dimension"):
         tA @ tnp.asarray(np.ones(127), device=device)
 
@@ -155,7 +141,7 @@ def test_explain_names_the_pass(device):
     assert "matrix pass" in text and "2 product(s)" in text
     assert "tg_pass_1_1" in text
     assert not z._pending
-    np.testing.assert_allclose(y.get(), A.astype(np.float64) @ p, **tol(np.float32, 256))
+    np.testing.assert_allclose(y.get(), A.astype(np.float64) @ p, **pass_tol(np.float32, 256))
 
 
 def test_small_matrices_stay_with_the_library(device, monkeypatch):

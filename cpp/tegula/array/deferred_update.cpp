@@ -28,14 +28,10 @@ bool reads_library_call(const node_ptr& n) {
 }  // namespace
 
 bool may_defer_update(const node_ptr& target, const node_ptr& operand) {
-  if (!target || !operand || target->pending() || target->kind != node_kind::leaf || !target->data) return false;
   // The caller's array holds target once; nothing else may (a view, a pending reader, another array).
-  if (target.use_count() != 1 || target->data.use_count() != 1 || target->data->address_shown) return false;
-  if (!target->consumers.empty() || !target->views.empty()) return false;
-  for (const auto& w : target->data->readers)
-    if (!w.expired()) return false;
-  if (target->lay.size() == 0 || !operand->pending()) return false;
-  return reads_library_call(operand);
+  if (!target || !operand || target->kind != node_kind::leaf || !sole_owner(target)) return false;
+  if (target->data->address_shown || target->lay.size() == 0) return false;
+  return reads_library_call(operand);  // false for an operand in memory or a scalar
 }
 
 node_ptr defer_update(const node_ptr& target, const node_ptr& value) {

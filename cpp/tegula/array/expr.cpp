@@ -164,6 +164,11 @@ bool held_outside_graph(const node_ptr& n, long ours) {
   return n.use_count() - ours > by_graph;
 }
 
+bool sole_owner(const node_ptr& n) {
+  return n.use_count() == 1 && !n->pending() && n->data && n->data.use_count() == 1 && n->consumers.empty() &&
+         n->views.empty();
+}
+
 bool graph_contains(const node_ptr& n, const node* target) {
   std::vector<const node*> seen;
   std::vector<const node*> stack{n.get()};

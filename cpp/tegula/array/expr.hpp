@@ -163,6 +163,10 @@ bool graph_contains(const node_ptr& n, const node* target);
 // kept. `ours`: the references the caller itself holds.
 bool held_outside_graph(const node_ptr& n, long ours);
 
+// True when the caller's one reference is all that holds materialised n and n alone holds its memory: no view,
+// pending expression (a reader holds the leaf it reads) or other array shares either.
+bool sole_owner(const node_ptr& n);
+
 node_ptr make_leaf(std::shared_ptr<storage> data, layout lay, dtype t);
 // The address of a leaf's element [0, ...]: its storage's device address (or host pointer) plus its offset.
 std::uintptr_t element_address(const node& leaf);

@@ -239,11 +239,8 @@ nb::object inplace(op_kind op, py_array& self, nb::handle other) {
     fail(error_kind::type_error, "Cannot cast ufunc '", array::ufunc_name(op), "' output from dtype('", ir::name(value->t),
          "') to dtype('", ir::name(self.n->t), "') with casting rule 'same_kind'");
   if (defer && value->shape == self.n->shape) {  // x += A @ y: the write waits (array/deferred_update.hpp)
-    node_ptr update = array::make_cast(value, self.n->t);
-    if (update->pending() && !update->home) {
-      self.n = array::defer_update(self.n, update);
-      return nb::none();
-    }
+    self.n = array::defer_update(self.n, array::make_cast(value, self.n->t));
+    return nb::none();
   }
   array::materialize(self.n);
   array::assign(self.n->data, self.n->lay, self.n->t, value, true);
@@ -494,10 +491,7 @@ void bind_array(nb::module_& m) {
          "leaf's _writes is unchanged; None for reductions, scans and very large graphs.")
       .def_prop_ro("_writes", [](const py_array& a) { return leaf(a).data->writes; },
                    "How many times the memory was about to be written (storage.hpp): unchanged contents while equal.")
-      .def_prop_ro("_sole_owner", [](const py_array& a) {
-        return a.n.use_count() == 1 && !a.n->pending() && a.n->data && a.n->data.use_count() == 1 &&
-               a.n->consumers.empty() && a.n->views.empty();
-      }, "Whether this Python array alone holds its node and memory (a materialised array no view, pending "
+      .def_prop_ro("_sole_owner", [](const py_array& a) { return array::sole_owner(a.n); }, "Whether this Python array alone holds its node and memory (a materialised array no view, pending "
          "expression or other array shares): handing it to a new owner aliases nothing.")
       .def_prop_ro("_serial", [](const py_array& a) { return leaf(a).data->serial; },
                    "The memory's serial (storage.hpp): unique for the process, never reused (unlike _base_id).")
