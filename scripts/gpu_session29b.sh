@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Session 29's second device call (after scripts/gpu_probe.sh built tegula; carry .npbench): the matrix pass turned on
+# (TEGULA_MATRIX_PASS=1) once its crash is fixed: bench/repro_matrix_pass.py, its GPU tests and the CPU suites' cuda
+# cases, the VM's graphs in parts, then the pass against cuBLASLt and CuPy (bench/probe_matrix_pass.py) and the
+# NPBench programs it serves (bicg, mvt, atax, mlp, gemver, gesummv) against CuPy.
+set -uo pipefail
+OUT=${1:?usage: gpu_session29b.sh OUT}
+cd "$(dirname "$0")/.." || exit 1
+export TEGULA_MATRIX_PASS=1
+echo "== repro"
+timeout 60 python3 -X faulthandler bench/repro_matrix_pass.py 2>&1 | tail -20
+bash scripts/gpu_pytest_groups.sh "$OUT" "${TCAP:-150}" \
+  "mp:full:tests/gpu/test_gpu_matrix_pass.py tests/python/test_numpy_matrix_pass.py tests/python/test_numpy_deferred_update.py" \
+  "vm:full:tests/gpu/test_gpu_vm.py"
+echo "== matrix pass probe"
+timeout 90 python3 bench/probe_matrix_pass.py 2>&1 | tail -20
+echo "== NPBench paper, pass on"
+TEGULA_NPBENCH_CAP=${CAP:-8} TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
+  TEGULA_NPBENCH_ONLY=${ONLY:-bicg,mvt,atax,mlp,gemver,gesummv} \
+  timeout "${NPB_TIMEOUT:-120}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | tee "$OUT/npb.log" | grep -v "^\s*$" | grep -v "^   {" | tail -30
