@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <sstream>
 
 #include "tegula/array/copy.hpp"
 #include "tegula/array/library_node.hpp"
@@ -94,11 +93,11 @@ array::library_result by_gemm(const node& g) {
 class matrix_product_op final : public array::library_op {
  public:
   std::string describe(const node& self) const override {
+    // str(), not an ostream: numbers formatted through iostreams crash the GPU machine's build of the extension
+    // (its static libstdc++'s facets mixed with the process's; tests/python/test_source_rules.py)
     const node& m = *self.inputs[0];
-    std::ostringstream o;
-    o << "matrix pass: " << (self.ivalue == 0 ? "M @ x" : "x @ M") << " over a " << m.shape[0] << " x " << m.shape[1]
-      << " " << ir::name(m.t) << " matrix in memory";
-    return o.str();
+    return str("matrix pass: ", self.ivalue == 0 ? "M @ x" : "x @ M", " over a ", m.shape[0], " x ", m.shape[1], " ",
+               ir::name(m.t), " matrix in memory");
   }
 
   bool joins(const std::vector<node_ptr>& group, const node& other) const override {
