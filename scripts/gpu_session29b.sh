@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.." || exit 1
 export TEGULA_MATRIX_PASS=1
 echo "== repro"
 timeout 60 python3 -X faulthandler bench/repro_matrix_pass.py 2>&1 | tail -20
-bash scripts/gpu_pytest_groups.sh "$OUT" "${TCAP:-150}" \
+bash scripts/gpu_pytest_groups.sh "$OUT" "${TCAP:-120}" \
   "mp:full:tests/gpu/test_gpu_matrix_pass.py tests/python/test_numpy_matrix_pass.py tests/python/test_numpy_deferred_update.py" \
   "vm:full:tests/gpu/test_gpu_vm.py"
 echo "== matrix pass probe"
@@ -18,3 +18,12 @@ echo "== NPBench paper, pass on"
 TEGULA_NPBENCH_CAP=${CAP:-8} TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
   TEGULA_NPBENCH_ONLY=${ONLY:-bicg,mvt,atax,mlp,gemver,gesummv} \
   timeout "${NPB_TIMEOUT:-120}" python3 bench/run.py --only npbench --out "$OUT/bp" 2>&1 | tee "$OUT/npb.log" | grep -v "^\s*$" | grep -v "^   {" | tail -30
+# session 26's tile sizing by held values (c31524d) against the rule before it (computed nodes alone): hdiff went
+# from 3.61x CuPy (session 26b) to 2.47x (session 29a), doitgen 7.95x to 6.85x, with CuPy's times unchanged
+for rule in values computed; do
+  echo "== tile rule: $rule"
+  flag=0; [ "$rule" = computed ] && flag=1
+  TEGULA_TILE_BY_COMPUTED=$flag TEGULA_MATRIX_PASS=0 TEGULA_NPBENCH_CAP=6 TEGULA_NPBENCH_REF_CAP=2 TEGULA_NPBENCH_PRESET=paper \
+    TEGULA_NPBENCH_ONLY=${ABONLY:-hdiff,heat_3d,doitgen,vadv,cavity_flow,stockham_fft} \
+    timeout "${AB_TIMEOUT:-70}" python3 bench/run.py --only npbench --out "$OUT/ab_$rule" 2>&1 | grep "tegula .* cupy" 
+done

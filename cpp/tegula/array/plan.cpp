@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "tegula/support/config.hpp"
 #include "tegula/support/error.hpp"
 
 namespace tegula::array {
@@ -36,6 +37,12 @@ constexpr std::size_t long_graph = 24;
 // (vadv's and cavity_flow's 64 x 64 tiles at 1024 threads spilled at ptxas's 64 registers) and a complex graph
 // (stockham_fft's twiddles, exp(-2j * pi * i * j / R**k)).
 std::size_t tile_values(const plan& p) {
+  static const bool by_computed = get_config().tile_by_computed;  // the earlier rule, for A/B runs
+  if (by_computed) {
+    std::size_t computed = 0;
+    for (const auto& x : p.order) computed += x->pending() ? 1 : 0;
+    return computed;
+  }
   auto complex_weight = [](const node& x) -> std::size_t {
     using ir::op_kind;
     if (x.kind == node_kind::binary) return x.op == op_kind::div || x.op == op_kind::pow ? 10 : 3;

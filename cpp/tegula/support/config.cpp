@@ -43,6 +43,7 @@ config read_config() {
   const std::string bg = env("TEGULA_BACKGROUND_COMPILE");
   c.background_compile = bg.empty() || env_flag("TEGULA_BACKGROUND_COMPILE");
   c.array_vm = env("TEGULA_ARRAY_VM");
+  c.tile_by_computed = env_flag("TEGULA_TILE_BY_COMPUTED");
   std::string level = env("TEGULA_LOG");
   c.log_level = level.empty() ? 1 : std::atoi(level.c_str());
   for (const char* name : {"CUDA_HOME", "CUDA_PATH"}) {

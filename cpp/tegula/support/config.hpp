@@ -21,6 +21,8 @@ struct config {
   int log_level = 0;               // TEGULA_LOG=0..3 (0 quiet, 1 warnings, 2 info, 3 debug)
   bool background_compile = true;  // TEGULA_BACKGROUND_COMPILE=0: a first run waits for its fused kernel's compile
   std::string array_vm;            // TEGULA_ARRAY_VM=always|never|first (array/vm.hpp); "" = first
+  bool tile_by_computed = false;   // TEGULA_TILE_BY_COMPUTED=1: a map's tile sized by its computed nodes alone
+                                   // (the rule before session 26; array/plan.cpp; an A/B diagnostic)
   std::vector<std::string> cuda_homes;  // CUDA_HOME, CUDA_PATH, then /usr/local/cuda
 };
 
