@@ -27,3 +27,7 @@ for rule in values computed; do
     TEGULA_NPBENCH_ONLY=${ABONLY:-hdiff,heat_3d,doitgen,vadv,cavity_flow,stockham_fft} \
     timeout "${AB_TIMEOUT:-70}" python3 bench/run.py --only npbench --out "$OUT/ab_$rule" 2>&1 | grep "tegula .* cupy" 
 done
+# stockham_fft's first call went from 334 ms (session 26b) to 1342 ms (session 29a): where it goes, new process,
+# empty cache (JIT compiles with their host time, VM runs, waits)
+echo "== first calls"
+timeout "${FC_TIMEOUT:-60}" python3 bench/probe_first_call.py paper ${FCONLY:-stockham_fft,jacobi_2d} 2>&1 | tail -30
