@@ -116,9 +116,11 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", a
 # L2 for a second product (50-60 MB), where cuBLASLt computes each at once. The CPU interpreter keeps NumPy's BLAS
 # unless _PASS_MIN_BYTES_CPU is set (tests run the host reference of the pass that way). _NARROW_PASS: X @ A with X
 # of 2 to 8 rows (mlp's (8, 30000) @ (30000, 10000)) takes the pass too.
-# Off on the GPU unless TEGULA_MATRIX_PASS=1: its first GPU run (session 27) crashed the process (a segfault at the
-# first pass, cause not found yet); until a GPU run passes tests/gpu/test_gpu_matrix_pass.py, cuBLASLt keeps these
-# products, and the CPU interpreter's tests keep the node's semantics.
+# Off on the GPU unless TEGULA_MATRIX_PASS=1: its first GPU run (session 27) crashed the process at the first pass
+# (session 29 found why: the op's describe() formatted numbers through an ostream, which the GPU machine's build of
+# the extension cannot do; fixed, tests/python/test_source_rules.py); until a GPU run passes
+# tests/gpu/test_gpu_matrix_pass.py and measures the pass against cuBLASLt, cuBLASLt keeps these products, and the
+# CPU interpreter's tests keep the node's semantics.
 _PASS_MIN_BYTES = (64 << 20) if _os.environ.get("TEGULA_MATRIX_PASS") == "1" else None
 _PASS_MIN_BYTES_CPU = None
 _NARROW_PASS = True
