@@ -449,3 +449,36 @@ def test_float_to_int_casts_out_of_range_as_the_gpu_does(dtype, want, device):
     to int32 (int64 for 64-bit and uint32 targets; NaN to 0), then wrapped to the width."""
     x = np.array([300.0, -200.0, 1e10, -1e10, np.nan, 3.9, -3.9])
     assert tnp.asarray(x, device=device).astype(dtype).get().tolist() == want
+
+
+@pytest.mark.parametrize("args, match", [
+    ((0, 1e30, 1e-30), "Maximum allowed size exceeded"),  # a float length past the largest intp
+    ((0, np.inf), "Maximum allowed size exceeded"),
+    ((np.inf,), "Maximum allowed size exceeded"),
+    ((0, 10, 1e-300), "Maximum allowed size exceeded"),
+    ((2 ** 70,), "Maximum allowed size exceeded"),  # an int length past it
+    ((0, 2 ** 65, 1), "Maximum allowed size exceeded"),
+    ((0, np.nan), "arange: cannot compute length"),
+])
+def test_arange_lengths_past_intp_raise_numpys_errors(device, args, match):
+    with pytest.raises(ValueError, match=match):
+        np.arange(*args)
+    with pytest.raises(ValueError, match=match):
+        tnp.arange(*args, device=device)
+
+
+def test_arange_lengths_of_every_sign(device):
+    for a in range(-5, 6):
+        for b in range(-5, 6):
+            for s in (-3, -1, 1, 2):
+                assert_same(tnp.arange(a, b, s, device=device), np.arange(a, b, s))
+    for a, b, s in ((-2.5, 4.75, 0.3), (1.25, -3.0, -0.75), (0.0, 0.5, 1.0), (0.0, 5.0, -1.0)):
+        assert_same(tnp.arange(a, b, s, device=device), np.arange(a, b, s))
+
+
+def test_linspace_counts_as_numpy_checks_them(device):
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        tnp.linspace(0, 1, 5.5, device=device)
+    with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
+        tnp.linspace(0, 1, 2 ** 70, device=device)
+    assert_same(tnp.linspace(0, 1, np.int64(7), device=device), np.linspace(0, 1, np.int64(7)))

@@ -3,6 +3,7 @@ copy; in C, F or any memory order (order=)."""
 from __future__ import annotations
 
 import math
+import operator as _operator
 
 import numpy as _np
 
@@ -255,17 +256,33 @@ def arange(start, stop=None, step=1, dtype=None, *, device=None, like=None):
         dtype = result_type(*[_np.asarray(v) if not isinstance(v, (int, float, bool)) else
                               (_np.int64 if isinstance(v, int) else _np.float64) for v in (start, stop, step)])
     name = dtype_name(dtype)
+    return _tegula.array_iota(_arange_length(start, stop, step), float(start), float(step), name, _dev(device))
+
+
+_MAX_INTP = (1 << 63) - 1
+
+
+def _arange_length(start, stop, step):
+    """arange's element count, with NumPy's errors for a length that is NaN or past the largest intp."""
     if _py_all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)):
-        n = len(range(int(start), int(stop), int(step)))
+        n = _py_max(0, (int(stop) - int(start) + int(step) - (1 if step > 0 else -1)) // int(step))
     else:
-        n = _py_max(0, math.ceil((stop - start) / step))
-    return _tegula.array_iota(n, float(start), float(step), name, _dev(device))
+        q = (float(stop) - float(start)) / float(step)
+        if math.isnan(q):
+            raise ValueError("arange: cannot compute length")
+        n = 0 if q <= 0 else _MAX_INTP + 1 if math.isinf(q) or q > _MAX_INTP else math.ceil(q)
+    if n > _MAX_INTP:
+        raise ValueError("Maximum allowed size exceeded")
+    return n
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     """Computed on the device (the last value is exactly `stop` when endpoint)."""
+    num = _operator.index(num)  # NumPy's TypeError for a float count
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if num > _MAX_INTP:
+        raise ValueError("Maximum allowed size exceeded")
     if axis != 0 or not _py_all(isinstance(v, (int, float, _np.integer, _np.floating)) for v in (start, stop)) or \
             (dtype is not None and dtype_name(dtype).startswith("complex")):
         r = _np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
