@@ -12,6 +12,7 @@ import re
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "cpp" / "tegula"
 
 STREAMS = re.compile(r"\b(?:std::)?(?:o|i)?stringstream\b|\bstd::(?:cout|cerr|clog|hex|setw|setprecision)\b|"
+                     r"\bstd::(?:basic_)?(?:ostream|istream)\b|"
                      r"#include\s*<(?:iomanip|iostream)>")
 
 # file (relative to cpp/tegula) -> the only stream lines it may hold (stripped), and why they are safe
